@@ -1,0 +1,80 @@
+"""Exceptions raised by fly_rules.
+
+Every error is a :class:`ValueError`, so generic handlers keep working, and
+every one names what was wrong: the offending input, and for a broken rule
+the rule ID from ``specs/``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["FlyRulesError", "InvalidNotation", "InvalidRules", "RuleViolation"]
+
+
+class FlyRulesError(ValueError):
+    """Base class of every error this library raises on purpose."""
+
+
+class RuleViolation(FlyRulesError):
+    """An action that the rules forbid.
+
+    ``str(error)`` is the rule ID, a colon, then what was wrong in lower case,
+    with the offending value in its ``repr`` form.
+
+    Attributes:
+        rule: the rule ID the action breaks, as defined in ``specs/``.
+        detail: what was wrong, in lower case, without the rule ID.
+        offending: the action or value that was refused (or ``None``).
+    """
+
+    rule: str
+    detail: str
+    offending: object
+
+    def __init__(self, rule: str, detail: str, offending: object = None) -> None:
+        super().__init__(f"{rule}: {detail}")
+        self.rule = rule
+        self.detail = detail
+        self.offending = offending
+
+    def __reduce__(self) -> tuple[type[RuleViolation], tuple[str, str, object]]:
+        return (type(self), (self.rule, self.detail, self.offending))
+
+
+class InvalidNotation(FlyRulesError):
+    """Text that is not valid notation (a card, card list, position or history).
+
+    Attributes:
+        text: the input exactly as given.
+        detail: why it was refused.
+    """
+
+    text: str
+    detail: str
+
+    def __init__(self, text: str, detail: str) -> None:
+        super().__init__(f"invalid notation {text!r}: {detail}")
+        self.text = text
+        self.detail = detail
+
+    def __reduce__(self) -> tuple[type[InvalidNotation], tuple[str, str]]:
+        return (type(self), (self.text, self.detail))
+
+
+class InvalidRules(FlyRulesError):
+    """A rules-options object whose values are out of range or inconsistent.
+
+    Attributes:
+        option: the option (field name) at fault.
+        detail: why the value was refused.
+    """
+
+    option: str
+    detail: str
+
+    def __init__(self, option: str, detail: str) -> None:
+        super().__init__(f"invalid rules option {option}: {detail}")
+        self.option = option
+        self.detail = detail
+
+    def __reduce__(self) -> tuple[type[InvalidRules], tuple[str, str]]:
+        return (type(self), (self.option, self.detail))

@@ -1,0 +1,154 @@
+"""Trick mechanics shared by every game: the duties when playing to a trick,
+and who wins it.
+
+Both games play tricks the same way (follow suit; if void, trump; else any
+card; highest trump wins, else highest card of the suit led) and differ only in
+options. The games' play modules cite their own rule IDs and call these
+functions; nothing here knows a game.
+
+Everything works on card indices and int masks (see :mod:`fly_rules.cards`),
+because these functions sit on the hot path of every ``apply``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import Final
+
+from fly_rules.cards import SUIT_MASKS, RankOrder
+
+__all__ = ["Duty", "TrumpDuty", "beaten_by_mask", "playable", "trick_winner", "unmet_duty"]
+
+
+class TrumpDuty(enum.StrEnum):
+    """What a player void in the suit led must do when he holds trumps."""
+
+    ANY_TRUMP = "any_trump"
+    """Play some trump; no duty to beat a trump already played."""
+    OVERTRUMP = "overtrump"
+    """Beat the highest trump in the trick if able, else play any trump."""
+    OVERTRUMP_OR_FREE = "overtrump_or_free"
+    """Beat the highest trump in the trick if able, else play any card."""
+
+
+class Duty(enum.Enum):
+    """The duty a refused card breaks; each game maps these to its rule IDs."""
+
+    FOLLOW = "follow suit"
+    HEAD = "head the trick in the suit led"
+    TRUMP = "play a trump when void in the suit led"
+    OVERTRUMP = "beat the highest trump in the trick"
+
+
+_BEATEN_BY: Final[dict[RankOrder, tuple[int, ...]]] = {}
+
+
+def beaten_by_mask(index: int, order: RankOrder) -> int:
+    """The mask of cards of the same suit that outrank the card at ``index``."""
+    table = _BEATEN_BY.get(order)
+    if table is None:
+        rows = []
+        for i in range(52):
+            suit, strength = divmod(i, 13)
+            mine = order.strength[strength + 2]
+            mask = 0
+            for other in range(13):
+                if order.strength[other + 2] > mine:
+                    mask |= 1 << (suit * 13 + other)
+            rows.append(mask)
+        table = _BEATEN_BY[order] = tuple(rows)
+    return table[index]
+
+
+def playable(
+    hand: int,
+    trick: Sequence[int],
+    trump: int | None,
+    order: RankOrder,
+    *,
+    must_head: bool = False,
+    trump_duty: TrumpDuty = TrumpDuty.ANY_TRUMP,
+) -> int:
+    """The mask of cards in ``hand`` that may be played to ``trick``.
+
+    Args:
+        hand: the player's cards as a mask.
+        trick: indices of the cards already in the trick, in play order
+            (empty when the player leads: any card may be led).
+        trump: the trump suit, or None for no trump.
+        order: the rank order within a suit.
+        must_head: whether a player following suit must beat the best card
+            of the suit led when able (only while the trick is not trumped).
+        trump_duty: what a player void in the suit led owes when he has trumps.
+    """
+    if not trick:
+        return hand
+    led_suit = trick[0] // 13
+    in_suit = hand & SUIT_MASKS[led_suit]
+    if in_suit:
+        if must_head:
+            best = trick[trick_winner(trick, trump, order)]
+            if best // 13 == led_suit:
+                heading = in_suit & beaten_by_mask(best, order)
+                if heading:
+                    return heading
+        return in_suit
+    if trump is None:
+        return hand
+    trumps = hand & SUIT_MASKS[trump]
+    if not trumps:
+        return hand
+    if trump_duty is TrumpDuty.ANY_TRUMP:
+        return trumps
+    best = trick[trick_winner(trick, trump, order)]
+    over = trumps & beaten_by_mask(best, order) if best // 13 == trump else trumps
+    if over:
+        return over
+    return trumps if trump_duty is TrumpDuty.OVERTRUMP else hand
+
+
+def unmet_duty(
+    hand: int,
+    card: int,
+    trick: Sequence[int],
+    trump: int | None,
+    order: RankOrder,
+    *,
+    must_head: bool = False,
+    trump_duty: TrumpDuty = TrumpDuty.ANY_TRUMP,
+) -> Duty | None:
+    """Which duty playing ``card`` (an index, held in ``hand``) would break, or None.
+
+    Called only to explain a refusal, so it favours clarity over speed.
+    """
+    allowed = playable(hand, trick, trump, order, must_head=must_head, trump_duty=trump_duty)
+    if allowed >> card & 1:
+        return None
+    if hand & SUIT_MASKS[trick[0] // 13]:
+        return Duty.HEAD if card // 13 == trick[0] // 13 else Duty.FOLLOW
+    # Void in the suit led, holding trumps (otherwise every card is allowed).
+    if card // 13 == trump or trump_duty is TrumpDuty.OVERTRUMP_OR_FREE:
+        return Duty.OVERTRUMP
+    return Duty.TRUMP
+
+
+def trick_winner(trick: Sequence[int], trump: int | None, order: RankOrder) -> int:
+    """The position in ``trick`` of the winning card: the highest trump if any,
+    else the highest card of the suit led."""
+    led_suit = trick[0] // 13
+    strength = order.strength
+    best_pos = 0
+    best_key = -1
+    for pos, card in enumerate(trick):
+        suit = card // 13
+        if suit == trump:
+            key = 32 + strength[card % 13 + 2]
+        elif suit == led_suit:
+            key = 16 + strength[card % 13 + 2]
+        else:
+            continue
+        if key > best_key:
+            best_key = key
+            best_pos = pos
+    return best_pos
