@@ -8,12 +8,14 @@ leaves the state as it was.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
 from fly_rules.actions import Action
+from fly_rules.cards import ALL_CARDS, Card, CardSet
 
-__all__ = ["GameState"]
+__all__ = ["GameState", "shuffled"]
 
 _S = TypeVar("_S", bound="GameState")
 
@@ -42,3 +44,26 @@ class GameState(Protocol):
 
     def view(self, seat: int) -> Hashable:
         """What ``seat`` may know of this state, and nothing more."""
+
+
+def shuffled(deck: CardSet, seed: int | str, deal_number: int) -> tuple[Card, ...]:
+    """The cards of ``deck`` in the order a match with ``seed`` shuffles them
+    for its deal number ``deal_number`` (0 for the first deal).
+
+    The order depends only on the three arguments, never on global state or
+    on Python's hash seed, so a match replays identically from its seed in any
+    process. Each deal gets its own generator, so a state needs no mutable
+    random-number generator inside it.
+
+    >>> from fly_rules.cards import DECK_32
+    >>> shuffled(DECK_32, 7, 0) == shuffled(DECK_32, 7, 0)
+    True
+    >>> shuffled(DECK_32, 7, 0) == shuffled(DECK_32, 7, 1)
+    False
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise TypeError(f"a seed must be an int or a str, not {seed!r}")
+    rng = random.Random(f"fly_rules:{seed}:{deal_number}")
+    indices = [card.index for card in deck]
+    rng.shuffle(indices)
+    return tuple(ALL_CARDS[i] for i in indices)

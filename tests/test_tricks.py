@@ -128,3 +128,20 @@ def test_errors_carry_their_fields_and_pickle() -> None:
     bad = InvalidRules("players", "must be 3..7")
     assert str(bad) == "invalid rules option players: must be 3..7"
     assert pickle.loads(pickle.dumps(bad)).option == "players"
+
+
+def test_shuffled_is_a_permutation_fixed_by_seed_and_deal() -> None:
+    """A seeded shuffle is a permutation of the deck that depends only on seed and deal number."""
+    from fly_rules.cards import DECK_36
+    from fly_rules.engine import shuffled
+
+    first = shuffled(DECK_36, "abc", 3)
+    assert sorted(first) == sorted(DECK_36)
+    assert first == shuffled(DECK_36, "abc", 3)
+    assert first != shuffled(DECK_36, "abd", 3)
+    # pinned, so that a change of algorithm (which would change every seeded match) is noticed
+    assert [str(c) for c in shuffled(DECK_36, 1, 0)[:5]] == ["AH", "9C", "8S", "8D", "8H"]
+    with pytest.raises(TypeError, match="seed"):
+        shuffled(DECK_36, 1.5, 0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seed"):
+        shuffled(DECK_36, True, 0)
