@@ -1,0 +1,105 @@
+"""Sphinx configuration for the fly_rules documentation.
+
+Built strictly by ``scripts/test``: ``sphinx-build -n -W --keep-going`` (nitpicky, warnings are errors),
+then ``-b doctest``. The rulebook pages and the API reference are generated at build time by
+``docs/_ext/rulebook.py`` from ``specs/*.md``, the tests and the package's public modules.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS / "_ext"))
+sys.path.insert(0, str(DOCS.parent))
+
+import fly_rules  # noqa: E402
+
+project = "fly_rules"
+author = "fly_rules developers"
+copyright = "fly_rules developers, MIT licence"
+release = fly_rules.__version__
+version = release
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.doctest",
+    "rulebook",
+    "cardtable",
+]
+
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+exclude_patterns = ["_build", "README.md"]
+root_doc = "index"
+
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 0
+
+nitpicky = True
+# Names the strict build cannot resolve without network access (no intersphinx here): the standard
+# library, attrs and Hypothesis types that appear in signatures.
+nitpick_ignore_regex = [
+    ("py:class", r"(collections\.abc|typing|enum|re|pathlib|ast)\..*"),
+    ("py:class", r"(Iterable|Iterator|Sequence|Hashable|Callable|Path|Final|Protocol|TypeVar|Pattern)(\[.*\])?"),
+    ("py:class", r"(int|str|bool|object|tuple|list|dict|frozenset|set|float|bytes|type|None|ValueError)"),
+    ("py:class", r"(enum\.)?(IntEnum|StrEnum|Enum)"),
+    ("py:class", r"(hypothesis\.)?(strategies\.)?(st\.)?SearchStrategy(\[.*\])?"),
+    ("py:class", r"attrs?\..*"),
+    ("py:class", r"fly_rules\.engine\._S"),
+    ("py:class", r"_S"),
+    ("py:obj", r"fly_rules\.engine\._S"),
+    # The game modules, cited by docstrings before they land; once they exist, they resolve.
+    ("py:mod", r"fly_rules\.(fly|dreyfus|records|cli)"),
+]
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+autodoc_default_options = {"members": True, "show-inheritance": True}
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+
+doctest_global_setup = "from fly_rules import *  # noqa: F403"
+# Docstring examples are doctested by pytest (--doctest-modules); here only the pages' {doctest} blocks run.
+doctest_test_doctest_blocks = ""
+
+html_theme = "furo"
+html_title = f"fly_rules {release}"
+html_static_path = ["_static"]
+html_css_files = ["rulebook.css"]
+html_show_sourcelink = False
+
+
+_COLON = "\uf8ff"  # a private-use character standing in for ':' while napoleon reads the docstring
+
+
+def _hide_first_line_colons(app: object, what: str, name: str, obj: object, options: object, lines: list[str]) -> None:
+    """Keep napoleon from reading ``Text: more`` at the start of an attribute docstring as ``type: text``.
+
+    Our attributes carry annotations; their docstrings are prose, and many start with a colon phrase.
+    """
+    if what in {"attribute", "data", "property"} and lines:
+        lines[0] = lines[0].replace(":", _COLON)
+
+
+def _restore_colons(app: object, what: str, name: str, obj: object, options: object, lines: list[str]) -> None:
+    """Put back the colons hidden by :func:`_hide_first_line_colons`, after napoleon has run."""
+    lines[:] = [line.replace(_COLON, ":") for line in lines]
+
+
+_CITATION = re.compile(r"\[((?:CARD|FLY|DRF|TRK|REC)-[0-9]+\.[0-9]+[a-z]?)\]")
+
+
+def _link_citations(app: object, what: str, name: str, obj: object, options: object, lines: list[str]) -> None:
+    """Turn a docstring's ``[ID]`` rule citation into a checked link to the rulebook."""
+    lines[:] = [_CITATION.sub(r"[:rule:`\1`]", line) for line in lines]
+
+
+def setup(app: object) -> None:
+    """Connect the docstring hooks around napoleon's (priority 500)."""
+    app.connect("autodoc-process-docstring", _hide_first_line_colons, priority=400)  # type: ignore[attr-defined]
+    app.connect("autodoc-process-docstring", _restore_colons, priority=600)  # type: ignore[attr-defined]
+    app.connect("autodoc-process-docstring", _link_citations, priority=700)  # type: ignore[attr-defined]

@@ -1,0 +1,179 @@
+"""Pictures of cards and tables (fly_rules.svg): well-formed SVG with the expected parts, drawn by a browser."""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import subprocess
+import xml.etree.ElementTree as ET
+import zlib
+from pathlib import Path
+
+import pytest
+
+from fly_rules import Card, CardSet
+from fly_rules.svg import CARD_HEIGHT, CARD_WIDTH, Svg, card, table
+
+NS = {"svg": "http://www.w3.org/2000/svg"}
+RED = "#c8102e"
+
+
+def _example() -> Svg:
+    return table(
+        [CardSet.parse("AS KH 7C 10D"), 4, None],
+        trump=Card.parse("QH"),
+        stock=9,
+        trick=[(1, Card.parse("9H")), (2, Card.parse("JS"))],
+        records=[25, 20, "22"],
+        to_move=0,
+        title="After the exchange",
+    )
+
+
+def _cards(root: ET.Element) -> list[ET.Element]:
+    return [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class", "").startswith("card")]
+
+
+def test_a_table_is_well_formed_svg_with_every_part() -> None:
+    """The table parses as XML, has its size, every face-up card once, backs, labels and the title."""
+    picture = _example()
+    root = ET.fromstring(picture)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    width, height = int(root.get("width", "0")), int(root.get("height", "0"))
+    assert width > 13 * 28
+    assert height > 4 * CARD_HEIGHT
+    assert root.get("viewBox") == f"0 0 {width} {height}"
+    faces = [g.get("data-card") for g in _cards(root) if g.get("class") == "card"]
+    assert sorted(str(f) for f in faces) == sorted(["7C", "TD", "KH", "AS", "QH", "9H", "JS"])
+    backs = [g for g in _cards(root) if g.get("class") == "card back"]
+    assert len(backs) == 4 + 1  # seat 1's four cards and the stock
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "After the exchange" in texts
+    assert "▶ seat 0" in texts
+    assert "seat 1" in texts
+    assert "record 25" in texts
+    assert "record 22" in texts
+    assert "stock 9" in texts
+    assert "hidden" in texts
+    trick = [g.get("data-seat") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "trick-card"]
+    assert trick == ["1", "2"]
+
+
+def test_red_suits_are_red_and_black_suits_black() -> None:
+    """Hearts and diamonds are drawn in red, clubs and spades in black."""
+    for text, red in (("KH", True), ("TD", True), ("7C", False), ("AS", False)):
+        root = ET.fromstring(card(Card.parse(text)))
+        fills = {u.get("fill") for u in root.iter("{http://www.w3.org/2000/svg}use")}
+        assert fills == ({RED} if red else {"#1a1a1a"}), text
+        assert len(root.findall(".//svg:symbol", NS)) == 4
+
+
+def test_one_card_and_its_back() -> None:
+    """A single card has the card's size plus its outline; None draws the back with no face."""
+    face = ET.fromstring(card(Card.parse("10H")))
+    assert (face.get("width"), face.get("height")) == (str(CARD_WIDTH + 2), str(CARD_HEIGHT + 2))
+    assert [t.text for t in face.iter("{http://www.w3.org/2000/svg}text")] == ["10"]
+    assert face.find(".//svg:title", NS) is not None
+    back = ET.fromstring(card(None))
+    assert not list(back.iter("{http://www.w3.org/2000/svg}text"))
+    assert card(None)._repr_svg_() == str(card(None))
+
+
+def test_an_empty_table_has_no_title_or_trick() -> None:
+    """Without a title, trump, stock or trick, only the seats and the empty-trick note are drawn."""
+    root = ET.fromstring(table([CardSet.parse(""), None, None]))
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "no trick in play" in texts
+    assert not _cards(root)
+    assert not any(t.startswith("record") for t in texts if t)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"records": [1, 2]}, "one entry per seat"),
+        ({"to_move": 3}, "seat 3 is out of range"),
+        ({"trick": [(-1, Card.parse("2C"))]}, "seat -1 is out of range"),
+    ],
+)
+def test_bad_arguments_are_refused(kwargs: dict[str, object], message: str) -> None:
+    """Records for the wrong number of seats and seats out of range raise ValueError."""
+    with pytest.raises(ValueError, match=message):
+        table([1, 2, 3], **kwargs)  # type: ignore[arg-type]
+
+
+def _png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
+    """Width, height and the unfiltered rows of an 8-bit RGB or RGBA PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    position, idat, header = 8, b"", b""
+    while position < len(data):
+        (length,) = struct.unpack(">I", data[position : position + 4])
+        kind = data[position + 4 : position + 8]
+        body = data[position + 8 : position + 8 + length]
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            idat += body
+        position += 12 + length
+    width, height, depth, colour = struct.unpack(">IIBB", header[:10])
+    assert depth == 8
+    assert colour in (2, 6)
+    channels = 3 if colour == 2 else 4
+    raw, stride = zlib.decompress(idat), width * channels
+    rows: list[bytes] = []
+    previous = bytearray(stride)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - channels] if x >= channels else 0
+            b, c = previous[x], previous[x - channels] if x >= channels else 0
+            if kind == 1:
+                line[x] = (line[x] + a) & 255
+            elif kind == 2:
+                line[x] = (line[x] + b) & 255
+            elif kind == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(b"".join(bytes(line[i : i + 3]) for i in range(0, stride, channels)))
+        previous = line
+    return width, height, rows
+
+
+def test_a_browser_draws_the_table(tmp_path: Path) -> None:
+    """Headless Chromium renders the SVG: the screenshot has the picture's size and shows the felt,
+    white card faces and red hearts."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert browser, "the browser check needs Debian's chromium (scripts/test installs it as root)"
+    picture = _example()
+    root = ET.fromstring(picture)
+    width, height = int(root.get("width", "0")), int(root.get("height", "0"))
+    page = tmp_path / "table.svg"
+    page.write_text(picture, encoding="utf-8")
+    shot = tmp_path / "table.png"
+    command = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        f"--screenshot={shot}",
+        f"--window-size={width},{height}",
+        page.as_uri(),
+    ]
+    subprocess.run(command, capture_output=True, timeout=60, check=False)
+    assert shot.is_file(), "chromium wrote no screenshot"
+    shot_width, shot_height, rows = _png_pixels(shot.read_bytes())
+    assert (shot_width, shot_height) == (width, height)
+    colours = {row[i : i + 3] for row in rows for i in range(0, len(row), 3)}
+    assert len(colours) > 20  # not blank
+    assert bytes.fromhex("2e7d4f") in colours  # the felt
+    assert bytes.fromhex("ffffff") in colours  # card faces
+    assert bytes.fromhex("c8102e") in colours  # hearts and diamonds
