@@ -58,7 +58,7 @@ nitpick_ignore_regex = [
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
-autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_default_options = {"show-inheritance": True}  # members: listed per page by the generator
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 

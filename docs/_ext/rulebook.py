@@ -34,6 +34,7 @@ from sphinx.application import Sphinx
 from sphinx.roles import XRefRole
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
+from sphinx.util.nodes import make_refnode
 
 from fly_rules.spec import RULE_ID, Citation, Rule, load_rules, test_citations
 
@@ -190,34 +191,50 @@ def tests_page(path: str, source: str, citations: list[Citation]) -> str:
 
 
 def public_modules(package: str = "fly_rules") -> list[str]:
-    """The package and its public modules (no leading underscore), sorted."""
+    """The package and its public modules and subpackages (no part with a leading underscore), sorted."""
     root = importlib.import_module(package)
     names = [
-        f"{package}.{info.name}"
-        for info in pkgutil.iter_modules(root.__path__)
-        if not info.name.startswith("_") and not info.name.startswith("test")
+        info.name
+        for info in pkgutil.walk_packages(root.__path__, prefix=f"{package}.")
+        if not any(part.startswith("_") for part in info.name.split("."))
     ]
     return [package, *sorted(names)]
 
 
-def api_page(module_name: str, modules: list[str]) -> str:
-    """The MyST source of the API page of one module."""
-    out = [MARKER, f"# `{module_name}`", ""]
+def homes(modules: list[str]) -> dict[str, str]:
+    """For each public name, the module that documents it: where a class or function is defined, else the
+    most specific public module whose ``__all__`` exports the same object (constants)."""
+    found: dict[str, str] = {}
+    for module_name in sorted(modules, key=len):
+        module = importlib.import_module(module_name)
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            defined_in = getattr(obj, "__module__", None) if callable(obj) else None
+            if defined_in in modules:
+                found[name] = str(defined_in)
+            elif defined_in is None and (
+                name not in found or getattr(importlib.import_module(found[name]), name) is obj
+            ):
+                found[name] = module_name
+    return found
+
+
+def api_page(module_name: str, modules: list[str], home: dict[str, str]) -> str:
+    """The MyST source of the API page of one module: its own names in full, links to the names it re-exports."""
     module = importlib.import_module(module_name)
-    if module_name == modules[0]:
-        # The package re-exports names documented in their own modules: link to them, don't repeat them.
-        home: dict[str, str] = {}
-        for other in modules[1:]:
-            for name in getattr(importlib.import_module(other), "__all__", ()):
-                home.setdefault(name, other)
-        out += ["```{eval-rst}", f".. automodule:: {module_name}", "   :no-members:", "```", ""]
-        exported = [name for name in getattr(module, "__all__", ()) if not name.startswith("__")]
-        if exported:
-            out += ["Names importable from the package itself:", ""]
-            out += [f"- {{py:obj}}`~{home[name]}.{name}`" for name in exported]
-            out.append("")
-        return "\n".join(out)
-    out += ["```{eval-rst}", f".. automodule:: {module_name}", "```", ""]
+    exported = [name for name in getattr(module, "__all__", ()) if not name.startswith("__")]
+    own = [name for name in exported if home.get(name) == module_name]
+    others = [name for name in exported if home.get(name, module_name) != module_name]
+    out = [MARKER, f"# `{module_name}`", "", "```{eval-rst}", f".. automodule:: {module_name}"]
+    if not hasattr(module, "__all__"):
+        out.append("   :members:")
+    elif own:
+        out.append(f"   :members: {', '.join(own)}")
+    out += ["```", ""]
+    if others:
+        out += ["Also importable from here:", ""]
+        out += [f"- {{py:obj}}`~{home[name]}.{name}` (from {{py:mod}}`{home[name]}`)" for name in others]
+        out.append("")
     return "\n".join(out)
 
 
@@ -266,8 +283,9 @@ def generate(srcdir: Path, root: Path, package: str = "fly_rules") -> dict[str, 
     for path, in_path in sorted(by_file.items()):
         pages[test_page(path)] = tests_page(path, (root / path).read_text(encoding="utf-8"), in_path)
     modules = public_modules(package) if package else []
+    home = homes(modules)
     for module in modules:
-        pages[f"{API_DIR}/{module}"] = api_page(module, modules)
+        pages[f"{API_DIR}/{module}"] = api_page(module, modules, home)
     test_pages = [name for name in pages if name.startswith(TESTS_DIR + "/")]
     pages.update(index_pages(spec_files, rules, modules, test_pages))
     if not package:
@@ -325,6 +343,29 @@ def on_builder_inited(app: Sphinx) -> None:
             logger.warning("rule %s (specs/%s:%d) is cited by no test", rule.id, rule.file, rule.line)
 
 
+def resolve_by_suffix(app: Sphinx, env: Any, node: Any, contnode: nodes.Element) -> nodes.Element | None:
+    """Resolve a Python reference such as ``FlyDeal.legal_actions`` written without its module, when exactly
+    one documented object's full name ends with it; an ambiguous or unknown name stays a build error."""
+    if node.get("refdomain") != "py":
+        return None
+    target = str(node.get("reftarget", ""))
+    domain = env.domains.python_domain
+    matches = [name for name in domain.objects if name.endswith("." + target)]
+    if not matches and "." in target:
+        # a name re-exported by a package (``fly_rules.Card``): link to where it is documented
+        module_name, _, attribute = target.rpartition(".")
+        try:
+            obj = getattr(importlib.import_module(module_name), attribute)
+        except (ImportError, AttributeError):
+            return None
+        canonical = f"{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', '')}"
+        matches = [canonical] if canonical in domain.objects else []
+    if len(matches) != 1:
+        return None
+    entry = domain.objects[matches[0]]
+    return make_refnode(app.builder, node["refdoc"], entry.docname, entry.node_id, contnode, matches[0])
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the generator, the anchor transform and the ``rule`` role."""
     app.add_config_value("rulebook_api_package", "fly_rules", "env", types=[str])
@@ -332,4 +373,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role_to_domain("std", "rule", XRefRole(warn_dangling=True), override=True)
     app.add_transform(RuleAnchors)
     app.connect("builder-inited", on_builder_inited)
+    app.connect("missing-reference", resolve_by_suffix)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -76,9 +76,13 @@ def test_every_spec_file_has_a_rulebook_page(built_html: Path) -> None:
 
 def test_every_public_module_has_an_api_page(built_html: Path) -> None:
     """The API reference has a page for the package and for every public module in it."""
-    modules = ["fly_rules"] + [
-        f"fly_rules.{p.stem}" for p in sorted((ROOT / "fly_rules").glob("*.py")) if not p.stem.startswith("_")
-    ]
+    modules = []
+    for path in sorted((ROOT / "fly_rules").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        parts = parts[:-1] if parts[-1] == "__init__" else parts
+        if not any(part.startswith("_") for part in parts):
+            modules.append(".".join(parts))
+    assert "fly_rules" in modules
     for module in modules:
         page = built_html / "reference" / "api" / f"{module}.html"
         assert page.is_file(), f"no API page for {module}"
