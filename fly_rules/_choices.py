@@ -1,0 +1,156 @@
+"""Lazy sequences of choices too many to list: every subset of a set of cards.
+
+A game that lets a player discard any subset of his hand (Dreyfus: up to
+4,096 sets) offers the choice as a :class:`SubsetChoices` sequence: ``len()``,
+indexing and membership are computed from the combinatorial number system, so
+nothing is built until a program asks for an element. Shared by the games; it
+knows none of them.
+
+>>> from fly_rules.actions import Exchange, Stand
+>>> from fly_rules.cards import CardSet
+>>> choices = SubsetChoices((Stand(),), CardSet.parse("3C 4C 5C").mask, 2, lambda m: Exchange(CardSet(m)))
+>>> len(choices), choices[0], str(choices[1]), str(choices[-1])
+(7, Stand(), 'exchange 3C', 'exchange 4C 5C')
+>>> Exchange("3C 5C") in choices, Exchange("3C 4C 5C") in choices
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from math import comb
+from typing import Final, TypeVar, overload
+
+__all__ = ["SubsetChoices", "bits"]
+
+_T = TypeVar("_T")
+
+_COMB: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(comb(n, k) for k in range(53)) for n in range(53))
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The indices of the set bits of ``mask``, lowest first.
+
+    >>> list(bits(0b10110))
+    [1, 2, 4]
+    """
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class SubsetChoices(Sequence[_T]):
+    """``prefix`` followed by ``make(subset)`` for every non-empty subset of ``mask``
+    with at most ``max_size`` members, by size and then in colexicographic order.
+
+    ``make`` must be injective and must map back through ``mask_of``: an element
+    ``x`` belongs to the sequence exactly when ``mask_of(x)`` is such a subset (or
+    ``x`` is in ``prefix``).
+    """
+
+    __slots__ = ("_elems", "_make", "_mask", "_mask_of", "_max", "_prefix", "_sizes")
+
+    def __init__(
+        self,
+        prefix: tuple[_T, ...],
+        mask: int,
+        max_size: int,
+        make: Callable[[int], _T],
+        mask_of: Callable[[object], int | None] | None = None,
+    ) -> None:
+        self._prefix = prefix
+        self._mask = mask
+        self._elems = tuple(1 << i for i in bits(mask))
+        self._max = max(0, min(max_size, len(self._elems)))
+        self._make = make
+        self._mask_of = mask_of or _cards_mask
+        self._sizes = tuple(_COMB[len(self._elems)][k] for k in range(1, self._max + 1))
+
+    def __len__(self) -> int:
+        return len(self._prefix) + sum(self._sizes)
+
+    @overload
+    def __getitem__(self, index: int) -> _T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[_T]: ...
+
+    def __getitem__(self, index: int | slice) -> _T | Sequence[_T]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("choice index out of range")
+        if index < len(self._prefix):
+            return self._prefix[index]
+        rank = index - len(self._prefix)
+        k = 1
+        for count in self._sizes:  # pragma: no branch - the range check above guarantees a hit
+            if rank < count:
+                break
+            rank -= count
+            k += 1
+        return self._make(self._unrank(rank, k))
+
+    def _unrank(self, rank: int, k: int) -> int:
+        """The ``rank``-th ``k``-subset of the elements in colexicographic order."""
+        mask = 0
+        for pos in range(k, 0, -1):
+            c = pos - 1
+            row = _COMB
+            while row[c + 1][pos] <= rank:
+                c += 1
+            rank -= row[c][pos]
+            mask |= self._elems[c]
+        return mask
+
+    def mask_in(self, subset: int) -> bool:
+        """Whether ``subset`` is one of the offered subsets."""
+        return subset != 0 and subset & ~self._mask == 0 and subset.bit_count() <= self._max
+
+    def __contains__(self, item: object) -> bool:
+        if item in self._prefix:
+            return True
+        subset = self._mask_of(item)
+        return subset is not None and self.mask_in(subset)
+
+    def __iter__(self) -> Iterator[_T]:
+        yield from self._prefix
+        n = len(self._elems)
+        for k in range(1, self._max + 1):
+            for rank in range(_COMB[n][k]):
+                yield self._make(self._unrank(rank, k))
+
+    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        """The position of ``value`` (computed, not searched)."""
+        if value in self._prefix:
+            position = self._prefix.index(value)
+        else:
+            subset = self._mask_of(value)
+            if subset is None or not self.mask_in(subset):
+                raise ValueError(f"{value!r} is not a choice here")
+            k = subset.bit_count()
+            rank = 0
+            for pos, c in enumerate((i for i, e in enumerate(self._elems) if subset & e), start=1):
+                rank += _COMB[c][pos]
+            position = len(self._prefix) + sum(self._sizes[: k - 1]) + rank
+        if position < start or (stop is not None and position >= stop):
+            raise ValueError(f"{value!r} is not in the given range")
+        return position
+
+    def count(self, value: object) -> int:
+        """1 if ``value`` is a choice here, else 0 (the choices are distinct)."""
+        return int(value in self)
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} choices>"
+
+
+def _cards_mask(item: object) -> int | None:
+    """The card mask of an action that carries a card set (``.cards.mask``), else None."""
+    cards = getattr(item, "cards", None)
+    mask = getattr(cards, "mask", None)
+    return mask if isinstance(mask, int) else None

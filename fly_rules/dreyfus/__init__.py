@@ -1,0 +1,46 @@
+"""Dreyfus (Дрейфус): the three-player whist-like game, as specified in ``specs/dreyfus.md``.
+
+>>> from fly_rules import dreyfus
+>>> m = dreyfus.new_match(dreyfus.DreyfusRules(), seed=7, dealer=0)
+>>> m.to_move, m.legal_actions()[0]
+(1, Stand())
+>>> m = m.apply(dreyfus.Stand())
+>>> m.to_move
+2
+
+Modules follow the spec's sections: :mod:`.deal` (DRF-2, DRF-3),
+:mod:`.exchange` (DRF-4), :mod:`.play` (DRF-5, DRF-6), :mod:`.scoring`
+(DRF-7, DRF-10), :mod:`.end` (DRF-8), :mod:`.settlement` (DRF-9); the
+states are in :mod:`.state` and :mod:`.match`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from fly_rules.actions import Action, Exchange, Play, Stand
+from fly_rules.dreyfus.match import MatchState, new_match
+from fly_rules.dreyfus.rules import PRESETS, DreyfusRules
+from fly_rules.dreyfus.scoring import purchase_record
+from fly_rules.dreyfus.settlement import settle
+from fly_rules.dreyfus.state import DealState, DreyfusView, new_deal
+
+__all__ = [
+    "PRESETS",
+    "RULES_VERSION",
+    "Action",
+    "DealState",
+    "DreyfusRules",
+    "DreyfusView",
+    "Exchange",
+    "MatchState",
+    "Play",
+    "Stand",
+    "new_deal",
+    "new_match",
+    "purchase_record",
+    "settle",
+]
+
+RULES_VERSION: Final = "dreyfus-1.0"
+"""The edition of ``specs/dreyfus.md`` this engine implements."""

@@ -1,0 +1,93 @@
+"""The deal and the contract: dealer, packets, talon, the suit cycle [DRF-2.1] [DRF-3.1].
+
+Implements DRF-2 (the deal) and DRF-3 (the contract) of ``specs/dreyfus.md``.
+Hands are int masks over card indices (see :mod:`fly_rules.cards`); the
+talon is a tuple of card indices, top first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fly_rules._deal_tools import deal_in_packets
+from fly_rules.cards import DECK_48, Card, Suit
+from fly_rules.dreyfus.rules import DreyfusRules
+from fly_rules.engine import shuffled
+from fly_rules.errors import RuleViolation
+
+__all__ = ["check_position", "contract_of", "deal_cards", "draw_dealer", "eldest", "left_of", "next_dealer"]
+
+SEATS = 3
+"""The number of players [DRF-1.1]."""
+HAND_SIZE = 12
+"""Cards in each hand and in the talon [DRF-2.2]."""
+
+
+def left_of(seat: int) -> int:
+    """The seat to the left of ``seat``: the next one round the table [DRF-5.3]."""
+    return (seat + 1) % SEATS
+
+
+def eldest(dealer: int) -> int:
+    """The player left of the dealer, first to receive cards and to exchange [DRF-2.2] [DRF-4.1]."""
+    return (dealer + 1) % SEATS
+
+
+def next_dealer(dealer: int, rules: DreyfusRules) -> int:
+    """Who deals the next deal: the dealer's left neighbour by default [DRF-2.1]."""
+    return (dealer + (1 if rules.dealer_rotation == "left" else -1)) % SEATS
+
+
+def draw_dealer(seed: int | str) -> int:
+    """The first dealer of a match, by lot: the seat drawing the lowest card [DRF-2.1].
+
+    Seats 0, 1, 2 draw the first three cards of the seed's lot shuffle; the lowest
+    by rank, then canonical suit order, deals.
+    """
+    lot = shuffled(DECK_48, seed, -1)[:SEATS]
+    return min(range(SEATS), key=lambda seat: (lot[seat].rank, lot[seat].suit))
+
+
+def contract_of(deal_number: int, rules: DreyfusRules) -> Suit | None:
+    """The trump suit (None: no trump) of deal ``deal_number`` (0 first) [DRF-3.1] [DRF-3.2] [DRF-3.3]."""
+    cycle = rules.contract_cycle
+    return cycle[deal_number % len(cycle)]
+
+
+def deal_cards(cards: Sequence[Card], dealer: int, rules: DreyfusRules) -> tuple[tuple[int, int, int], tuple[int, ...]]:
+    """Deal the shuffled ``cards`` (first card dealt first) in packets to eldest, the next
+    player, the dealer and the talon; return the hands as masks by seat and the talon,
+    top first [DRF-2.2] [DRF-2.3]."""
+    first = eldest(dealer)
+    packets = deal_in_packets([card.index for card in cards], receivers=SEATS + 1, packet=rules.deal_packet_size)
+    hands = [0, 0, 0]
+    for offset in range(SEATS):
+        for index in packets[offset]:
+            hands[(first + offset) % SEATS] |= 1 << index
+    talon = tuple(reversed(packets[SEATS]))  # DRF-2.3: the last card dealt lies on top
+    return (hands[0], hands[1], hands[2]), talon
+
+
+def check_position(hands: Sequence[int], talon: Sequence[int]) -> None:
+    """Refuse a deal whose hands and talon are not twelve cards each of the 48-card deck,
+    each card once [DRF-2.4] [DRF-1.2].
+
+    Raises:
+        RuleViolation: DRF-2.4 if a hand or the talon is the wrong size or cards repeat;
+            DRF-1.2 if a card is not in the 48-card deck.
+    """
+    if len(hands) != SEATS:
+        raise RuleViolation("DRF-2.4", f"a deal has three hands, not {len(hands)}", tuple(hands))
+    for seat, hand in enumerate(hands):
+        if hand.bit_count() != HAND_SIZE:
+            raise RuleViolation("DRF-2.4", f"hand {seat} holds {hand.bit_count()} cards, not 12", seat)
+    if len(talon) != HAND_SIZE or len(set(talon)) != HAND_SIZE:
+        raise RuleViolation("DRF-2.4", f"the talon holds {len(set(talon))} distinct cards, not 12", tuple(talon))
+    everything = hands[0] | hands[1] | hands[2]
+    for index in talon:
+        everything |= 1 << index
+    if everything.bit_count() != 48:
+        raise RuleViolation("DRF-2.4", "a card is dealt twice", None)
+    stray = everything & ~DECK_48.mask
+    if stray:
+        raise RuleViolation("DRF-1.2", "the twos are not in play", Card.from_index(stray.bit_length() - 1))

@@ -1,0 +1,145 @@
+"""A whole match: deal after deal until a lower record reaches ten [DRF-8.1] [DRF-8.4].
+
+Implements the match side of DRF-2.1, DRF-3.3 and DRF-8 of ``specs/dreyfus.md``:
+the dealer passes, the contract cycle steps once per deal, each deal is a
+seeded shuffle (:func:`fly_rules.engine.shuffled`), and the match ends after
+the deal in which the winner is found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from fly_rules.actions import Action
+from fly_rules.cards import DECK_48, Suit
+from fly_rules.dreyfus.deal import contract_of, deal_cards, draw_dealer, next_dealer
+from fly_rules.dreyfus.end import match_ends
+from fly_rules.dreyfus.rules import DreyfusRules
+from fly_rules.dreyfus.settlement import settle
+from fly_rules.dreyfus.state import DealState, DreyfusView, _fresh
+from fly_rules.engine import shuffled
+from fly_rules.errors import RuleViolation
+
+__all__ = ["MatchState", "new_match"]
+
+_Triple = tuple[int, int, int]
+
+
+@attrs.frozen(repr=False)
+class MatchState:
+    """A match of Dreyfus in progress [DRF-8.1]; build one with :func:`new_match`."""
+
+    rules: DreyfusRules
+    """The rules in force."""
+    seed: int | str
+    """The seed every deal's shuffle derives from."""
+    first_dealer: int
+    """Who dealt the first deal [DRF-2.1]."""
+    deal: DealState
+    """The deal in progress (the last deal once the match is over)."""
+    last_deal: DealState | None
+    """The previous deal, played out, or None during the first."""
+    deals_played: int
+    """Deals played out so far."""
+    is_over: bool
+    """Whether the match has ended [DRF-8.1] [DRF-8.3]."""
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, None once the match is over."""
+        return self.deal.to_move
+
+    @property
+    def winner(self) -> int | None:
+        """The winner once decided, possibly before the deal is played out [DRF-8.2]."""
+        return self.deal.winner
+
+    @property
+    def upper(self) -> _Triple:
+        """Upper records, including the deal in progress [DRF-4.5] [DRF-7.3]."""
+        return self.deal.upper
+
+    @property
+    def lower(self) -> _Triple:
+        """Lower records, including the deal in progress [DRF-7.2]."""
+        return self.deal.lower
+
+    @property
+    def contract(self) -> Suit | None:
+        """The current deal's trump suit [DRF-3.1]."""
+        return self.deal.contract
+
+    @property
+    def tricks_taken(self) -> _Triple:
+        """Tricks taken in the current deal [DRF-6.7]."""
+        return self.deal.tricks_taken
+
+    def legal_actions(self) -> Sequence[Action]:
+        """The current deal's legal actions [DRF-4.4] [DRF-6.2]."""
+        return self.deal.legal_actions()
+
+    def apply(self, action: Action) -> MatchState:
+        """The match after ``action``; a deal played out is followed by the next, unless
+        the match ends [DRF-8.1] [DRF-3.3] [DRF-2.1].
+
+        Raises:
+            RuleViolation: naming the rule the action breaks; the state is unchanged.
+        """
+        deal = self.deal.apply(action)
+        if deal.to_move is not None:
+            return MatchState(self.rules, self.seed, self.first_dealer, deal, self.last_deal, self.deals_played, False)
+        played = self.deals_played + 1
+        if match_ends(deal.winner, played, self.rules):
+            return MatchState(self.rules, self.seed, self.first_dealer, deal, self.last_deal, played, True)
+        nxt = _deal_number(self.rules, self.seed, played, next_dealer(deal.dealer, self.rules), deal.upper, deal.lower)
+        return MatchState(self.rules, self.seed, self.first_dealer, nxt, deal, played, False)
+
+    def view(self, seat: int) -> DreyfusView:
+        """What ``seat`` may know of the current deal and the records [DRF-11.1]."""
+        return self.deal.view(seat)
+
+    def settlement(self) -> _Triple:
+        """Payments per seat once the match is over: the winner's gain positive, each
+        loser's payment negative; all zero without a winner [DRF-9.1] [DRF-8.3].
+
+        Raises:
+            RuleViolation: DRF-9.1 while the match is still being played.
+        """
+        if not self.is_over:
+            raise RuleViolation("DRF-9.1", "the match is not over; nobody pays yet", self.deals_played)
+        return settle(self.upper, self.lower, self.winner, self.rules)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Dreyfus match seed={self.seed!r}, {self.deals_played} deals played, over={self.is_over}: {self.deal!r}>"
+        )
+
+
+def _deal_number(
+    rules: DreyfusRules, seed: int | str, number: int, dealer: int, upper: _Triple, lower: _Triple
+) -> DealState:
+    """Deal number ``number`` of the match: seeded shuffle, packets, its contract [DRF-2.2] [DRF-3.3]."""
+    hands, talon = deal_cards(shuffled(DECK_48, seed, number), dealer, rules)
+    return _fresh(rules, number, dealer, contract_of(number, rules), hands, talon, upper, lower)
+
+
+def new_match(rules: DreyfusRules, seed: int | str, dealer: int | None = None) -> MatchState:
+    """A new match: every record at zero, the cycle at its start, the first deal dealt
+    from ``seed`` by ``dealer`` (by lot if None) [DRF-8.4] [DRF-2.1].
+
+    >>> m = new_match(DreyfusRules(), seed=7, dealer=0)
+    >>> m.to_move, m.contract, m.upper, len(m.view(1).hand)
+    (1, <Suit.SPADES: 3>, (0, 0, 0), 12)
+    """
+    if not isinstance(rules, DreyfusRules):
+        raise TypeError(f"rules must be DreyfusRules, not {type(rules).__name__}")
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise TypeError(f"a seed must be an int or a str, not {seed!r}")
+    if dealer is None:
+        dealer = draw_dealer(seed)
+    elif isinstance(dealer, bool) or dealer not in (0, 1, 2):
+        raise ValueError(f"the dealer is seat 0, 1 or 2, not {dealer!r}")
+    deal = _deal_number(rules, seed, 0, dealer, (0, 0, 0), (0, 0, 0))
+    return MatchState(rules, seed, dealer, deal, None, 0, False)

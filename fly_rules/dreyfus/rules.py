@@ -1,0 +1,217 @@
+"""The options of Dreyfus: one frozen object, validated, with named presets [DRF-1.1].
+
+Every field selects the alternative of one Decision in ``specs/dreyfus.md``;
+its docstring names the rule. The defaults are the readings the spec
+recommends.
+
+>>> DreyfusRules().target_lower
+10
+>>> DreyfusRules.preset("shram").fosk_ranks == frozenset(Rank(r) for r in range(3, 9))
+True
+>>> DreyfusRules(deal_packet_size=5)
+Traceback (most recent call last):
+...
+fly_rules.errors.InvalidRules: invalid rules option deal_packet_size: must divide 12, not 5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, Final, Literal
+
+import attrs
+
+from fly_rules.cards import SUIT_MASKS, Rank, Suit
+from fly_rules.errors import InvalidRules
+from fly_rules.tricks import TrumpDuty
+
+__all__ = ["DEFAULT_FOSK_RANKS", "PRESETS", "DreyfusRules"]
+
+_Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
+
+DEFAULT_FOSK_RANKS: Final = frozenset(Rank(r) for r in range(3, 11))
+"""Ranks 3 to 10: the фоски by default [DRF-4.2]."""
+
+
+def _to_cycle(value: Iterable[Suit | str | None]) -> tuple[Suit | None, ...]:
+    cycle: list[Suit | None] = []
+    for item in value:
+        if item is None or isinstance(item, Suit):
+            cycle.append(item)
+        elif isinstance(item, str) and item.strip().upper() in {"NT", "NONE", ""}:
+            cycle.append(None)
+        elif isinstance(item, str):
+            try:
+                cycle.append(Suit.parse(item))
+            except ValueError as error:
+                raise InvalidRules("contract_cycle", f"{item!r} is not a suit or None") from error
+        else:
+            raise InvalidRules("contract_cycle", f"{item!r} is not a suit or None")
+    return tuple(cycle)
+
+
+def _to_ranks(value: Iterable[Rank | int] | str) -> frozenset[Rank]:
+    if value == "any":
+        return frozenset(Rank(r) for r in range(3, 15))
+    if isinstance(value, str):
+        raise InvalidRules("fosk_ranks", f"{value!r}: give a set of ranks or 'any'")
+    try:
+        return frozenset(Rank(r) for r in value)
+    except (TypeError, ValueError) as error:
+        raise InvalidRules("fosk_ranks", f"{value!r} is not a set of ranks") from error
+
+
+def _one_of(*allowed: object) -> _Validator:
+    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value not in allowed:
+            raise InvalidRules(attribute.name, f"{value!r} is not one of {', '.join(map(repr, allowed))}")
+
+    return check
+
+
+def _boolean(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, bool):
+        raise InvalidRules(attribute.name, f"{value!r} is not a bool")
+
+
+def _count(low: int, high: int) -> _Validator:
+    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise InvalidRules(attribute.name, f"{value!r} is not an int in {low}..{high}")
+
+    return check
+
+
+@attrs.frozen(kw_only=True)
+class DreyfusRules:
+    """The rules options of Dreyfus; the defaults follow the seed as the spec reads it [DRF-1.1].
+
+    Invalid values raise :class:`~fly_rules.errors.InvalidRules` naming the option.
+    """
+
+    par_tricks: int = attrs.field(default=4, validator=_count(0, 12))
+    """Tricks a player must take to write nothing [DRF-7.1]."""
+    target_lower: int = attrs.field(default=10, validator=_count(1, 1000))
+    """The lower record that ends the match and wins it [DRF-8.1]."""
+    contract_cycle: tuple[Suit | None, ...] = attrs.field(
+        default=(Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, None), converter=_to_cycle
+    )
+    """Trump suit of each deal in turn, None for no trump; repeats [DRF-3.1] [DRF-3.2] [DRF-3.3]."""
+    show_trump_indicator: bool = attrs.field(default=True, validator=_boolean)
+    """Whether views show the two of trumps as the trump marker [DRF-1.3]."""
+    deal_packet_size: int = attrs.field(default=3)
+    """Cards per packet when dealing; must divide 12 [DRF-2.2]."""
+    dealer_rotation: Literal["left", "right"] = attrs.field(default="left", validator=_one_of("left", "right"))
+    """Where the deal passes after each deal [DRF-2.1]."""
+    fosk_ranks: frozenset[Rank] = attrs.field(default=DEFAULT_FOSK_RANKS, converter=_to_ranks)
+    """The ranks that may be discarded ("any" for all) [DRF-4.2]."""
+    fosk_excludes_trump: bool = attrs.field(default=False, validator=_boolean)
+    """Whether trumps are never фоски [DRF-4.2]."""
+    exchange_mode: Literal["batch", "incremental"] = attrs.field(
+        default="batch",
+        validator=_one_of("batch", "incremental"),
+    )
+    """Discard a set at once, or one card at a time [DRF-4.4]."""
+    reveal_discards: bool = attrs.field(default=False, validator=_boolean)
+    """Whether every player sees all discards [DRF-4.6]."""
+    reveal_leftover_talon: bool = attrs.field(default=False, validator=_boolean)
+    """Whether the talon left after the exchange is shown to all [DRF-4.6]."""
+    first_lead: Literal["eldest", "first_actual_buyer"] = attrs.field(
+        default="eldest",
+        validator=_one_of("eldest", "first_actual_buyer"),
+    )
+    """Who leads to the first trick [DRF-5.1]."""
+    trump_duty: TrumpDuty = attrs.field(default=TrumpDuty.ANY_TRUMP, converter=TrumpDuty)
+    """What a player void in the suit led owes when he holds trumps [DRF-6.3] [DRF-6.4]."""
+    must_head_trick: bool = attrs.field(default=False, validator=_boolean)
+    """Whether a player following suit must beat the best card of the suit led if able [DRF-6.4]."""
+    winner_rule: Literal["first_to_reach", "highest_lower"] = attrs.field(
+        default="first_to_reach",
+        validator=_one_of("first_to_reach", "highest_lower"),
+    )
+    """How the winner is chosen when the target is reached [DRF-8.2]."""
+    max_deals: int | None = attrs.field(default=None)
+    """Deals after which a match without a winner stops (None: no limit) [DRF-8.3]."""
+    settlement: Literal["gross", "net_of_winner_upper", "pairwise"] = attrs.field(
+        default="gross",
+        validator=_one_of("gross", "net_of_winner_upper", "pairwise"),
+    )
+    """How the losers pay [DRF-9.1]."""
+    shortfall_floor_zero: bool = attrs.field(default=True, validator=_boolean)
+    """Whether a lower record above the target is paid as zero shortfall, not negative [DRF-9.1]."""
+    revoke_handling: Literal["prevent", "penalize"] = attrs.field(
+        default="prevent",
+        validator=_one_of("prevent", "penalize"),
+    )
+    """Refuse plays that break a duty, or accept them as revokes [DRF-10.1]."""
+    revoke_upper_penalty: int = attrs.field(default=10, validator=_count(0, 1000))
+    """Points a revoker writes above [DRF-10.1]."""
+    revoke_penalty_per: Literal["deal", "occurrence"] = attrs.field(
+        default="deal",
+        validator=_one_of("deal", "occurrence"),
+    )
+    """Whether the penalty is written once a deal or for each revoke [DRF-10.1]."""
+    revoke_adds_undertricks: bool = attrs.field(default=False, validator=_boolean)
+    """Whether a revoker also writes his undertricks above [DRF-10.1]."""
+    forgot_record_penalty: int = attrs.field(default=3, validator=_count(0, 1000))
+    """Points added to a purchase recorded late [DRF-10.2]."""
+
+    _fosk: int = attrs.field(init=False, eq=False, repr=False)
+    """The cards of the фоска ranks in every suit, as a mask, for the hot path [DRF-4.2]."""
+
+    @deal_packet_size.validator
+    def _check_packet(self, _attribute: object, value: object) -> None:
+        if isinstance(value, bool) or value not in (1, 2, 3, 4, 6, 12):
+            raise InvalidRules("deal_packet_size", f"must divide 12, not {value!r}")
+
+    @max_deals.validator
+    def _check_max_deals(self, _attribute: object, value: object) -> None:
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise InvalidRules("max_deals", f"must be None or a positive int, not {value!r}")
+
+    @contract_cycle.validator
+    def _check_cycle(self, _attribute: object, value: tuple[Suit | None, ...]) -> None:
+        if not value:
+            raise InvalidRules("contract_cycle", "must name at least one contract")
+
+    @fosk_ranks.validator
+    def _check_fosk(self, _attribute: object, value: frozenset[Rank]) -> None:
+        if Rank.TWO in value:
+            raise InvalidRules("fosk_ranks", "the twos are not in the deck (DRF-1.2)")
+
+    @_fosk.default
+    def _fosk_default(self) -> int:
+        return sum(1 << (suit * 13 + rank - 2) for suit in range(4) for rank in self.fosk_ranks)
+
+    def fosk_mask(self, contract: Suit | None) -> int:
+        """The cards that may be discarded under ``contract``, as a mask [DRF-4.2].
+
+        >>> from fly_rules.cards import CardSet
+        >>> len(CardSet(DreyfusRules(fosk_excludes_trump=True).fosk_mask(Suit.SPADES)))
+        24
+        """
+        if self.fosk_excludes_trump and contract is not None:
+            return self._fosk & ~SUIT_MASKS[contract]
+        return self._fosk
+
+    @classmethod
+    def preset(cls, name: str) -> DreyfusRules:
+        """The named rules: ``"default"``, ``"shram"``, ``"whist_honours"`` or ``"table"`` [DRF-4.2] [DRF-10.1].
+
+        ``"shram"`` reads фоски as 3–8 (the shram page); ``"whist_honours"`` counts the ten
+        as an honour (3–9); ``"table"`` accepts revokes and penalises them, for people
+        playing at a table.
+        """
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise InvalidRules("preset", f"unknown preset {name!r}; known: {', '.join(sorted(PRESETS))}") from None
+
+
+PRESETS: Final[dict[str, DreyfusRules]] = {
+    "default": DreyfusRules(),
+    "shram": DreyfusRules(fosk_ranks=frozenset(Rank(r) for r in range(3, 9))),
+    "whist_honours": DreyfusRules(fosk_ranks=frozenset(Rank(r) for r in range(3, 10))),
+    "table": DreyfusRules(revoke_handling="penalize"),
+}
+"""The named rule sets of :meth:`DreyfusRules.preset` [DRF-4.2]."""
