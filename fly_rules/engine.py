@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from fly_rules.actions import Action
 from fly_rules.cards import ALL_CARDS, Card, CardSet
 
-__all__ = ["GameState", "shuffled"]
+__all__ = ["GameState", "shuffled", "unwind"]
 
 _S = TypeVar("_S", bound="GameState")
 
@@ -67,3 +67,19 @@ def shuffled(deck: CardSet, seed: int | str, deal_number: int) -> tuple[Card, ..
     indices = [card.index for card in deck]
     rng.shuffle(indices)
     return tuple(ALL_CARDS[i] for i in indices)
+
+
+def unwind(history: tuple[Any, ...] | None) -> tuple[Any, ...]:
+    """The actions of a history kept as nested ``(newest, rest)`` pairs, oldest first.
+
+    States keep their history this way so that each ``apply`` adds one small
+    pair instead of copying a growing tuple.
+
+    >>> unwind(("c", ("b", ("a", None))))
+    ('a', 'b', 'c')
+    """
+    out = []
+    while history is not None:
+        out.append(history[0])
+        history = history[1]
+    return tuple(reversed(out))

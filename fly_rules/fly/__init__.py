@@ -1,0 +1,41 @@
+"""Fly (Муха): the engine of ``specs/fly.md``.
+
+>>> from fly_rules import fly
+>>> m = fly.new_match(fly.FlyRules(players=4), seed=7, dealer=0)
+>>> m.legal_actions()[:2]
+(Stand(), Fold())
+>>> m = m.apply(fly.Stand())
+>>> m.to_move
+2
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from fly_rules.actions import Exchange, Fold, Play, Stand
+from fly_rules.fly.match import FlyMatch, new_deal, new_match
+from fly_rules.fly.rules import DEFAULT_DECKS, PRESETS, FlyRules
+from fly_rules.fly.state import Declared, FlyDeal, FlyView, Phase, SwapTrump
+
+RULES_VERSION: Final = 1
+"""Bumped whenever a change to the engine changes the outcome of some game."""
+
+__all__ = [
+    "DEFAULT_DECKS",
+    "PRESETS",
+    "RULES_VERSION",
+    "Declared",
+    "Exchange",
+    "FlyDeal",
+    "FlyMatch",
+    "FlyRules",
+    "FlyView",
+    "Fold",
+    "Phase",
+    "Play",
+    "Stand",
+    "SwapTrump",
+    "new_deal",
+    "new_match",
+]
