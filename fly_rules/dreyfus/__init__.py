@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from fly_rules.actions import Action, Exchange, Play, Stand
+from fly_rules.actions import Exchange, Play, Stand
 from fly_rules.dreyfus.match import MatchState, new_match
 from fly_rules.dreyfus.rules import PRESETS, DreyfusRules
 from fly_rules.dreyfus.scoring import purchase_record
@@ -28,7 +28,6 @@ from fly_rules.dreyfus.state import DealState, DreyfusView, new_deal
 __all__ = [
     "PRESETS",
     "RULES_VERSION",
-    "Action",
     "DealState",
     "DreyfusRules",
     "DreyfusView",
