@@ -201,30 +201,32 @@ def public_modules(package: str = "fly_rules") -> list[str]:
     return [package, *sorted(names)]
 
 
-def homes(modules: list[str]) -> dict[str, str]:
-    """For each public name, the module that documents it: where a class or function is defined, else the
-    most specific public module whose ``__all__`` exports the same object (constants)."""
-    found: dict[str, str] = {}
+def homes(modules: list[str]) -> dict[tuple[str, int], str]:
+    """For each public object, keyed by (name, id), the module that documents it: where a class or function is
+    defined, else the most specific public module below the first exporter whose ``__all__`` exports the same
+    object (constants). Two games may export different objects under one name (``new_deal``)."""
+    found: dict[tuple[str, int], str] = {}
     for module_name in sorted(modules, key=len):
         module = importlib.import_module(module_name)
         for name in getattr(module, "__all__", ()):
             obj = getattr(module, name)
+            key = (name, id(obj))
             defined_in = getattr(obj, "__module__", None) if callable(obj) else None
             if defined_in in modules:
-                found[name] = str(defined_in)
-            elif defined_in is None and (
-                name not in found or getattr(importlib.import_module(found[name]), name) is obj
-            ):
-                found[name] = module_name
+                found[key] = str(defined_in)
+            elif defined_in is None and (key not in found or module_name.startswith(found[key] + ".")):
+                # a constant lives in the most specific module below the one that first exports it
+                found[key] = module_name
     return found
 
 
-def api_page(module_name: str, modules: list[str], home: dict[str, str]) -> str:
+def api_page(module_name: str, modules: list[str], home: dict[tuple[str, int], str]) -> str:
     """The MyST source of the API page of one module: its own names in full, links to the names it re-exports."""
     module = importlib.import_module(module_name)
     exported = [name for name in getattr(module, "__all__", ()) if not name.startswith("__")]
-    own = [name for name in exported if home.get(name) == module_name]
-    others = [name for name in exported if home.get(name, module_name) != module_name]
+    where = {name: home.get((name, id(getattr(module, name))), module_name) for name in exported}
+    own = [name for name in exported if where[name] == module_name]
+    others = [name for name in exported if where[name] != module_name]
     out = [MARKER, f"# `{module_name}`", "", "```{eval-rst}", f".. automodule:: {module_name}"]
     if not hasattr(module, "__all__"):
         out.append("   :members:")
@@ -233,7 +235,7 @@ def api_page(module_name: str, modules: list[str], home: dict[str, str]) -> str:
     out += ["```", ""]
     if others:
         out += ["Also importable from here:", ""]
-        out += [f"- {{py:obj}}`~{home[name]}.{name}` (from {{py:mod}}`{home[name]}`)" for name in others]
+        out += [f"- {{py:obj}}`~{where[name]}.{name}` (from {{py:mod}}`{where[name]}`)" for name in others]
         out.append("")
     return "\n".join(out)
 

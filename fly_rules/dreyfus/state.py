@@ -2,8 +2,8 @@
 
 A :class:`DealState` is immutable; :meth:`DealState.apply` returns a new one or
 raises :class:`~fly_rules.errors.RuleViolation` naming the rule broken. The
-rule logic lives in the section modules (:mod:`.exchange`, :mod:`.play`,
-:mod:`.scoring`, :mod:`.end`); this class holds the fields and calls them.
+rule logic lives in the section modules (:mod:`fly_rules.dreyfus.exchange`, :mod:`fly_rules.dreyfus.play`,
+:mod:`fly_rules.dreyfus.scoring`, :mod:`fly_rules.dreyfus.end`); this class holds the fields and calls them.
 Hands are int masks and cards are indices, so ``apply`` and
 ``legal_actions`` stay cheap; arguments are validated once, in
 :func:`new_deal`.

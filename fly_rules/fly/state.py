@@ -1,8 +1,8 @@
 """The state of one deal of Fly, and what one seat may see of it.
 
 The state is a frozen value: ``apply`` returns a new one and never changes the
-old. The rules themselves live in the section modules (:mod:`.exchange`,
-:mod:`.play`, :mod:`.scoring`); this class holds the fields and routes each
+old. The rules themselves live in the section modules (:mod:`fly_rules.fly.exchange`,
+:mod:`fly_rules.fly.play`, :mod:`fly_rules.fly.scoring`); this class holds the fields and routes each
 action to its section.
 """
 
@@ -114,7 +114,7 @@ def _cons(history: tuple[Any, ...] | None, action: object) -> tuple[Any, ...]:
 class FlyDeal:
     """One deal of Fly, from the exchange to its end [FLY-3.1].
 
-    Build one with :func:`fly_rules.fly.new_deal` (an explicit position) or get
+    Build one with :func:`fly_rules.fly.match.new_deal` (an explicit position) or get
     it from a :class:`~fly_rules.fly.FlyMatch`. Internally hands are bitmasks and
     cards are indices (see :mod:`fly_rules.cards`); the public properties give
     :class:`~fly_rules.cards.CardSet` and :class:`~fly_rules.cards.Card` values.
