@@ -2,7 +2,8 @@
 
 ``fly-rules demo`` plays one match between random players and prints it as it
 goes: each deal's trump card and hands, the declarations, every trick, the
-records after each deal, and the winner.
+records after each deal, and the winner. ``fly-rules demo --game dreyfus``
+does the same for Dreyfus, ending with the settlement.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from fly_rules import fly
+import attrs
+
+from fly_rules import dreyfus, fly
 from fly_rules.actions import Exchange, Fold, Play, Stand
+from fly_rules.cards import ALL_CARDS
 from fly_rules.errors import FlyRulesError
 
-__all__ = ["main", "narrate_fly_match"]
+__all__ = ["main", "narrate_dreyfus_match", "narrate_fly_match"]
 
 
 def _seat(seat: int) -> str:
@@ -84,14 +88,61 @@ def _narrate_deal_end(deal: fly.FlyDeal, out: TextIO) -> None:
     print(f"   records: {records}", file=out)
 
 
-def _random_choice(rng: random.Random) -> Callable[[Any, tuple[Any, ...]], Any]:
-    def choose(_state: Any, legal: tuple[Any, ...]) -> Any:
+def narrate_dreyfus_match(
+    match: dreyfus.MatchState, choose: Callable[[Any, Sequence[Any]], Any], out: TextIO
+) -> dreyfus.MatchState:
+    """Play a Dreyfus ``match`` to its end with ``choose(state, legal_actions)`` and print it [DRF-8.1] [DRF-9.1]."""
+    announced = -1
+    while not match.is_over:
+        deal = match.deal
+        if deal.deal_number != announced:
+            announced = deal.deal_number
+            trumps = "no trumps" if deal.contract is None else f"{deal.contract.symbol} trumps"
+            print(f"\n== Deal {deal.deal_number + 1}: {_seat(deal.dealer)} deals; {trumps}", file=out)
+            for seat in range(3):
+                hand = deal.view(seat).hand
+                print(f"   {_seat(seat)}: {' '.join(c.symbol for c in hand.sorted())}", file=out)
+        mover = match.to_move
+        assert mover is not None
+        action = choose(match, match.legal_actions())
+        before = match.deal
+        match = match.apply(action)
+        after = match.deal if match.deal.deal_number == before.deal_number else match.last_deal
+        assert after is not None
+        if isinstance(action, Exchange):
+            print(
+                f"   {_seat(mover)} buys {len(action.cards)}, discarding {' '.join(c.symbol for c in action.cards)}",
+                file=out,
+            )
+        elif isinstance(action, Stand):
+            print(f"   {_seat(mover)} stands", file=out)
+        elif len(after.tricks) > len(before.tricks):
+            leader, cards = after.tricks[-1]
+            shown = "  ".join(f"{(leader + k) % 3}:{ALL_CARDS[c].symbol}" for k, c in enumerate(cards))
+            print(f"   trick {len(after.tricks)}: {shown}  -> {_seat(after.leader)}", file=out)
+        if after.is_over:
+            print(f"   tricks {after.tricks_taken}; upper {after.upper}, lower {after.lower}", file=out)
+    winner = "no winner (deal limit reached)" if match.winner is None else f"{_seat(match.winner)} wins the match"
+    print(f"\n== Match over after {match.deals_played} deal(s): {winner}", file=out)
+    print(f"   settlement: {', '.join(f'{_seat(s)} {p:+d}' for s, p in enumerate(match.settlement()))}", file=out)
+    return match
+
+
+def _random_choice(rng: random.Random) -> Callable[[Any, Any], Any]:
+    def choose(_state: Any, legal: Any) -> Any:
         return rng.choice(legal)
 
     return choose
 
 
 def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
+    if args.game == "dreyfus":
+        drules = dreyfus.DreyfusRules.preset(args.preset)
+        drules = attrs.evolve(drules, max_deals=args.max_deals)
+        dmatch = dreyfus.new_match(drules, seed=args.seed)
+        print(f"Dreyfus, 3 players, preset {args.preset!r}, seed {args.seed}: random players", file=out)
+        narrate_dreyfus_match(dmatch, _random_choice(random.Random(args.seed)), out)
+        return 0
     rules = fly.FlyRules.preset(args.preset, players=args.players)
     match = fly.new_match(rules, seed=args.seed, max_deals=args.max_deals)
     print(f"Fly, {rules.players} players, preset {args.preset!r}, seed {args.seed}: random players", file=out)
@@ -103,6 +154,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fly-rules", description="Rules engine for Fly (Муха) and Dreyfus.")
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play one match between random players and print it")
+    demo.add_argument("--game", choices=["fly", "dreyfus"], default="fly", help="which game (default fly)")
     demo.add_argument("--players", type=int, default=4, help="number of players, 3 to 7 (default 4)")
     demo.add_argument("--preset", default="default", help="rules preset (default, mouche_1718)")
     demo.add_argument("--seed", type=int, default=1, help="seed of the shuffles and the players (default 1)")

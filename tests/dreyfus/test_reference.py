@@ -1,0 +1,57 @@
+"""The engine against the naive reference model (tests/dreyfus/reference.py) on random matches."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fly_rules.dreyfus import DreyfusRules, new_match
+
+from .reference import RefMatch
+from .strategies import rules_options
+
+
+def compare_match(rules: DreyfusRules, seed: int, dealer: int | None, choice_seed: int) -> int:
+    """Play one random match on both models, comparing after every action; return the actions taken."""
+    rng = random.Random(choice_seed)
+    engine = new_match(rules, seed=seed, dealer=dealer)
+    ref = RefMatch(rules, seed, dealer)
+    steps = 0
+    while True:
+        assert engine.to_move == ref.to_move
+        assert engine.upper == tuple(ref.upper)
+        assert engine.lower == tuple(ref.lower)
+        assert engine.tricks_taken == tuple(ref.taken)
+        assert engine.is_over == ref.over
+        assert engine.deals_played == ref.deals_played
+        assert engine.contract == ref.trump
+        if engine.is_over:
+            assert engine.winner == ref.winner
+            assert engine.settlement() == tuple(ref.settlement())
+            return steps
+        assert engine.winner == ref.current_winner(False)
+        mine = engine.legal_actions()
+        theirs = ref.legal()
+        assert len(mine) == len(theirs)
+        assert set(mine) == set(theirs)
+        action = theirs[rng.randrange(len(theirs))]
+        engine = engine.apply(action)
+        ref.apply(action)
+        steps += 1
+
+
+@settings(max_examples=40)
+@given(rules_options(max_deals=6), st.integers(0, 10**6), st.sampled_from([None, 0, 1, 2]), st.integers(0, 10**6))
+def test_drf_6_2_engine_agrees_with_the_reference_model(
+    rules: DreyfusRules, seed: int, dealer: int | None, choice_seed: int
+) -> None:
+    """DRF-6.2: on random matches under random options, legal actions, records, winner and payments all agree."""
+    compare_match(rules, seed, dealer, choice_seed)
+
+
+def test_drf_8_1_default_rules_whole_matches_agree_with_the_reference() -> None:
+    """DRF-8.1: a few whole matches under the default rules agree with the reference to the last payment."""
+    total = sum(compare_match(DreyfusRules(max_deals=40), seed, None, seed) for seed in range(3))
+    assert total > 300
