@@ -12,6 +12,8 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+import attrs
+
 from fly_rules.actions import Action
 from fly_rules.cards import ALL_CARDS, Card, CardSet
 
@@ -83,3 +85,37 @@ def unwind(history: tuple[Any, ...] | None) -> tuple[Any, ...]:
         out.append(history[0])
         history = history[1]
     return tuple(reversed(out))
+
+
+_REPLACERS: dict[type, Any] = {}
+_T = TypeVar("_T")
+
+
+def _make_replacer(cls: type) -> Any:
+    names = [field.name for field in attrs.fields(cls)]
+    lines = ["def replacer(old, changes):", "    new = new_object(cls)", "    get = changes.get"]
+    lines += [f"    set_field(new, {name!r}, get({name!r}, old.{name}))" for name in names]
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"new_object": object.__new__, "set_field": object.__setattr__, "cls": cls}
+    exec("\n".join(lines), namespace)  # a straight-line copier per class, built once
+    return namespace["replacer"]
+
+
+def replace(instance: _T, **changes: Any) -> _T:
+    """A copy of a frozen attrs ``instance`` with some fields changed, without validation.
+
+    The fast private path states use between their own, already valid, values
+    (``attrs.evolve`` re-runs ``__init__`` and costs several times more).
+    Fields derived in ``__init__`` are copied as they are, so only plain fields
+    may be changed.
+
+    >>> from fly_rules.actions import Play
+    >>> replace(Play("AS"), card=Play("KS").card)
+    Play(card=Card.parse('KS'))
+    """
+    cls = type(instance)
+    replacer = _REPLACERS.get(cls)
+    if replacer is None:
+        replacer = _REPLACERS[cls] = _make_replacer(cls)
+    result: _T = replacer(instance, changes)
+    return result

@@ -23,20 +23,33 @@ _STAND = Stand()
 _FOLD = Fold()
 
 
-def _submasks_by_size(mask: int) -> list[list[int]]:
-    """All non-empty submasks of ``mask``, grouped by size, each group ascending."""
-    groups: list[list[int]] = [[] for _ in range(mask.bit_count() + 1)]
-    sub = mask
-    while sub:
-        groups[sub.bit_count()].append(sub)
-        sub = (sub - 1) & mask
-    for group in groups:
-        group.reverse()
-    return groups
+_EXCHANGES_BY_HAND: dict[int, tuple[tuple[Exchange, ...], ...]] = {}
+
+
+def _exchanges_by_size(mask: int) -> tuple[tuple[Exchange, ...], ...]:
+    """``Exchange`` of every non-empty submask of ``mask``, grouped by size (index = size), each
+    group in ascending mask order. Cached: a hand's exchanges are built once per process."""
+    cached = _EXCHANGES_BY_HAND.get(mask)
+    if cached is None:
+        groups: list[list[Exchange]] = [[] for _ in range(mask.bit_count() + 1)]
+        sub = mask
+        while sub:
+            groups[sub.bit_count()].append(Exchange(CardSet(sub)))
+            sub = (sub - 1) & mask
+        if len(_EXCHANGES_BY_HAND) > 200_000:
+            _EXCHANGES_BY_HAND.clear()  # bound the cache; it refills as needed
+        cached = _EXCHANGES_BY_HAND[mask] = tuple(tuple(reversed(group)) for group in groups)
+    return cached
 
 
 def _in_exchange_round(deal: FlyDeal) -> bool:
-    return deal.rules.declaration_mode == "combined" or deal.declaration_round == 1
+    return deal.rules.declaration_mode == "combined" or deal.bidding.declaration_round == 1
+
+
+def _fold_round_open(deal: FlyDeal) -> bool:
+    """Whether a fold is a possible declaration now (not in the exchange round of two) [FLY-4.1]."""
+    bidding = deal.bidding
+    return bidding.must_confirm or deal.rules.declaration_mode == "combined" or bidding.declaration_round == 0
 
 
 def _is_last_speaker(deal: FlyDeal, seat: int) -> bool:
@@ -46,11 +59,11 @@ def _is_last_speaker(deal: FlyDeal, seat: int) -> bool:
 def fold_refusal(deal: FlyDeal, seat: int) -> RuleViolation | None:
     """Why ``seat`` may not fold now, or None if it may [FLY-5.2] [FLY-5.3] [FLY-5.4] [FLY-5.5] [FLY-4.6]."""
     rules = deal.rules
-    if deal.rules.declaration_mode == "fold_round_then_exchange" and deal.declaration_round == 1:
+    if deal.rules.declaration_mode == "fold_round_then_exchange" and deal.bidding.declaration_round == 1:
         return RuleViolation("FLY-4.6", "after the fold round a player who stayed in must play", _FOLD)
     if deal.hand_masks[seat] & _AS_BIT:
         return RuleViolation("FLY-5.2", "a player holding the ace of spades may not fold", _FOLD)
-    if deal.must_confirm:
+    if deal.bidding.must_confirm:
         return None
     if rules.forced_player == "eldest" and seat == rules.left_of(deal.dealer):
         return RuleViolation("FLY-5.3", "the player on the dealer's left may not fold (forced_player='eldest')", _FOLD)
@@ -74,7 +87,7 @@ def _refill_pool(deal: FlyDeal) -> int:
                 pool |= deal.hand_masks[seat]
         return pool
     if mode == "reshuffle_discards":
-        return deal.discard_mask
+        return deal.bidding.discard_mask
     return 0
 
 
@@ -83,8 +96,8 @@ def exchange_limit(deal: FlyDeal) -> int:
     rules = deal.rules
     limit = rules.max_exchange
     if rules.total_exchange_cap is not None:
-        limit = min(limit, rules.total_exchange_cap - deal.exchanged_total)
-    available = len(deal.stock_indices) + _refill_pool(deal).bit_count()
+        limit = min(limit, rules.total_exchange_cap - deal.bidding.exchanged_total)
+    available = len(deal.bidding.stock_indices) + _refill_pool(deal).bit_count()
     if rules.turnup_use == "last_stock_card" and deal.turnup_here:
         available += 1
     return max(0, min(limit, available))
@@ -94,20 +107,16 @@ def legal_declarations(deal: FlyDeal) -> tuple[Any, ...]:
     """The declarations open to the player to move [FLY-4.2], in the documented order."""
     seat = deal.turn
     actions: list[Any] = [_STAND]
-    if (deal.must_confirm or deal.rules.declaration_mode == "combined" or deal.declaration_round == 0) and fold_refusal(
-        deal, seat
-    ) is None:
+    if _fold_round_open(deal) and fold_refusal(deal, seat) is None:
         actions.append(_FOLD)
-    if deal.must_confirm or not _in_exchange_round(deal):
+    if deal.bidding.must_confirm or not _in_exchange_round(deal):
         return tuple(actions)
     hand = deal.hand_masks[seat]
     if _may_swap(deal, seat):
         actions.extend(SwapTrump(card) for card in CardSet(hand))
     choosable = hand if deal.rules.ace_of_spades_discardable else hand & ~_AS_BIT
-    limit = exchange_limit(deal)
-    for size, group in enumerate(_submasks_by_size(choosable)):
-        if 1 <= size <= limit:
-            actions.extend(Exchange(CardSet(sub)) for sub in group)
+    for group in _exchanges_by_size(choosable)[1 : exchange_limit(deal) + 1]:
+        actions.extend(group)
     return tuple(actions)
 
 
@@ -120,8 +129,8 @@ def _check_exchange(deal: FlyDeal, action: Exchange) -> None:
     rules = deal.rules
     seat = deal.turn
     mask = action.cards.mask
-    if not _in_exchange_round(deal) or deal.must_confirm:
-        rule = "FLY-4.6" if deal.must_confirm else "FLY-4.1"
+    if not _in_exchange_round(deal) or deal.bidding.must_confirm:
+        rule = "FLY-4.6" if deal.bidding.must_confirm else "FLY-4.1"
         raise RuleViolation(rule, "no exchange is open now: stand or fold", action)
     if mask == 0:
         raise RuleViolation("FLY-4.3", "an exchange discards at least one card; to keep the hand, stand", action)
@@ -131,8 +140,8 @@ def _check_exchange(deal: FlyDeal, action: Exchange) -> None:
     count = mask.bit_count()
     if count > rules.max_exchange:
         raise RuleViolation("FLY-4.3", f"at most {rules.max_exchange} cards may be exchanged, not {count}", action)
-    if rules.total_exchange_cap is not None and deal.exchanged_total + count > rules.total_exchange_cap:
-        left = rules.total_exchange_cap - deal.exchanged_total
+    if rules.total_exchange_cap is not None and deal.bidding.exchanged_total + count > rules.total_exchange_cap:
+        left = rules.total_exchange_cap - deal.bidding.exchanged_total
         raise RuleViolation("FLY-4.3", f"only {left} more cards may be exchanged in this deal, not {count}", action)
     if not rules.ace_of_spades_discardable and mask & _AS_BIT:
         raise RuleViolation("FLY-4.7", "the ace of spades may not be discarded", action)
@@ -147,7 +156,7 @@ def _draw(deal: FlyDeal, count: int) -> tuple[int, tuple[int, ...], bool, int, t
 
     Returns (drawn mask, new stock, turn-up still here, discards, hands, refills).
     """
-    stock = deal.stock_indices
+    stock = deal.bidding.stock_indices
     drawn = 0
     take = min(count, len(stock))
     for index in stock[:take]:
@@ -156,8 +165,8 @@ def _draw(deal: FlyDeal, count: int) -> tuple[int, tuple[int, ...], bool, int, t
     count -= take
     turnup_here = deal.turnup_here
     hands = deal.hand_masks
-    discards = deal.discard_mask
-    refills = deal.refills
+    discards = deal.bidding.discard_mask
+    refills = deal.bidding.refills
     if count and deal.rules.turnup_use == "last_stock_card" and turnup_here:
         drawn |= deal.trump_card.bit
         turnup_here = False
@@ -168,7 +177,7 @@ def _draw(deal: FlyDeal, count: int) -> tuple[int, tuple[int, ...], bool, int, t
             hands = tuple(0 if not deal.active[s] else h for s, h in enumerate(hands))
         else:
             discards = 0
-        stock = refill_order(pool, deal.seed, deal.deal_number, refills)
+        stock = refill_order(pool, deal.table.seed, deal.deal_number, refills)
         refills += 1
         for index in stock[:count]:
             drawn |= 1 << index
@@ -179,11 +188,11 @@ def _draw(deal: FlyDeal, count: int) -> tuple[int, tuple[int, ...], bool, int, t
 def apply_declaration(deal: FlyDeal, action: Any) -> FlyDeal:
     """The deal after the declaration ``action`` of the player to move [FLY-4.1] [FLY-4.2]."""
     seat = deal.turn
-    declared = list(deal.declared)
+    declared = list(deal.bidding.declared)
     declared[seat] = (*declared[seat], action)
     history = deal._record(action)
     if isinstance(action, SwapTrump):
-        if not _may_swap(deal, seat) or deal.must_confirm or not _in_exchange_round(deal):
+        if not _may_swap(deal, seat) or deal.bidding.must_confirm or not _in_exchange_round(deal):
             raise RuleViolation("FLY-3.3", "only the dealer, once, may take the trump card (turnup_use)", action)
         bit = action.card.bit
         if not deal.hand_masks[seat] & bit:
@@ -192,7 +201,7 @@ def apply_declaration(deal: FlyDeal, action: Any) -> FlyDeal:
         hands[seat] = hands[seat] & ~bit | deal.trump_card.bit
         return deal._next(
             hand_masks=tuple(hands),
-            discard_mask=deal.discard_mask | bit,
+            discard_mask=deal.bidding.discard_mask | bit,
             turnup_here=False,
             declared=tuple(declared),
             history=history,
@@ -201,54 +210,50 @@ def apply_declaration(deal: FlyDeal, action: Any) -> FlyDeal:
         refusal = fold_refusal(deal, seat)
         if refusal is not None:
             raise refusal
-        if not (deal.must_confirm or deal.rules.declaration_mode == "combined" or deal.declaration_round == 0):
+        if not _fold_round_open(deal):
             raise RuleViolation("FLY-4.6", "after the fold round a player who stayed in must play", action)
         active = list(deal.active)
         active[seat] = False
-        return _next_declarer(
-            deal._next(active=tuple(active), declared=tuple(declared), history=history, must_confirm=False)
-        )
+        return _next_declarer(deal, active=tuple(active), declared=tuple(declared), history=history, must_confirm=False)
     if isinstance(action, Stand):
-        return _next_declarer(deal._next(declared=tuple(declared), history=history, must_confirm=False))
+        return _next_declarer(deal, declared=tuple(declared), history=history, must_confirm=False)
     _check_exchange(deal, action)
     count = len(action.cards)
     drawn, stock, turnup_here, discards, hands_after, refills = _draw(deal, count)
     hands = list(hands_after)
     hands[seat] = hands[seat] & ~action.cards.mask | drawn
-    after = deal._next(
-        hand_masks=tuple(hands),
-        stock_indices=stock,
-        turnup_here=turnup_here,
-        discard_mask=discards | action.cards.mask,
-        exchanged_total=deal.exchanged_total + count,
-        refills=refills,
-        declared=tuple(declared),
-        history=history,
-    )
+    changes: dict[str, Any] = {
+        "hand_masks": tuple(hands),
+        "stock_indices": stock,
+        "turnup_here": turnup_here,
+        "discard_mask": discards | action.cards.mask,
+        "exchanged_total": deal.bidding.exchanged_total + count,
+        "refills": refills,
+        "declared": tuple(declared),
+        "history": history,
+    }
     if deal.rules.may_fold_after_exchange:
-        return after._next(must_confirm=True)
-    return _next_declarer(after)
+        return deal._next(must_confirm=True, **changes)
+    return _next_declarer(deal, **changes)
 
 
-def _next_declarer(deal: FlyDeal) -> FlyDeal:
-    """Pass the turn to the next player to declare, or begin play [FLY-4.1]."""
-    rules = deal.rules
+def _next_declarer(deal: FlyDeal, **changes: Any) -> FlyDeal:
+    """``deal`` with ``changes`` and the turn passed to the next player to declare, or with play
+    begun when every declaration is made [FLY-4.1]."""
+    left = deal.table.left
+    active = changes.get("active", deal.active)
+    first_round = deal.bidding.declaration_round == 0
     seat = deal.turn
     while seat != deal.dealer:
-        seat = rules.left_of(seat)
-        if deal.declaration_round == 0 or deal.active[seat]:
-            return deal._next(turn=seat)
-    if rules.declaration_mode == "fold_round_then_exchange" and deal.declaration_round == 0 and any(deal.active):
-        first = _first_active_from_left(deal)
-        return deal._next(declaration_round=1, turn=first)
-    return play.begin_play(deal)
-
-
-def _first_active_from_left(deal: FlyDeal) -> int:
-    seat = deal.rules.left_of(deal.dealer)
-    while not deal.active[seat]:
-        seat = deal.rules.left_of(seat)
-    return seat
+        seat = left[seat]
+        if first_round or active[seat]:
+            return deal._next(turn=seat, **changes)
+    if first_round and deal.rules.declaration_mode == "fold_round_then_exchange" and any(active):
+        seat = left[deal.dealer]
+        while not active[seat]:
+            seat = left[seat]
+        return deal._next(declaration_round=1, turn=seat, **changes)
+    return play.begin_play(deal._next(**changes))
 
 
 from fly_rules.fly import play  # noqa: E402

@@ -12,11 +12,11 @@ import attrs
 
 from fly_rules.actions import Action
 from fly_rules.cards import Card, CardSet
-from fly_rules.engine import shuffled, unwind
+from fly_rules.engine import replace, shuffled, unwind
 from fly_rules.errors import RuleViolation
 from fly_rules.fly.deal import deal_cards, draw_first_dealer
 from fly_rules.fly.rules import FlyRules
-from fly_rules.fly.state import FlyDeal, FlyView, SwapTrump
+from fly_rules.fly.state import Bidding, FlyDeal, FlyView, Phase, SwapTrump, Table, Tally
 
 __all__ = ["FlyMatch", "new_deal", "new_match"]
 
@@ -46,19 +46,13 @@ def _start(
 ) -> FlyDeal:
     n = rules.players
     return FlyDeal(
-        rules=rules,
-        dealer=dealer,
-        trump_card=trump_card,
-        hand_masks=tuple(hands),
-        stock_indices=stock,
-        records=records,
+        table=Table(rules, dealer, trump_card, seed, deal_number),
+        phase=Phase.EXCHANGE,
         turn=rules.left_of(dealer),
-        declared=((),) * n,
-        active=(True,) * n,
-        tricks_taken=(0,) * n,
-        last_trick_of=(0,) * n,
-        seed=seed,
-        deal_number=deal_number,
+        hand_masks=tuple(hands),
+        records=records,
+        bidding=Bidding(stock_indices=stock, active=(True,) * n, declared=((),) * n),
+        tally=Tally(tricks_taken=(0,) * n, last_trick_of=(0,) * n),
     )
 
 
@@ -199,10 +193,10 @@ class FlyMatch:
         deal = self.deal.apply(action)
         history = (action, self.history)
         if not deal.is_over or deal.winners:
-            return attrs.evolve(self, deal=deal, history=history)
+            return replace(self, deal=deal, history=history)
         number = deal.deal_number + 1
         if self.max_deals is not None and number >= self.max_deals:
-            return attrs.evolve(self, deal=deal, history=history)
+            return replace(self, deal=deal, history=history)
         dealer = deal.dealer if deal.redeal else self.rules.left_of(deal.dealer)
         return attrs.evolve(
             self,

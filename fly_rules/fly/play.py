@@ -6,62 +6,42 @@ winner and revokes [FLY-6.1] [FLY-6.2] [FLY-6.3] [FLY-6.4] [FLY-6.5] [FLY-6.6]
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from fly_rules.actions import Play
-from fly_rules.cards import ALL_CARDS, SUIT_MASKS, Suit
+from fly_rules.cards import ALL_CARDS, SUIT_MASKS
 from fly_rules.errors import RuleViolation
 from fly_rules.fly import scoring
-from fly_rules.fly.state import ACE_OF_SPADES, Phase
+from fly_rules.fly.state import ACE_OF_SPADES, FlyDeal, Phase
 from fly_rules.tricks import Duty, playable, trick_winner, unmet_duty
-
-if TYPE_CHECKING:
-    from fly_rules.fly.state import FlyDeal
 
 __all__ = ["apply_play", "begin_play", "legal_plays", "playable_mask", "winning_position"]
 
 _AS_BIT = 1 << ACE_OF_SPADES
 _PLAYS = tuple(Play(card) for card in ALL_CARDS)
+_PLAY = Phase.PLAY
 _DUTY_RULES = {Duty.FOLLOW: "FLY-6.3", Duty.HEAD: "FLY-6.3", Duty.TRUMP: "FLY-6.4", Duty.OVERTRUMP: "FLY-6.4"}
-
-
-def _privileged(deal: FlyDeal) -> bool:
-    """Whether the ace-of-spades privilege exists in this deal [FLY-7.1] [FLY-7.5]."""
-    return deal.rules.ace_of_spades_mode != "none" and deal.trump_card.suit != Suit.SPADES
-
-
-def _trump_ace(deal: FlyDeal) -> int:
-    return deal.trump_card.suit * 13 + 12
-
-
-def _situation(deal: FlyDeal) -> dict[str, Any]:
-    """The trick, trump and duty options, as keyword arguments of :mod:`fly_rules.tricks`."""
-    rules = deal.rules
-    return {
-        "trick": deal.trick_cards,
-        "trump": deal.trump_card.suit,
-        "order": rules.rank_order,
-        "must_head": rules.must_head_trick,
-        "trump_duty": rules.trump_duty,
-    }
 
 
 def _duties(deal: FlyDeal, hand: int) -> int:
     """The cards of ``hand`` allowed by the plain duties, before any A♠ privilege [FLY-6.3] [FLY-6.4]."""
-    return playable(hand, **_situation(deal))
+    table = deal.table
+    return playable(
+        hand, deal.trick_cards, table.trump, table.order, must_head=table.must_head, trump_duty=table.trump_duty
+    )
 
 
 def playable_mask(deal: FlyDeal, seat: int) -> int:
     """The cards ``seat`` may play to the current trick [FLY-6.3] [FLY-6.4] [FLY-6.5] [FLY-7.2]."""
     hand = deal.hand_masks[seat]
     trick = deal.trick_cards
-    if not trick or not _privileged(deal):
-        return _duties(deal, hand)
-    mode = deal.rules.ace_of_spades_mode
-    if mode == "top_trump":
+    if not trick:
+        return hand
+    table = deal.table
+    if not table.privileged:
+        return playable(hand, trick, table.trump, table.order, must_head=table.must_head, trump_duty=table.trump_duty)
+    if table.top_trump:
         return _top_trump_playable(deal, hand)
     allowed = _duties(deal, hand)
-    if mode == "led_trump_ace" and trick[0] == _trump_ace(deal):
+    if trick[0] == table.trump_ace and table.rules.ace_of_spades_mode == "led_trump_ace":
         # FLY-7.2: the holder may play the A♠ to a led trump ace whatever else he holds.
         allowed |= hand & _AS_BIT
     return allowed
@@ -69,8 +49,7 @@ def playable_mask(deal: FlyDeal, seat: int) -> int:
 
 def _top_trump_playable(deal: FlyDeal, hand: int) -> int:
     """Duties when the A♠ is a permanent top trump that may be played at any time [FLY-7.1]."""
-    rules = deal.rules
-    trump = deal.trump_card.suit
+    trump = deal.table.trump
     trick = deal.trick_cards
     rest = hand & ~_AS_BIT
     if ACE_OF_SPADES in trick:
@@ -80,7 +59,7 @@ def _top_trump_playable(deal: FlyDeal, hand: int) -> int:
         if in_suit:
             return in_suit
         trumps = rest & SUIT_MASKS[trump]
-        return trumps if trumps and rules.trump_duty != "overtrump_or_free" else rest
+        return trumps if trumps and deal.table.trump_duty != "overtrump_or_free" else rest
     allowed = _duties(deal, rest)
     led = trick[0] // 13
     if hand & _AS_BIT and not rest & (SUIT_MASKS[led] | SUIT_MASKS[trump]):
@@ -88,24 +67,32 @@ def _top_trump_playable(deal: FlyDeal, hand: int) -> int:
     return allowed | hand & _AS_BIT
 
 
+_PLAYS_BY_MASK: dict[int, tuple[Play, ...]] = {}
+
+
 def legal_plays(deal: FlyDeal) -> tuple[Play, ...]:
     """``Play`` for every card the player to move may play, in canonical order [FLY-6.2]."""
     mask = playable_mask(deal, deal.turn)
-    plays = []
-    while mask:
-        low = mask & -mask
-        plays.append(_PLAYS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(plays)
+    plays = _PLAYS_BY_MASK.get(mask)
+    if plays is None:
+        found = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            found.append(_PLAYS[low.bit_length() - 1])
+            rest ^= low
+        if len(_PLAYS_BY_MASK) > 200_000:
+            _PLAYS_BY_MASK.clear()  # bound the cache; it refills as needed
+        plays = _PLAYS_BY_MASK[mask] = tuple(found)
+    return plays
 
 
 def winning_position(deal: FlyDeal, cards: tuple[int, ...]) -> int:
     """The position in ``cards`` (a full trick) of the card that wins it [FLY-6.6] [FLY-7.3] [FLY-7.4]."""
-    if _privileged(deal) and ACE_OF_SPADES in cards:
-        mode = deal.rules.ace_of_spades_mode
-        if mode == "top_trump" or cards[0] == _trump_ace(deal):
-            return cards.index(ACE_OF_SPADES)
-    return trick_winner(cards, deal.trump_card.suit, deal.rules.rank_order)
+    table = deal.table
+    if table.privileged and ACE_OF_SPADES in cards and (table.top_trump or cards[0] == table.trump_ace):
+        return cards.index(ACE_OF_SPADES)
+    return trick_winner(cards, table.trump, table.order)
 
 
 def _why_not(deal: FlyDeal, card: int, action: Play) -> RuleViolation:
@@ -113,8 +100,16 @@ def _why_not(deal: FlyDeal, card: int, action: Play) -> RuleViolation:
     hand = deal.hand_masks[seat]
     if not hand >> card & 1:
         return RuleViolation("FLY-6.2", f"seat {seat} does not hold {ALL_CARDS[card]}", action)
-    top_trump = deal.rules.ace_of_spades_mode == "top_trump" and _privileged(deal)
-    duty = unmet_duty(hand & ~_AS_BIT if top_trump else hand, card, **_situation(deal))
+    table = deal.table
+    duty = unmet_duty(
+        hand & ~_AS_BIT if table.top_trump else hand,
+        card,
+        deal.trick_cards,
+        table.trump,
+        table.order,
+        must_head=table.must_head,
+        trump_duty=table.trump_duty,
+    )
     led = ALL_CARDS[deal.trick_cards[0]]
     if duty is None:
         return RuleViolation("FLY-7.1", f"the ace of spades must be played here ({ALL_CARDS[card]} refused)", action)
@@ -125,43 +120,50 @@ def apply_play(deal: FlyDeal, action: Play) -> FlyDeal:
     """The deal after the player to move plays ``action.card`` [FLY-6.2] [FLY-11.1] [FLY-11.2]."""
     seat = deal.turn
     card = action.card.index
+    bit = 1 << card
     records = deal.records
     revokes = deal.revokes
-    if not playable_mask(deal, seat) >> card & 1:
+    if not playable_mask(deal, seat) & bit:
         refusal = _why_not(deal, card, action)
-        if deal.rules.revoke_mode != "adjudicate" or refusal.rule == "FLY-6.2":
+        if deal.table.rules.revoke_mode != "adjudicate" or refusal.rule == "FLY-6.2":
             raise refusal
         # FLY-11.2: the revoke stands, the offender writes a remise at once.
-        records = scoring.add_points(records, seat, deal.rules.remise)
+        records = scoring.add_points(records, seat, deal.table.rules.remise)
         revokes = (*revokes, len(deal.trick_cards))
     hands = list(deal.hand_masks)
-    hands[seat] &= ~(1 << card)
+    hands[seat] ^= bit
     trick = (*deal.trick_cards, card)
     seats = (*deal.trick_seats, seat)
-    history = deal._record(action)
-    if len(trick) < sum(deal.active):
-        return deal._next(
-            hand_masks=tuple(hands),
-            trick_cards=trick,
-            trick_seats=seats,
-            revokes=revokes,
-            records=records,
-            turn=_next_active(deal, seat),
-            history=history,
+    history = (action, deal.history)
+    tally = deal.tally
+    if len(trick) < tally.in_play:
+        return FlyDeal(
+            deal.table,
+            _PLAY,
+            tally.next_in_play[seat],
+            tuple(hands),
+            records,
+            deal.bidding,
+            tally,
+            trick,
+            seats,
+            revokes,
+            history,
         )
     # FLY-11.2: a revoked card cannot win; the trick goes to the best lawful card.
     lawful = tuple(c for i, c in enumerate(trick) if i not in revokes)
     winner = seats[trick.index(lawful[winning_position(deal, lawful)])]
-    after = deal._next(
+    return scoring.take_trick(
+        deal,
+        winner,
+        tuple(zip(seats, trick, strict=True)),
         hand_masks=tuple(hands),
         trick_cards=(),
         trick_seats=(),
         revokes=(),
         records=records,
-        completed=(*deal.completed, tuple(zip(seats, trick, strict=True))),
         history=history,
     )
-    return scoring.take_trick(after, winner)
 
 
 def _next_active(deal: FlyDeal, seat: int) -> int:
@@ -193,6 +195,8 @@ def begin_play(deal: FlyDeal) -> FlyDeal:
         ace_bonus_due=ace_holder >= 0,
         tricks_taken=(0,) * rules.players,
         last_trick_of=(0,) * rules.players,
+        in_play=count,
+        next_in_play=tuple(_next_active(deal, seat) for seat in range(rules.players)),
     )
     if count == 1:
         return scoring.award_all_tricks(started, leader)  # FLY-5.5

@@ -5,7 +5,7 @@ zero, overshoot and the exemption [FLY-8.1] [FLY-8.2] [FLY-8.3] [FLY-8.4]
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fly_rules.cards import Suit
 from fly_rules.fly.state import Phase
@@ -31,27 +31,29 @@ def _ace_bonus(deal: FlyDeal) -> int:
     return rules.ace_bonus_trumps if deal.trump_card.suit == Suit.SPADES else rules.ace_bonus
 
 
-def take_trick(deal: FlyDeal, seat: int) -> FlyDeal:
-    """Credit the trick just completed to ``seat`` and write off its points [FLY-8.2] [FLY-8.3] [FLY-9.1].
+def take_trick(deal: FlyDeal, seat: int, trick: tuple[tuple[int, int], ...], **changes: Any) -> FlyDeal:
+    """``deal`` with ``changes``, the completed ``trick`` credited to ``seat`` and its
+    points written off [FLY-8.2] [FLY-8.3] [FLY-9.1].
 
     An overshoot caused by the A♠ bonus on the holder's first trick counts as
     zero [FLY-9.3]; any other overshoot sends the record back to the start at
     once [FLY-9.2]. In ``stop_mode="immediate"`` a record that reaches exactly
     zero ends the deal and the match at once.
     """
-    rules = deal.rules
-    number = len(deal.completed)
-    taken = list(deal.tricks_taken)
+    rules = deal.table.rules
+    completed = (*deal.tally.completed, trick)
+    number = len(completed)
+    taken = list(deal.tally.tricks_taken)
     taken[seat] += 1
-    last = list(deal.last_trick_of)
+    last = list(deal.tally.last_trick_of)
     last[seat] = number
     bonus = 0
-    bonus_due = deal.ace_bonus_due
-    if bonus_due and seat == deal.ace_holder:
+    bonus_due = deal.tally.ace_bonus_due
+    if bonus_due and seat == deal.tally.ace_holder:
         bonus = _ace_bonus(deal)  # FLY-8.3
         bonus_due = False
-    record = deal.records[seat] - rules.trick_value - bonus
-    records = list(deal.records)
+    records = list(changes.pop("records", deal.records))
+    record = records[seat] - rules.trick_value - bonus
     if record < 0:
         record = 0 if bonus else rules.start_record  # FLY-9.3, FLY-9.2
     winners: tuple[int, ...] = ()
@@ -59,17 +61,18 @@ def take_trick(deal: FlyDeal, seat: int) -> FlyDeal:
         winners = (seat,)  # FLY-9.1
     records[seat] = record
     after = deal._next(
+        completed=completed,
         tricks_taken=tuple(taken),
         last_trick_of=tuple(last),
         records=tuple(records),
         ace_bonus_due=bonus_due,
         leader=seat,
-        turn=seat,
+        turn=-1 if winners else seat,
         winners=winners,
+        phase=Phase.OVER if winners else Phase.PLAY,
+        **changes,
     )
-    if winners:
-        return after._next(phase=Phase.OVER, turn=-1)
-    if number == TRICKS_PER_DEAL:
+    if number == TRICKS_PER_DEAL and not winners:
         return finish_deal(after)
     return after
 
@@ -86,13 +89,13 @@ def finish_deal(deal: FlyDeal) -> FlyDeal:
     spades = deal.trump_card.suit == Suit.SPADES
     for seat in range(rules.players):
         if deal.active[seat] and deal.tricks_taken[seat] == 0:
-            if seat == deal.ace_holder:
+            if seat == deal.tally.ace_holder:
                 records[seat] += rules.ace_no_trick_penalty_trumps if spades else rules.ace_no_trick_penalty
             else:
                 records[seat] += rules.remise
     winners: tuple[int, ...] = ()
     if rules.stop_mode == "end_of_deal":
-        zeros = sorted((deal.last_trick_of[s], s) for s in range(rules.players) if records[s] == 0)
+        zeros = sorted((deal.tally.last_trick_of[s], s) for s in range(rules.players) if records[s] == 0)
         winners = tuple(s for _, s in zeros)
         if rules.tie_break == "earliest":
             winners = winners[:1]
@@ -109,6 +112,5 @@ def award_all_tricks(deal: FlyDeal, seat: int) -> FlyDeal:
         hand ^= low
         hands = list(deal.hand_masks)
         hands[seat] = hand
-        trick = ((seat, low.bit_length() - 1),)
-        deal = take_trick(deal._next(hand_masks=tuple(hands), completed=(*deal.completed, trick)), seat)
+        deal = take_trick(deal, seat, ((seat, low.bit_length() - 1),), hand_masks=tuple(hands))
     return deal

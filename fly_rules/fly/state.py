@@ -9,17 +9,18 @@ action to its section.
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
 from fly_rules.actions import Action, Exchange, Fold, Play, Stand
-from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
-from fly_rules.engine import unwind
+from fly_rules.cards import ALL_CARDS, Card, CardSet, RankOrder, Suit
+from fly_rules.engine import replace, unwind
 from fly_rules.errors import RuleViolation
 from fly_rules.fly.rules import FlyRules
+from fly_rules.tricks import TrumpDuty
 
-__all__ = ["ACE_OF_SPADES", "Declared", "FlyDeal", "FlyView", "Phase", "SwapTrump"]
+__all__ = ["ACE_OF_SPADES", "Bidding", "Declared", "FlyDeal", "FlyView", "Phase", "SwapTrump", "Table", "Tally"]
 
 ACE_OF_SPADES = 51
 """Index of the A♠ (``Card.parse("AS").index``)."""
@@ -106,19 +107,10 @@ class FlyView:
         return self.trump_card.suit
 
 
-def _cons(history: tuple[Any, ...] | None, action: object) -> tuple[Any, ...]:
-    return (action, history)
-
-
-@attrs.frozen(kw_only=True, repr=False)
-class FlyDeal:
-    """One deal of Fly, from the exchange to its end [FLY-3.1].
-
-    Build one with :func:`fly_rules.fly.match.new_deal` (an explicit position) or get
-    it from a :class:`~fly_rules.fly.FlyMatch`. Internally hands are bitmasks and
-    cards are indices (see :mod:`fly_rules.cards`); the public properties give
-    :class:`~fly_rules.cards.CardSet` and :class:`~fly_rules.cards.Card` values.
-    """
+@attrs.frozen
+class Table:
+    """What stays fixed for a whole deal: the rules, the dealer, the trump card, and
+    values derived from them once so that play need not recompute them."""
 
     rules: FlyRules
     """The rules options."""
@@ -126,24 +118,74 @@ class FlyDeal:
     """The dealer's seat."""
     trump_card: Card
     """The turned-up card; its suit is trump [FLY-3.2]."""
-    hand_masks: tuple[int, ...]
-    """Each seat's hand as a bitmask."""
+    seed: int | str | None = None
+    """The match's seed, for refilling the stock; None for an explicit position."""
+    deal_number: int = 0
+    """0 for a match's first deal."""
+    trump: int = attrs.field(init=False, eq=False)
+    """The trump suit as a number (:class:`~fly_rules.cards.Suit` value)."""
+    privileged: bool = attrs.field(init=False, eq=False)
+    """Whether the ace-of-spades privilege can apply in this deal [FLY-7.1] [FLY-7.5]."""
+    trump_ace: int = attrs.field(init=False, eq=False)
+    """Index of the ace of trumps."""
+    left: tuple[int, ...] = attrs.field(init=False, eq=False)
+    """``left[s]`` is the seat to the left of ``s`` [FLY-1.2]."""
+    order: RankOrder = attrs.field(init=False, eq=False)
+    """The rank order [FLY-1.4]."""
+    must_head: bool = attrs.field(init=False, eq=False)
+    """``rules.must_head_trick`` [FLY-6.3]."""
+    trump_duty: TrumpDuty = attrs.field(init=False, eq=False)
+    """``rules.trump_duty`` [FLY-6.4]."""
+    top_trump: bool = attrs.field(init=False, eq=False)
+    """Whether the A♠ is a permanent top trump in this deal [FLY-7.1]."""
+
+    @trump.default
+    def _trump(self) -> int:
+        return int(self.trump_card.suit)
+
+    @privileged.default
+    def _privileged(self) -> bool:
+        return self.rules.ace_of_spades_mode != "none" and self.trump != Suit.SPADES
+
+    @trump_ace.default
+    def _trump_ace(self) -> int:
+        return self.trump * 13 + 12
+
+    @left.default
+    def _left(self) -> tuple[int, ...]:
+        return tuple(self.rules.left_of(seat) for seat in range(self.rules.players))
+
+    @order.default
+    def _order(self) -> RankOrder:
+        return self.rules.rank_order
+
+    @must_head.default
+    def _must_head(self) -> bool:
+        return self.rules.must_head_trick
+
+    @trump_duty.default
+    def _trump_duty(self) -> TrumpDuty:
+        return self.rules.trump_duty
+
+    @top_trump.default
+    def _top_trump(self) -> bool:
+        return self.privileged and self.rules.ace_of_spades_mode == "top_trump"
+
+
+@attrs.frozen
+class Bidding:
+    """The state of the exchange: the stock, the discards and the declarations [FLY-4.1]."""
+
     stock_indices: tuple[int, ...]
     """The stock, top first, as card indices [FLY-3.4]."""
-    records: tuple[int, ...]
-    """Every seat's record [FLY-8.1]."""
-    phase: Phase = Phase.EXCHANGE
-    """Where the deal stands."""
-    turn: int = -1
-    """The seat to act; -1 when over."""
+    active: tuple[bool, ...]
+    """Per seat, whether it has not folded [FLY-5.1]."""
+    declared: tuple[tuple[Any, ...], ...]
+    """Per seat, the declaration actions taken, in order."""
     turnup_here: bool = True
     """Whether the trump card still lies beside the stock (not taken into a hand)."""
     discard_mask: int = 0
     """Dead cards: discards of the exchange [FLY-4.4]."""
-    declared: tuple[tuple[Any, ...], ...] = ()
-    """Per seat, the declaration actions taken, in order."""
-    active: tuple[bool, ...] = ()
-    """Per seat, whether it has not folded [FLY-5.1]."""
     declaration_round: int = 0
     """0 for the (only or fold) round, 1 for the exchange round of the two-round mode [FLY-4.1]."""
     must_confirm: bool = False
@@ -152,34 +194,72 @@ class FlyDeal:
     """Cards exchanged so far by all players [FLY-4.3]."""
     refills: int = 0
     """How many times the stock was refilled [FLY-4.5]."""
-    leader: int = -1
-    """The seat that led the current trick."""
-    trick_cards: tuple[int, ...] = ()
-    """The current trick's card indices, in play order."""
-    trick_seats: tuple[int, ...] = ()
-    """The seats that played them."""
-    revokes: tuple[int, ...] = ()
-    """Positions in the current trick that were revokes (adjudication mode) [FLY-11.2]."""
+
+
+@attrs.frozen
+class Tally:
+    """The state of the play that changes once per trick: tricks, the lead, the A♠, winners [FLY-6.6]."""
+
+    tricks_taken: tuple[int, ...]
+    """Tricks taken per seat [FLY-8.2]."""
+    last_trick_of: tuple[int, ...]
+    """Per seat, the number (1-5) of the last trick it took; 0 for none [FLY-9.4]."""
     completed: tuple[tuple[tuple[int, int], ...], ...] = ()
     """Completed tricks as (seat, card index) pairs."""
-    tricks_taken: tuple[int, ...] = ()
-    """Tricks taken per seat [FLY-8.2]."""
+    leader: int = -1
+    """The seat that led the current trick."""
     ace_holder: int = -1
     """The seat holding A♠ when play began; -1 for none [FLY-8.3]."""
     ace_bonus_due: bool = False
     """Whether the A♠ holder has yet to take his first trick [FLY-8.3]."""
-    last_trick_of: tuple[int, ...] = ()
-    """Per seat, the number (1-5) of the last trick it took; 0 for none [FLY-9.4]."""
     winners: tuple[int, ...] = ()
     """The seats that brought their record to zero [FLY-9.1]."""
     void: bool = False
     """The deal was void (everyone folded, or a lone player under ``lone_player="void"``) [FLY-5.4]."""
     redeal: bool = False
     """The next deal is by the same dealer (``all_fold="redeal_same_dealer"``) [FLY-5.4]."""
-    seed: int | str | None = None
-    """The match's seed, for refilling the stock; None for an explicit position."""
-    deal_number: int = 0
-    """0 for a match's first deal."""
+    in_play: int = 0
+    """How many players play to each trick (the active ones) [FLY-6.2]."""
+    next_in_play: tuple[int, ...] = ()
+    """``next_in_play[s]``: the next active seat to the left of ``s`` [FLY-6.2]."""
+
+
+_BIDDING_FIELDS: Final = frozenset(a.name for a in attrs.fields(Bidding))
+_TALLY_FIELDS: Final = frozenset(a.name for a in attrs.fields(Tally))
+
+
+@attrs.frozen(repr=False)
+class FlyDeal:
+    """One deal of Fly, from the exchange to its end [FLY-3.1].
+
+    Build one with :func:`fly_rules.fly.match.new_deal` (an explicit position) or get
+    it from a :class:`~fly_rules.fly.FlyMatch`. Internally hands are bitmasks and
+    cards are indices (see :mod:`fly_rules.cards`); the public properties give
+    :class:`~fly_rules.cards.CardSet` and :class:`~fly_rules.cards.Card` values.
+    The fields are grouped by how often they change, so that playing a card
+    builds a small new object and shares the rest with the old state.
+    """
+
+    table: Table
+    """What is fixed for the deal: rules, dealer, trump card."""
+    phase: Phase
+    """Where the deal stands."""
+    turn: int
+    """The seat to act; -1 when over."""
+    hand_masks: tuple[int, ...]
+    """Each seat's hand as a bitmask."""
+    records: tuple[int, ...]
+    """Every seat's record [FLY-8.1]."""
+    bidding: Bidding
+    """The stock, discards and declarations."""
+    tally: Tally
+    """Tricks taken, the lead, the A♠ holder, winners."""
+    trick_cards: tuple[int, ...] = ()
+    """The current trick's card indices, in play order."""
+    trick_seats: tuple[int, ...] = ()
+    """The seats that played them."""
+    revokes: tuple[int, ...] = ()
+    """Positions in the current trick that were revokes (adjudication mode) [FLY-11.2]."""
     history: tuple[Any, ...] | None = attrs.field(default=None, eq=False)
     """The actions taken in this deal, newest first, as nested pairs."""
 
@@ -243,17 +323,77 @@ class FlyDeal:
             to_move=self.to_move,
             hand=CardSet(self.hand_masks[seat]),
             trump_card=self.trump_card,
-            stock_size=len(self.stock_indices),
-            declarations=tuple(tuple(_public(a) for a in actions) for actions in self.declared),
+            stock_size=len(self.bidding.stock_indices),
+            declarations=tuple(tuple(_public(a) for a in actions) for actions in self.bidding.declared),
             active=self.active,
             trick=self.trick_pairs,
-            tricks=tuple(tuple((s, ALL_CARDS[c]) for s, c in trick) for trick in self.completed),
+            tricks=tuple(tuple((s, ALL_CARDS[c]) for s, c in trick) for trick in self.tally.completed),
             tricks_taken=self.tricks_taken,
             records=self.records,
             winner=self.winner,
         )
 
     # --- readable properties ---------------------------------------------------
+
+    @property
+    def rules(self) -> FlyRules:
+        """The rules options."""
+        return self.table.rules
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat [FLY-2.2]."""
+        return self.table.dealer
+
+    @property
+    def trump_card(self) -> Card:
+        """The turned-up card; its suit is trump [FLY-3.2]."""
+        return self.table.trump_card
+
+    @property
+    def deal_number(self) -> int:
+        """0 for a match's first deal."""
+        return self.table.deal_number
+
+    @property
+    def active(self) -> tuple[bool, ...]:
+        """Per seat, whether it has not folded [FLY-5.1]."""
+        return self.bidding.active
+
+    @property
+    def turnup_here(self) -> bool:
+        """Whether the trump card still lies beside the stock [FLY-3.3]."""
+        return self.bidding.turnup_here
+
+    @property
+    def tricks_taken(self) -> tuple[int, ...]:
+        """Tricks taken per seat [FLY-8.2]."""
+        return self.tally.tricks_taken
+
+    @property
+    def completed(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """Completed tricks as (seat, card index) pairs, in play order."""
+        return self.tally.completed
+
+    @property
+    def leader(self) -> int:
+        """The seat that led the current trick (or won the last one); -1 before play."""
+        return self.tally.leader
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Every seat that brought its record to zero, earliest first [FLY-9.1] [FLY-9.4]."""
+        return self.tally.winners
+
+    @property
+    def void(self) -> bool:
+        """Whether the deal was void [FLY-5.4]."""
+        return self.tally.void
+
+    @property
+    def redeal(self) -> bool:
+        """Whether the next deal is by the same dealer [FLY-5.4]."""
+        return self.tally.redeal
 
     @property
     def trump(self) -> Suit:
@@ -268,12 +408,12 @@ class FlyDeal:
     @property
     def stock(self) -> tuple[Card, ...]:
         """The stock, top first [FLY-3.4]."""
-        return tuple(ALL_CARDS[i] for i in self.stock_indices)
+        return tuple(ALL_CARDS[i] for i in self.bidding.stock_indices)
 
     @property
     def discards(self) -> CardSet:
         """The dead discards of the exchange [FLY-4.4]."""
-        return CardSet(self.discard_mask)
+        return CardSet(self.bidding.discard_mask)
 
     @property
     def trick(self) -> tuple[Card, ...]:
@@ -289,7 +429,7 @@ class FlyDeal:
     def played(self) -> CardSet:
         """Every card played to a completed or the current trick."""
         mask = 0
-        for trick in self.completed:
+        for trick in self.tally.completed:
             for _, card in trick:
                 mask |= 1 << card
         for card in self.trick_cards:
@@ -299,12 +439,12 @@ class FlyDeal:
     @property
     def declarations(self) -> tuple[Any, ...]:
         """Each seat's last declaration action, or None if it has not declared [FLY-4.2]."""
-        return tuple(actions[-1] if actions else None for actions in self.declared)
+        return tuple(actions[-1] if actions else None for actions in self.bidding.declared)
 
     @property
     def ace_of_spades_holder(self) -> int | None:
         """The seat that held A♠ when play began, or None [FLY-8.3]."""
-        return None if self.ace_holder < 0 else self.ace_holder
+        return None if self.tally.ace_holder < 0 else self.tally.ace_holder
 
     @property
     def actions(self) -> tuple[Any, ...]:
@@ -321,10 +461,17 @@ class FlyDeal:
             raise ValueError(f"FLY-1.2: seats are 0 to {self.rules.players - 1}, not {seat!r}")
 
     def _next(self, **changes: Any) -> FlyDeal:
-        return attrs.evolve(self, **changes)
+        """A copy with ``changes``, each routed to the group that holds the field."""
+        bidding = {k: changes.pop(k) for k in _BIDDING_FIELDS & changes.keys()}
+        tally = {k: changes.pop(k) for k in _TALLY_FIELDS & changes.keys()}
+        if bidding:
+            changes["bidding"] = replace(self.bidding, **bidding)
+        if tally:
+            changes["tally"] = replace(self.tally, **tally)
+        return replace(self, **changes)
 
     def _record(self, action: object) -> tuple[Any, ...]:
-        return _cons(self.history, action)
+        return (action, self.history)
 
     def __repr__(self) -> str:
         hands = " / ".join(str(h) for h in self.hands)

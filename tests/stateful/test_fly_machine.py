@@ -31,8 +31,8 @@ def where_cards_are(deal: FlyDeal) -> list[CardSet]:
 
 def permute_hidden(deal: FlyDeal, seat: int, rng: random.Random) -> FlyDeal:
     """The same deal with every card ``seat`` cannot see shuffled among the hidden places."""
-    hidden_places = [h for s, h in enumerate(deal.hand_masks) if s != seat] + [deal.discard_mask]
-    pool = [c for mask in hidden_places for c in range(52) if mask >> c & 1] + list(deal.stock_indices)
+    hidden_places = [h for s, h in enumerate(deal.hand_masks) if s != seat] + [deal.bidding.discard_mask]
+    pool = [c for mask in hidden_places for c in range(52) if mask >> c & 1] + list(deal.bidding.stock_indices)
     rng.shuffle(pool)
     hands = list(deal.hand_masks)
     position = 0
@@ -42,10 +42,11 @@ def permute_hidden(deal: FlyDeal, seat: int, rng: random.Random) -> FlyDeal:
         size = hands[s].bit_count()
         hands[s] = sum(1 << c for c in pool[position : position + size])
         position += size
-    discards = sum(1 << c for c in pool[position : position + deal.discard_mask.bit_count()])
-    position += deal.discard_mask.bit_count()
+    discards = sum(1 << c for c in pool[position : position + deal.bidding.discard_mask.bit_count()])
+    position += deal.bidding.discard_mask.bit_count()
     stock = tuple(pool[position:])
-    return attrs.evolve(deal, hand_masks=tuple(hands), discard_mask=discards, stock_indices=stock)
+    bidding = attrs.evolve(deal.bidding, discard_mask=discards, stock_indices=stock)
+    return attrs.evolve(deal, hand_masks=tuple(hands), bidding=bidding)
 
 
 class FlyMatchMachine(RuleBasedStateMachine):

@@ -1,0 +1,216 @@
+"""Speed of the engines against OpenSpiel's C++ trick-taking games, measured in one run.
+
+Usage::
+
+    python benchmarks/bench.py [--seconds 3] [--repeats 3] [--json out.json] [--quick]
+
+Random legal play through the public API, one process. A *decision* is one
+``apply`` of an action a player chose from ``legal_actions()``; deals are
+shuffled from a fresh seed each time (the chance part), as OpenSpiel samples
+its chance nodes. OpenSpiel rows run when ``open_spiel`` is installed (the
+``bench`` extra); each of our rows is paired with the OpenSpiel row it is
+compared against, and the table gives the ratio of decisions per second.
+Speed is measured here, never in the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+from fly_rules import dreyfus, fly
+
+Player = Callable[[], int]
+"""Plays one complete game and returns the number of decisions made."""
+
+
+def measure(play_one: Player, seconds: float, repeats: int) -> dict[str, Any]:
+    """Median over ``repeats`` runs of about ``seconds`` each, after a warm-up."""
+    for _ in range(5):
+        play_one()
+    rows = []
+    for _ in range(repeats):
+        games = decisions = 0
+        start = time.perf_counter()
+        while True:
+            decisions += play_one()
+            games += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                break
+        rows.append((decisions / elapsed, games / elapsed))
+    rates = sorted(r[0] for r in rows)
+    median = statistics.median(rates)
+    return {
+        "decisions_per_s": round(median),
+        "games_per_s": round(statistics.median(r[1] for r in rows), 1),
+        "spread_pct": round(100 * (rates[-1] - rates[0]) / median, 1),
+        "repeats": [round(r) for r in rates],
+    }
+
+
+def random_player(new_state: Callable[[int], Any], rng_seed: int) -> Player:
+    """One random game per call: ``new_state(seed)`` with a fresh seed, random legal actions to the end."""
+    rng = random.Random(rng_seed)
+    counter = iter(range(10**12))
+
+    def play_one() -> int:
+        state = new_state(next(counter))
+        choice = rng.choice
+        n = 0
+        while not state.is_over:
+            state = state.apply(choice(state.legal_actions()))
+            n += 1
+        return n
+
+    return play_one
+
+
+def fly_player(players: int) -> Player:
+    """One random deal of Fly (default rules) per call, each from a new seed."""
+    rules = fly.FlyRules(players=players)
+    return random_player(lambda seed: fly.new_match(rules, seed=seed, dealer=0, max_deals=1), players)
+
+
+def dreyfus_player() -> Player:
+    """One random deal of Dreyfus (default rules) per call, each from a new seed."""
+    rules = dreyfus.DreyfusRules(max_deals=1)
+    return random_player(lambda seed: dreyfus.new_match(rules, seed=seed, dealer=0), 3)
+
+
+def openspiel_player(game_string: str) -> Player | None:
+    """One random game of an OpenSpiel game per call, ``state.child(a)`` each step (the immutable idiom)."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]  # noqa: PLC0415 - optional, the bench extra
+    except ImportError:
+        return None
+    game = pyspiel.load_game(game_string)
+    rng = random.Random(12345)
+
+    def play_one() -> int:
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                r = rng.random()
+                acc = 0.0
+                action = outcomes[-1][0]
+                for a, p in outcomes:
+                    acc += p
+                    if r < acc:
+                        action = a
+                        break
+            else:
+                action = rng.choice(state.legal_actions())
+                n += 1
+            state = state.child(action)
+        return n
+
+    return play_one
+
+
+def retained_by_one_apply() -> dict[str, Any]:
+    """Bytes newly allocated and kept alive by one ``apply`` on a mid-deal Fly state (tracemalloc)."""
+    rules = fly.FlyRules(players=5)
+    sizes = []
+    for seed in range(50):
+        state = fly.new_match(rules, seed=seed, dealer=0, max_deals=1)
+        rng = random.Random(seed)
+        while state.deal.phase is not fly.Phase.PLAY or len(state.deal.completed) < 2:
+            if state.is_over:
+                break
+            state = state.apply(rng.choice(state.legal_actions()))
+        if state.is_over:
+            continue
+        action = state.legal_actions()[0]
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.take_snapshot()
+        after_state = state.apply(action)
+        after = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        sizes.append(sum(stat.size_diff for stat in after.compare_to(before, "filename")))
+        del after_state
+    return {"bytes_median": int(statistics.median(sizes)), "bytes_max": max(sizes), "samples": len(sizes)}
+
+
+def peak_memory_over_deals(deals: int) -> dict[str, Any]:
+    """Peak traced memory over the first and second half of ``deals`` random Fly deals: no growth."""
+    play = fly_player(5)
+    peaks = []
+    for _ in range(2):
+        gc.collect()
+        tracemalloc.start()
+        for _ in range(deals // 2):
+            play()
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    return {"deals": deals, "peak_first_half": peaks[0], "peak_second_half": peaks[1]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every row, print the table and the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--deals", type=int, default=100_000, help="deals for the memory-growth check")
+    parser.add_argument("--json", help="also write the JSON to this file")
+    parser.add_argument("--quick", action="store_true", help="5-player Fly and Dreyfus only, no memory checks")
+    args = parser.parse_args(argv)
+
+    reference = "oh_hell(players=5,num_tricks_fixed=5)"
+    rows: list[tuple[str, Player | None, str]] = [("fly 5p", fly_player(5), reference)]
+    if not args.quick:
+        rows += [(f"fly {n}p", fly_player(n), f"oh_hell(players={n},num_tricks_fixed=5)") for n in (3, 4, 6, 7)]
+    rows.append(("dreyfus", dreyfus_player(), reference))
+    spiel: dict[str, dict[str, Any] | None] = {}
+    results = []
+    for name, player, against in rows:
+        if against not in spiel:
+            other = openspiel_player(against)
+            spiel[against] = None if other is None else measure(other, args.seconds, args.repeats)
+        assert player is not None
+        ours = measure(player, args.seconds, args.repeats)
+        theirs = spiel[against]
+        ratio = None if theirs is None else round(ours["decisions_per_s"] / theirs["decisions_per_s"], 3)
+        results.append({"row": name, "ours": ours, "openspiel_game": against, "openspiel": theirs, "ratio": ratio})
+    report: dict[str, Any] = {
+        "python": sys.version.split()[0],
+        "machine": platform.machine(),
+        "openspiel_mode": "child (a new state per step)",
+        "rows": results,
+    }
+    if not args.quick:
+        report["retained_by_one_apply"] = retained_by_one_apply()
+        report["peak_memory"] = peak_memory_over_deals(args.deals)
+    print(f"{'row':10} {'ours dec/s':>12} {'deals/s':>9} {'±%':>5}   {'OpenSpiel game':40} {'dec/s':>9} {'ratio':>6}")
+    for r in results:
+        theirs = r["openspiel"] or {}
+        print(
+            f"{r['row']:10} {r['ours']['decisions_per_s']:>12,} {r['ours']['games_per_s']:>9,.0f} "
+            f"{r['ours']['spread_pct']:>5}   {r['openspiel_game']:40} {theirs.get('decisions_per_s', 0):>9,} "
+            f"{r['ratio'] if r['ratio'] is not None else '-':>6}"
+        )
+    if "retained_by_one_apply" in report:
+        print("retained by one apply:", report["retained_by_one_apply"])
+        print("peak memory:", report["peak_memory"])
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
