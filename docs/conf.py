@@ -49,9 +49,9 @@ nitpick_ignore_regex = [
     ("py:class", r"(enum\.)?(IntEnum|StrEnum|Enum)"),
     ("py:class", r"(hypothesis\.)?(strategies\.)?(st\.)?SearchStrategy(\[.*\])?"),
     ("py:class", r"attrs?\..*"),
-    ("py:class", r"fly_rules\.engine\._S"),
-    ("py:class", r"_S"),
-    ("py:obj", r"fly_rules\.engine\._S"),
+    # private type variables of the engine protocol
+    ("py:class", r"(fly_rules\.engine\.)?_[A-Z](_co)?"),
+    ("py:obj", r"(fly_rules\.engine\.)?_[A-Z](_co)?"),
     # The game modules, cited by docstrings before they land; once they exist, they resolve.
     ("py:mod", r"fly_rules\.(fly|dreyfus|records|cli)"),
 ]

@@ -28,7 +28,7 @@ def _seat(seat: int) -> str:
     return f"seat {seat}"
 
 
-def narrate_fly_match(match: fly.FlyMatch, choose: Callable[[Any, tuple[Any, ...]], Any], out: TextIO) -> fly.FlyMatch:
+def narrate_fly_match(match: fly.FlyMatch, choose: Callable[[Any, Sequence[Any]], Any], out: TextIO) -> fly.FlyMatch:
     """Play ``match`` to its end with ``choose(state, legal_actions)`` and print it readably."""
     rules = match.rules
     announced = -1
@@ -89,8 +89,8 @@ def _narrate_deal_end(deal: fly.FlyDeal, out: TextIO) -> None:
 
 
 def narrate_dreyfus_match(
-    match: dreyfus.MatchState, choose: Callable[[Any, Sequence[Any]], Any], out: TextIO
-) -> dreyfus.MatchState:
+    match: dreyfus.DreyfusMatch, choose: Callable[[Any, Sequence[Any]], Any], out: TextIO
+) -> dreyfus.DreyfusMatch:
     """Play a Dreyfus ``match`` to its end with ``choose(state, legal_actions)`` and print it [DRF-8.1] [DRF-9.1]."""
     announced = -1
     while not match.is_over:

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
 from fly_rules.actions import Action
 from fly_rules.cards import ALL_CARDS, Card, CardSet
 
-__all__ = ["GameState", "shuffled", "unwind"]
+__all__ = ["GameState", "MatchBase", "shuffled", "unwind"]
 
 _S = TypeVar("_S", bound="GameState")
+_V_co = TypeVar("_V_co", covariant=True)
+_V = TypeVar("_V")
 
 
 @runtime_checkable
@@ -46,6 +48,62 @@ class GameState(Protocol):
 
     def view(self, seat: int) -> Hashable:
         """What ``seat`` may know of this state, and nothing more."""
+
+
+class _Deal(Protocol[_V_co]):
+    """What a match needs of its current deal."""
+
+    @property
+    def to_move(self) -> int | None: ...
+
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def tricks_taken(self) -> tuple[int, ...]: ...
+
+    def legal_actions(self) -> Sequence[Any]: ...
+
+    def view(self, seat: int) -> _V_co: ...
+
+
+_D = TypeVar("_D", bound=_Deal[Any])
+
+
+class MatchBase(Generic[_D, _V]):
+    """What every game's match passes straight to its current deal: the seat to
+    move, the legal actions, the views, the tricks and the winner.
+
+    A match class (an attrs class with a ``deal`` field) inherits these, so the
+    two games' matches share one definition of them.
+    """
+
+    __slots__ = ()
+    deal: _D
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or None once the match is over."""
+        return self.deal.to_move
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, once decided."""
+        return self.deal.winner
+
+    @property
+    def tricks_taken(self) -> tuple[int, ...]:
+        """Tricks taken per seat in the current deal."""
+        return self.deal.tricks_taken
+
+    def legal_actions(self) -> Sequence[Any]:
+        """The legal actions of the seat to move, in the current deal's documented order."""
+        return self.deal.legal_actions()
+
+    def view(self, seat: int) -> _V:
+        """What ``seat`` may know of the current deal and the records."""
+        view: _V = self.deal.view(seat)
+        return view
 
 
 def shuffled(deck: CardSet, seed: int | str, deal_number: int) -> tuple[Card, ...]:

@@ -19,20 +19,20 @@ from __future__ import annotations
 from typing import Final
 
 from fly_rules.actions import Exchange, Play, Stand
-from fly_rules.dreyfus.match import MatchState, new_match
+from fly_rules.dreyfus.match import DreyfusMatch, new_match
 from fly_rules.dreyfus.rules import PRESETS, DreyfusRules
 from fly_rules.dreyfus.scoring import purchase_record
 from fly_rules.dreyfus.settlement import settle
-from fly_rules.dreyfus.state import DealState, DreyfusView, new_deal
+from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView, new_deal
 
 __all__ = [
     "PRESETS",
     "RULES_VERSION",
-    "DealState",
+    "DreyfusDeal",
+    "DreyfusMatch",
     "DreyfusRules",
     "DreyfusView",
     "Exchange",
-    "MatchState",
     "Play",
     "Stand",
     "new_deal",
@@ -41,5 +41,5 @@ __all__ = [
     "settle",
 ]
 
-RULES_VERSION: Final = "dreyfus-1.0"
-"""The edition of ``specs/dreyfus.md`` this engine implements."""
+RULES_VERSION: Final = 1
+"""Bumped whenever a change to the engine changes the outcome of some game."""

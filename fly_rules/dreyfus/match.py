@@ -8,8 +8,6 @@ the deal in which the winner is found.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import attrs
 
 from fly_rules.actions import Action
@@ -18,17 +16,17 @@ from fly_rules.dreyfus.deal import contract_of, deal_cards, draw_dealer, next_de
 from fly_rules.dreyfus.end import match_ends
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.settlement import settle
-from fly_rules.dreyfus.state import DealState, DreyfusView, _fresh
-from fly_rules.engine import shuffled
+from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView, _fresh
+from fly_rules.engine import MatchBase, shuffled
 from fly_rules.errors import RuleViolation
 
-__all__ = ["MatchState", "new_match"]
+__all__ = ["DreyfusMatch", "new_match"]
 
 _Triple = tuple[int, int, int]
 
 
 @attrs.frozen(repr=False)
-class MatchState:
+class DreyfusMatch(MatchBase[DreyfusDeal, DreyfusView]):
     """A match of Dreyfus in progress [DRF-8.1]; build one with :func:`new_match`."""
 
     rules: DreyfusRules
@@ -37,24 +35,14 @@ class MatchState:
     """The seed every deal's shuffle derives from."""
     first_dealer: int
     """Who dealt the first deal [DRF-2.1]."""
-    deal: DealState
+    deal: DreyfusDeal
     """The deal in progress (the last deal once the match is over)."""
-    last_deal: DealState | None
+    last_deal: DreyfusDeal | None
     """The previous deal, played out, or None during the first."""
     deals_played: int
     """Deals played out so far."""
     is_over: bool
     """Whether the match has ended [DRF-8.1] [DRF-8.3]."""
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat to act, None once the match is over."""
-        return self.deal.to_move
-
-    @property
-    def winner(self) -> int | None:
-        """The winner once decided, possibly before the deal is played out [DRF-8.2]."""
-        return self.deal.winner
 
     @property
     def upper(self) -> _Triple:
@@ -71,16 +59,7 @@ class MatchState:
         """The current deal's trump suit [DRF-3.1]."""
         return self.deal.contract
 
-    @property
-    def tricks_taken(self) -> _Triple:
-        """Tricks taken in the current deal [DRF-6.7]."""
-        return self.deal.tricks_taken
-
-    def legal_actions(self) -> Sequence[Action]:
-        """The current deal's legal actions [DRF-4.4] [DRF-6.2]."""
-        return self.deal.legal_actions()
-
-    def apply(self, action: Action) -> MatchState:
+    def apply(self, action: Action) -> DreyfusMatch:
         """The match after ``action``; a deal played out is followed by the next, unless
         the match ends [DRF-8.1] [DRF-3.3] [DRF-2.1].
 
@@ -89,16 +68,14 @@ class MatchState:
         """
         deal = self.deal.apply(action)
         if deal.to_move is not None:
-            return MatchState(self.rules, self.seed, self.first_dealer, deal, self.last_deal, self.deals_played, False)
+            return DreyfusMatch(
+                self.rules, self.seed, self.first_dealer, deal, self.last_deal, self.deals_played, False
+            )
         played = self.deals_played + 1
         if match_ends(deal.winner, played, self.rules):
-            return MatchState(self.rules, self.seed, self.first_dealer, deal, self.last_deal, played, True)
+            return DreyfusMatch(self.rules, self.seed, self.first_dealer, deal, self.last_deal, played, True)
         nxt = _deal_number(self.rules, self.seed, played, next_dealer(deal.dealer, self.rules), deal.upper, deal.lower)
-        return MatchState(self.rules, self.seed, self.first_dealer, nxt, deal, played, False)
-
-    def view(self, seat: int) -> DreyfusView:
-        """What ``seat`` may know of the current deal and the records [DRF-11.1]."""
-        return self.deal.view(seat)
+        return DreyfusMatch(self.rules, self.seed, self.first_dealer, nxt, deal, played, False)
 
     def settlement(self) -> _Triple:
         """Payments per seat once the match is over: the winner's gain positive, each
@@ -119,13 +96,13 @@ class MatchState:
 
 def _deal_number(
     rules: DreyfusRules, seed: int | str, number: int, dealer: int, upper: _Triple, lower: _Triple
-) -> DealState:
+) -> DreyfusDeal:
     """Deal number ``number`` of the match: seeded shuffle, packets, its contract [DRF-2.2] [DRF-3.3]."""
     hands, talon = deal_cards(shuffled(DECK_48, seed, number), dealer, rules)
     return _fresh(rules, number, dealer, contract_of(number, rules), hands, talon, upper, lower)
 
 
-def new_match(rules: DreyfusRules, seed: int | str, dealer: int | None = None) -> MatchState:
+def new_match(rules: DreyfusRules, seed: int | str, dealer: int | None = None) -> DreyfusMatch:
     """A new match: every record at zero, the cycle at its start, the first deal dealt
     from ``seed`` by ``dealer`` (by lot if None) [DRF-8.4] [DRF-2.1].
 
@@ -142,4 +119,4 @@ def new_match(rules: DreyfusRules, seed: int | str, dealer: int | None = None) -
     elif isinstance(dealer, bool) or dealer not in (0, 1, 2):
         raise ValueError(f"the dealer is seat 0, 1 or 2, not {dealer!r}")
     deal = _deal_number(rules, seed, 0, dealer, (0, 0, 0), (0, 0, 0))
-    return MatchState(rules, seed, dealer, deal, None, 0, False)
+    return DreyfusMatch(rules, seed, dealer, deal, None, 0, False)

@@ -1,6 +1,6 @@
 """The state of one deal: the exchange, then twelve tricks, scored as they go [DRF-4.1] [DRF-6.7].
 
-A :class:`DealState` is immutable; :meth:`DealState.apply` returns a new one or
+A :class:`DreyfusDeal` is immutable; :meth:`DreyfusDeal.apply` returns a new one or
 raises :class:`~fly_rules.errors.RuleViolation` naming the rule broken. The
 rule logic lives in the section modules (:mod:`fly_rules.dreyfus.exchange`, :mod:`fly_rules.dreyfus.play`,
 :mod:`fly_rules.dreyfus.scoring`, :mod:`fly_rules.dreyfus.end`); this class holds the fields and calls them.
@@ -27,7 +27,7 @@ from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.scoring import end_of_deal, scores_below
 from fly_rules.errors import RuleViolation
 
-__all__ = ["DealState", "DreyfusView", "new_deal"]
+__all__ = ["DreyfusDeal", "DreyfusView", "new_deal"]
 
 Phase = Literal["exchange", "play", "over"]
 _TRICKS_PER_DEAL: Final = 12
@@ -89,7 +89,7 @@ class DreyfusView:
 
 
 @attrs.frozen(repr=False)
-class DealState:
+class DreyfusDeal:
     """One deal of Dreyfus in progress [DRF-4.1] [DRF-5.1] [DRF-6.7].
 
     Build one with :func:`new_deal` or from a match (:func:`~fly_rules.dreyfus.new_match`).
@@ -174,7 +174,7 @@ class DealState:
         mask = legal_play_mask(self.hands[seat], self.trick, self.contract, self.rules)
         return tuple(PLAYS[i] for i in bits(mask))
 
-    def apply(self, action: Action) -> DealState:
+    def apply(self, action: Action) -> DreyfusDeal:
         """The state after ``action`` by the seat to move [DRF-1.4] [DRF-4.1].
 
         Raises:
@@ -198,7 +198,7 @@ class DealState:
 
     # -- the exchange ---------------------------------------------------------------
 
-    def _exchange(self, discard: int) -> DealState:
+    def _exchange(self, discard: int) -> DreyfusDeal:
         """Discard and draw as many from the top of the talon [DRF-4.2] [DRF-4.3] [DRF-4.5]."""
         seat: int = self.to_move  # type: ignore[assignment]
         hand = self.hands[seat]
@@ -226,7 +226,7 @@ class DealState:
             return state
         return state._end_turn(bought, upper)
 
-    def _end_turn(self, bought: _Triple, upper: _Triple) -> DealState:
+    def _end_turn(self, bought: _Triple, upper: _Triple) -> DreyfusDeal:
         """Pass the exchange to the next player, or begin the play [DRF-4.1] [DRF-5.1]."""
         turn = next_exchanger_turn(self.turn, HAND_SIZE - self.talon_taken)
         if turn < 3:
@@ -236,7 +236,7 @@ class DealState:
 
     # -- the play -------------------------------------------------------------------
 
-    def _play(self, card: int) -> DealState:
+    def _play(self, card: int) -> DreyfusDeal:
         """Play ``card``; on the third card the trick is taken and scored [DRF-6.1] [DRF-6.6] [DRF-7.2]."""
         seat: int = self.to_move  # type: ignore[assignment]
         hand = self.hands[seat]
@@ -382,7 +382,7 @@ def new_deal(
     lower: Sequence[int] = (0, 0, 0),
     *,
     deal_number: int = 0,
-) -> DealState:
+) -> DreyfusDeal:
     """A deal from given hands and talon (``talon[0]`` is the top), ready for the exchange [DRF-2.4] [DRF-4.1].
 
     Args:
@@ -424,10 +424,10 @@ def _fresh(
     talon: tuple[int, ...],
     upper: _Triple,
     lower: _Triple,
-) -> DealState:
+) -> DreyfusDeal:
     """A dealt deal at eldest's exchange turn, from checked pieces [DRF-4.1]."""
     first = eldest(dealer)
-    return DealState(
+    return DreyfusDeal(
         rules=rules,
         deal_number=deal_number,
         dealer=dealer,

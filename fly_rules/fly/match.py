@@ -12,7 +12,7 @@ import attrs
 
 from fly_rules.actions import Action
 from fly_rules.cards import Card, CardSet
-from fly_rules.engine import replace, shuffled, unwind
+from fly_rules.engine import MatchBase, replace, shuffled, unwind
 from fly_rules.errors import RuleViolation
 from fly_rules.fly.deal import deal_cards, draw_first_dealer
 from fly_rules.fly.rules import FlyRules
@@ -117,7 +117,7 @@ def new_deal(
 
 
 @attrs.frozen(kw_only=True, repr=False)
-class FlyMatch:
+class FlyMatch(MatchBase[FlyDeal, FlyView]):
     """A match of Fly: deals one after another until a record reaches zero [FLY-10.1].
 
     Each deal is shuffled from the match's seed and the deal's number
@@ -149,19 +149,9 @@ class FlyMatch:
         return self.deal.dealer
 
     @property
-    def to_move(self) -> int | None:
-        """The seat to act, or None when the match is over."""
-        return self.deal.to_move
-
-    @property
     def is_over(self) -> bool:
         """Whether the match has ended: a winner, or ``max_deals`` reached [FLY-10.1]."""
         return self.deal.is_over
-
-    @property
-    def winner(self) -> int | None:
-        """The winning seat, if the match has one [FLY-9.1]."""
-        return self.deal.winner
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -177,10 +167,6 @@ class FlyMatch:
         """Seats from best to worst: winners first, then by record, lowest first [FLY-10.2]."""
         records = self.records
         return tuple(sorted(range(len(records)), key=lambda s: (s not in self.winners, records[s], s)))
-
-    def legal_actions(self) -> tuple[Any, ...]:
-        """The legal actions of the seat to move (see :meth:`FlyDeal.legal_actions`)."""
-        return self.deal.legal_actions()
 
     def apply(self, action: Action | SwapTrump) -> FlyMatch:
         """The match after ``action``; starts the next deal when one ends [FLY-2.2].
@@ -204,10 +190,6 @@ class FlyMatch:
             previous=deal,
             history=history,
         )
-
-    def view(self, seat: int) -> FlyView:
-        """What ``seat`` may know of the current deal."""
-        return self.deal.view(seat)
 
     @property
     def actions(self) -> tuple[Any, ...]:

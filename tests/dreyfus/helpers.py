@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fly_rules.actions import Action, Play, Stand
 from fly_rules.cards import Suit
-from fly_rules.dreyfus import DealState, DreyfusRules, MatchState, new_deal
+from fly_rules.dreyfus import DreyfusDeal, DreyfusMatch, DreyfusRules, new_deal
 
 RANKS = "3456789TJQKA"
 
@@ -36,34 +36,34 @@ def deal(
     rules: DreyfusRules | None = None,
     upper: tuple[int, int, int] = (0, 0, 0),
     lower: tuple[int, int, int] = (0, 0, 0),
-) -> DealState:
+) -> DreyfusDeal:
     """A deal of the base layout with ``swaps``, at eldest's exchange turn."""
     hands, talon = layout(*swaps)
     return new_deal(rules or DreyfusRules(), hands, talon, contract, dealer, upper, lower)
 
 
-def stand_all(state: DealState) -> DealState:
+def stand_all(state: DreyfusDeal) -> DreyfusDeal:
     """Everyone stands: the play begins."""
     while state.phase == "exchange":
         state = state.apply(Stand())
     return state
 
 
-def run(state: DealState, *actions: Action | str) -> DealState:
+def run(state: DreyfusDeal, *actions: Action | str) -> DreyfusDeal:
     """Apply the actions in order; a string is a card to play."""
     for action in actions:
         state = state.apply(Play(action) if isinstance(action, str) else action)
     return state
 
 
-def play_out(state: DealState) -> DealState:
+def play_out(state: DreyfusDeal) -> DreyfusDeal:
     """Take the first legal action until the deal is over."""
     while not state.is_over:
         state = state.apply(state.legal_actions()[0])
     return state
 
 
-def finish_deal(m: MatchState) -> MatchState:
+def finish_deal(m: DreyfusMatch) -> DreyfusMatch:
     """Play the current deal of ``m`` to its end with the first legal action each time."""
     number = m.deals_played
     while m.deals_played == number and not m.is_over:

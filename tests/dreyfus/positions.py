@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fly_rules.cards import Suit
-from fly_rules.dreyfus import DealState, DreyfusRules, Exchange, Stand, new_deal
+from fly_rules.dreyfus import DreyfusDeal, DreyfusRules, Exchange, Stand, new_deal
 
 from .helpers import run
 
@@ -19,14 +19,14 @@ WORKED_PLAYS_TEXT = (
 WORKED_PLAYS = tuple(WORKED_PLAYS_TEXT.split())
 
 
-def worked_example(rules: DreyfusRules | None = None) -> DealState:
+def worked_example(rules: DreyfusRules | None = None) -> DreyfusDeal:
     """The research note's §5 deal before the play: hearts trump, A (seat 0) 6 up 8 below, B 9/3,
     C 5/7; the dealer is C, A buys 2, B stands, C buys 3."""
     d = new_deal(rules or DreyfusRules(), WORKED_HANDS, WORKED_TALON, Suit.HEARTS, 2, (6, 9, 5), (8, 3, 7))
     return d.apply(Exchange("3C 6C")).apply(Stand()).apply(Exchange("8D 4H 7H"))
 
 
-def worked_example_played(rules: DreyfusRules | None = None, upto: int = 36) -> DealState:
+def worked_example_played(rules: DreyfusRules | None = None, upto: int = 36) -> DreyfusDeal:
     """The §5 deal with the first ``upto`` cards of its scripted play."""
     return run(worked_example(rules), *WORKED_PLAYS[:upto])
 
@@ -43,7 +43,7 @@ TWO_REACH_PLAYS_TEXT = (
 TWO_REACH_PLAYS = tuple(TWO_REACH_PLAYS_TEXT.split())
 
 
-def two_reach(rules: DreyfusRules | None = None, upto: int = 36) -> DealState:
+def two_reach(rules: DreyfusRules | None = None, upto: int = 36) -> DreyfusDeal:
     """Clubs trump, seats 0 and 1 at 9 below; seat 0 reaches 10 first (5 tricks), seat 1 ends on 11 (6 tricks)."""
     d = new_deal(rules or DreyfusRules(), TWO_REACH_HANDS, TWO_REACH_TALON, Suit.CLUBS, 2, (0, 0, 0), (9, 9, 0))
     d = d.apply(Stand()).apply(Stand()).apply(Stand())

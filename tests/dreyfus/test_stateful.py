@@ -12,7 +12,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from fly_rules import Card, CardSet, Fold, RuleViolation
 from fly_rules.actions import Action
 from fly_rules.cards import ALL_CARDS, DECK_48
-from fly_rules.dreyfus import DealState, DreyfusRules, Exchange, MatchState, Play, Stand, new_match
+from fly_rules.dreyfus import DreyfusDeal, DreyfusMatch, DreyfusRules, Exchange, Play, Stand, new_match
 
 from .strategies import rules_options
 
@@ -20,7 +20,7 @@ MATCHES = {"started": 0, "finished": 0, "actions": 0}
 """Counts for the report: matches begun and played to the end, and actions applied."""
 
 
-def check_deal(d: DealState) -> None:
+def check_deal(d: DreyfusDeal) -> None:
     """The per-state invariants of a deal [DRF-2.2] [DRF-4.3] [DRF-6.7]."""
     played = 0
     for _, cards in d.tricks:
@@ -48,7 +48,7 @@ def check_deal(d: DealState) -> None:
     assert d.is_over == (len(d.tricks) == 12)
 
 
-def check_finished_deal(d: DealState, start_upper: tuple[int, ...], start_lower: tuple[int, ...]) -> None:
+def check_finished_deal(d: DreyfusDeal, start_upper: tuple[int, ...], start_lower: tuple[int, ...]) -> None:
     """A played-out deal: twelve tricks; without revokes, points below equal points above for tricks [DRF-7.3]."""
     assert len(d.tricks) == 12
     assert sum(d.tricks_taken) == 12
@@ -60,7 +60,7 @@ def check_finished_deal(d: DealState, start_upper: tuple[int, ...], start_lower:
             assert d.lower[seat] - start_lower[seat] == max(0, d.tricks_taken[seat] - 4)
 
 
-def hidden_swap(d: DealState, seat: int, rng: random.Random) -> DealState | None:
+def hidden_swap(d: DreyfusDeal, seat: int, rng: random.Random) -> DreyfusDeal | None:
     """``d`` with two cards swapped between places hidden from ``seat`` (other hands, unseen talon), or None."""
     places: list[tuple[str, int]] = [("hand", s) for s in range(3) if s != seat and d.hands[s]]
     if not (d.rules.reveal_leftover_talon and d.turn >= 3) and d.talon_taken < 12:
@@ -92,7 +92,7 @@ class DreyfusMatchMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        self.match: MatchState
+        self.match: DreyfusMatch
         self.history: list[Action] = []
         self.start: tuple[tuple[int, ...], tuple[int, ...]] = ((0, 0, 0), (0, 0, 0))
 
