@@ -78,7 +78,7 @@ class SubsetChoices(Sequence[_T]):
 
     def __getitem__(self, index: int | slice) -> _T | Sequence[_T]:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
+            return tuple(self[i] for i in range(*index.indices(len(self))))
         size = len(self)
         if index < 0:
             index += size

@@ -5,8 +5,10 @@ folding [FLY-4.1] [FLY-4.2] [FLY-4.3] [FLY-4.4] [FLY-4.5] [FLY-4.6] [FLY-4.7]
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from fly_rules._choices import SubsetChoices
 from fly_rules.actions import Exchange, Fold, Stand
 from fly_rules.cards import CardSet
 from fly_rules.errors import RuleViolation
@@ -23,23 +25,8 @@ _STAND = Stand()
 _FOLD = Fold()
 
 
-_EXCHANGES_BY_HAND: dict[int, tuple[tuple[Exchange, ...], ...]] = {}
-
-
-def _exchanges_by_size(mask: int) -> tuple[tuple[Exchange, ...], ...]:
-    """``Exchange`` of every non-empty submask of ``mask``, grouped by size (index = size), each
-    group in ascending mask order. Cached: a hand's exchanges are built once per process."""
-    cached = _EXCHANGES_BY_HAND.get(mask)
-    if cached is None:
-        groups: list[list[Exchange]] = [[] for _ in range(mask.bit_count() + 1)]
-        sub = mask
-        while sub:
-            groups[sub.bit_count()].append(Exchange(CardSet(sub)))
-            sub = (sub - 1) & mask
-        if len(_EXCHANGES_BY_HAND) > 200_000:
-            _EXCHANGES_BY_HAND.clear()  # bound the cache; it refills as needed
-        cached = _EXCHANGES_BY_HAND[mask] = tuple(tuple(reversed(group)) for group in groups)
-    return cached
+def _exchange_of(mask: int) -> Exchange:
+    return Exchange(CardSet(mask))
 
 
 def _in_exchange_round(deal: FlyDeal) -> bool:
@@ -103,8 +90,13 @@ def exchange_limit(deal: FlyDeal) -> int:
     return max(0, min(limit, available))
 
 
-def legal_declarations(deal: FlyDeal) -> tuple[Any, ...]:
-    """The declarations open to the player to move [FLY-4.2], in the documented order."""
+def legal_declarations(deal: FlyDeal) -> Sequence[Any]:
+    """The declarations open to the player to move [FLY-4.2], in the documented order.
+
+    The exchanges come as a lazy sequence (``SubsetChoices``, shared with Dreyfus):
+    up to 31 per hand, built only when asked for, so a random or sampling player
+    pays for the one it picks.
+    """
     seat = deal.turn
     actions: list[Any] = [_STAND]
     if _fold_round_open(deal) and fold_refusal(deal, seat) is None:
@@ -115,9 +107,10 @@ def legal_declarations(deal: FlyDeal) -> tuple[Any, ...]:
     if _may_swap(deal, seat):
         actions.extend(SwapTrump(card) for card in CardSet(hand))
     choosable = hand if deal.rules.ace_of_spades_discardable else hand & ~_AS_BIT
-    for group in _exchanges_by_size(choosable)[1 : exchange_limit(deal) + 1]:
-        actions.extend(group)
-    return tuple(actions)
+    limit = exchange_limit(deal)
+    if not limit or not choosable:
+        return tuple(actions)
+    return SubsetChoices(tuple(actions), choosable, limit, _exchange_of)
 
 
 def _may_swap(deal: FlyDeal, seat: int) -> bool:

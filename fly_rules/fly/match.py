@@ -179,7 +179,14 @@ class FlyMatch(MatchBase[FlyDeal, FlyView]):
         deal = self.deal.apply(action)
         history = (action, self.history)
         if not deal.is_over or deal.winners:
-            return replace(self, deal=deal, history=history)
+            return FlyMatch(
+                rules=self.rules,
+                seed=self.seed,
+                deal=deal,
+                max_deals=self.max_deals,
+                previous=self.previous,
+                history=history,
+            )
         number = deal.deal_number + 1
         if self.max_deals is not None and number >= self.max_deals:
             return replace(self, deal=deal, history=history)

@@ -9,6 +9,7 @@ action to its section.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from typing import Any, Final
 
 import attrs
@@ -280,7 +281,7 @@ class FlyDeal:
         """The seat whose record reached zero in this deal (the earliest, if several did) [FLY-9.1] [FLY-9.4]."""
         return self.winners[0] if self.winners else None
 
-    def legal_actions(self) -> tuple[Any, ...]:
+    def legal_actions(self) -> Sequence[Any]:
         """Every legal action of the seat to move, in a fixed order.
 
         Exchange phase: ``Stand()``, ``Fold()`` if allowed, ``SwapTrump`` (dealer,
