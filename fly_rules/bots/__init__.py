@@ -1,0 +1,36 @@
+"""Bots: players for simulations, tests and the ``fly-rules play`` command.
+
+A bot is anything with ``choose(view, legal_actions, rng) -> action`` (:class:`Bot`). It sees
+only its seat's view, so it cannot cheat; it takes all its randomness from ``rng``, so a match
+between bots replays from its seeds.
+
+>>> import random
+>>> from fly_rules import fly
+>>> from fly_rules.bots import RuleOfThumbBot
+>>> m = fly.new_match(fly.FlyRules(players=3), seed=2, dealer=0)
+>>> RuleOfThumbBot().choose(m.view(1), m.legal_actions(), random.Random(0)) in m.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from fly_rules.bots.arena import BOTS, MatchResult, Tally, make_bot, play_match, run_matches, wilson_interval
+from fly_rules.bots.base import Bot, RandomBot
+from fly_rules.bots.monte_carlo import MonteCarloBot
+from fly_rules.bots.rule_of_thumb import DreyfusRuleOfThumbBot, FlyRuleOfThumbBot, RuleOfThumbBot
+
+__all__ = [
+    "BOTS",
+    "Bot",
+    "DreyfusRuleOfThumbBot",
+    "FlyRuleOfThumbBot",
+    "MatchResult",
+    "MonteCarloBot",
+    "RandomBot",
+    "RuleOfThumbBot",
+    "Tally",
+    "make_bot",
+    "play_match",
+    "run_matches",
+    "wilson_interval",
+]

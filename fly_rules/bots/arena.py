@@ -1,0 +1,187 @@
+"""Matches between bots, and the statistics of many, reproducible from one seed.
+
+Match ``i`` of a run with seed ``s`` shuffles from the seed ``"s:i"`` and gives every bot its own
+generator seeded from it, and bot ``k`` sits at seat ``(k + i) % players`` (the seats rotate, so
+no bot keeps the dealer's advantage). A match's result depends only on the run's seed and its
+index, so a run gives the same results however it is split between processes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from fly_rules import dreyfus, fly
+from fly_rules.bots.base import Bot, RandomBot
+from fly_rules.bots.monte_carlo import MonteCarloBot
+from fly_rules.bots.rule_of_thumb import RuleOfThumbBot
+
+__all__ = ["BOTS", "MatchResult", "Tally", "make_bot", "play_match", "run_matches", "wilson_interval"]
+
+BOTS: dict[str, Callable[[Any], Bot]] = {
+    "random": lambda rules: RandomBot(),
+    "rule-of-thumb": lambda rules: RuleOfThumbBot(getattr(rules, "rank_order", None) or _ace_high()),
+    "monte-carlo": lambda rules: MonteCarloBot(rules),
+}
+"""The bots by name; each entry makes a bot for the given rules."""
+
+
+def _ace_high() -> Any:
+    from fly_rules.cards import ACE_HIGH
+
+    return ACE_HIGH
+
+
+def make_bot(name: str, rules: Any) -> Bot:
+    """The bot called ``name`` (see :data:`BOTS`) for ``rules``.
+
+    Raises:
+        KeyError: for an unknown name.
+    """
+    return BOTS[name](rules)
+
+
+@attrs.frozen
+class MatchResult:
+    """What one match between bots came to."""
+
+    index: int
+    """The match's index in its run."""
+    seats: tuple[str, ...]
+    """The bot at each seat."""
+    winner: int | None
+    """The winning seat, or None (deal limit)."""
+    deals: int
+    """Deals played."""
+    ace_deals: int
+    """Fly: deals played with the A♠ in a hand; Dreyfus: 0."""
+    ace_tricks: int
+    """Fly: of those, the deals where its holder took a trick."""
+
+
+def play_match(rules: Any, names: Sequence[str], seed: int | str, index: int, max_deals: int | None) -> MatchResult:
+    """Play match ``index`` of the run with ``seed`` between the bots ``names`` (rotated, see the module)."""
+    players = len(names)
+    seats = tuple(names[(s - index) % players] for s in range(players))
+    match_seed = f"{seed}:{index}"
+    if isinstance(rules, fly.FlyRules):
+        state: Any = fly.new_match(rules, seed=match_seed, max_deals=max_deals)
+    else:
+        state = dreyfus.new_match(rules, seed=match_seed)
+    bots = [make_bot(name, rules) for name in seats]
+    rngs = [random.Random(f"{match_seed}:bot:{s}") for s in range(players)]
+    deals = ace_deals = ace_tricks = 0
+    while not state.is_over:
+        seat = state.to_move
+        before = state.deal
+        state = state.apply(bots[seat].choose(state.view(seat), state.legal_actions(), rngs[seat]))
+        if state.deal is not before and (state.deal.is_over or state.deal.deal_number != before.deal_number):
+            done = state.deal if state.deal.deal_number == before.deal_number else _previous(state)
+            deals += 1
+            if isinstance(done, fly.FlyDeal) and done.ace_of_spades_holder is not None:
+                ace_deals += 1
+                ace_tricks += done.tricks_taken[done.ace_of_spades_holder] > 0
+    return MatchResult(index, seats, state.winner, deals, ace_deals, ace_tricks)
+
+
+def _previous(state: Any) -> Any:
+    return state.previous if isinstance(state, fly.FlyMatch) else state.last_deal
+
+
+def run_matches(
+    rules: Any, names: Sequence[str], seed: int | str, indices: range, max_deals: int | None
+) -> list[MatchResult]:
+    """The matches ``indices`` of the run with ``seed`` (one worker's share)."""
+    return [play_match(rules, names, seed, i, max_deals) for i in indices]
+
+
+def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion of ``wins`` in ``n``.
+
+    >>> low, high = wilson_interval(50, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.404, 0.596)
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@attrs.define
+class Tally:
+    """The statistics of many matches: wins per seat and per bot, deals, the A♠."""
+
+    players: int
+    """Seats at the table."""
+    names: tuple[str, ...]
+    """The bots, in the order given (bot ``k`` starts at seat ``k``)."""
+    matches: int = 0
+    """Matches counted."""
+    seat_wins: list[int] = attrs.field(factory=list)
+    """Wins per seat."""
+    bot_wins: dict[str, int] = attrs.field(factory=dict)
+    """Wins per bot name."""
+    bot_seats: dict[str, int] = attrs.field(factory=dict)
+    """Seats each bot name has held, over all matches (its chances)."""
+    no_winner: int = 0
+    """Matches stopped by the deal limit."""
+    deals: int = 0
+    """Deals played in all."""
+    ace_deals: int = 0
+    """Fly deals with the A♠ in a hand."""
+    ace_tricks: int = 0
+    """Of those, deals where its holder took a trick."""
+
+    def __attrs_post_init__(self) -> None:
+        self.seat_wins = [0] * self.players
+        for name in self.names:
+            self.bot_wins.setdefault(name, 0)
+            self.bot_seats[name] = self.bot_seats.get(name, 0)
+
+    def add(self, result: MatchResult) -> None:
+        """Count one match."""
+        self.matches += 1
+        self.deals += result.deals
+        self.ace_deals += result.ace_deals
+        self.ace_tricks += result.ace_tricks
+        for name in result.seats:
+            self.bot_seats[name] += 1
+        if result.winner is None:
+            self.no_winner += 1
+            return
+        self.seat_wins[result.winner] += 1
+        self.bot_wins[result.seats[result.winner]] += 1
+
+    def summary(self) -> dict[str, Any]:
+        """The statistics as plain data (what ``simulate --json`` prints)."""
+        n = self.matches
+        return {
+            "matches": n,
+            "players": self.players,
+            "bots": list(self.names),
+            "no_winner": self.no_winner,
+            "seats": [
+                {"seat": s, "wins": w, "rate": w / n if n else 0.0, "ci95": list(wilson_interval(w, n))}
+                for s, w in enumerate(self.seat_wins)
+            ],
+            "per_bot": [
+                {
+                    "bot": name,
+                    "wins": self.bot_wins[name],
+                    "seats_held": self.bot_seats[name],
+                    "rate": self.bot_wins[name] / self.bot_seats[name] if self.bot_seats[name] else 0.0,
+                    "ci95": list(wilson_interval(self.bot_wins[name], self.bot_seats[name])),
+                }
+                for name in dict.fromkeys(self.names)
+            ],
+            "deals_per_match": self.deals / n if n else 0.0,
+            "ace_of_spades_holder_takes_a_trick": self.ace_tricks / self.ace_deals if self.ace_deals else None,
+        }

@@ -1,0 +1,214 @@
+"""What the formats and the command need to know about each game, in one place [REC-1.3] [REC-1.4].
+
+Both games speak the same engine protocol (:class:`fly_rules.engine.GameState`); this module
+adds the little that differs between them: how to build the rules from options, how to start a
+match, where a match keeps its deals, and the action text of ``specs/records.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, TypeAlias
+
+import attrs
+
+from fly_rules import dreyfus, fly
+from fly_rules.actions import Exchange, Fold, Play, Stand
+from fly_rules.cards import Card, CardSet, Suit
+from fly_rules.errors import InvalidNotation, InvalidRules
+from fly_rules.tricks import TrumpDuty
+
+__all__ = [
+    "GAMES",
+    "Deal",
+    "Match",
+    "Rules",
+    "action_text",
+    "deal_of",
+    "finished_deal",
+    "game_of",
+    "make_rules",
+    "match_actions",
+    "new_game",
+    "option_value",
+    "options_of",
+    "parse_action",
+    "rules_version",
+]
+
+GAMES: Final = ("fly", "dreyfus")
+"""The games, by the name the formats use [REC-1.3]."""
+
+Rules: TypeAlias = fly.FlyRules | dreyfus.DreyfusRules
+"""The rules options of either game."""
+Match: TypeAlias = fly.FlyMatch | dreyfus.MatchState
+"""A match of either game."""
+Deal: TypeAlias = fly.FlyDeal | dreyfus.DealState
+"""A deal of either game."""
+
+
+def game_of(value: object) -> str:
+    """``"fly"`` or ``"dreyfus"``: the game of a rules object, match, deal or view.
+
+    >>> game_of(fly.FlyRules())
+    'fly'
+    """
+    module = type(value).__module__
+    if module.startswith("fly_rules.fly"):
+        return "fly"
+    if module.startswith("fly_rules.dreyfus"):
+        return "dreyfus"
+    raise TypeError(f"not a Fly or Dreyfus object: {value!r}")
+
+
+def rules_version(game: str) -> int | str:
+    """The engine's ``RULES_VERSION`` for ``game`` [REC-1.3]."""
+    return fly.RULES_VERSION if game == "fly" else dreyfus.RULES_VERSION
+
+
+def make_rules(game: str, *, players: int | None = None, preset: str = "default", **options: Any) -> Rules:
+    """The rules of ``game`` from a preset, a number of players (Fly) and options by name.
+
+    Raises:
+        InvalidRules: for an unknown game, preset or option, or a value out of range.
+
+    >>> make_rules("fly", players=5, preset="mouche_1718").deck_size
+    48
+    >>> make_rules("dreyfus", target_lower=12).target_lower
+    12
+    """
+    if game == "fly":
+        return fly.FlyRules.preset(preset, players=4 if players is None else players, **_known(fly.FlyRules, options))
+    if game == "dreyfus":
+        if players not in (None, 3):
+            raise InvalidRules("players", f"DRF-1.1: Dreyfus is for 3 players, not {players!r}")
+        base = dreyfus.DreyfusRules.preset(preset)
+        return attrs.evolve(base, **_known(dreyfus.DreyfusRules, options))
+    raise InvalidRules("game", f"unknown game {game!r} (known: fly, dreyfus)")
+
+
+def _known(cls: type[Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in attrs.fields(cls) if f.init and not f.name.startswith("_")} - {"players"}
+    for name in options:
+        if name not in names:
+            raise InvalidRules(name, f"not an option of {cls.__name__}")
+    return dict(options)
+
+
+def option_value(value: object) -> object:
+    """An option's value as plain data (the form a history writes) [REC-2.3].
+
+    >>> option_value((3, 2)), option_value(TrumpDuty.ANY_TRUMP)
+    ([3, 2], 'any_trump')
+    """
+    if isinstance(value, TrumpDuty):
+        return value.value
+    if isinstance(value, frozenset):
+        return sorted(int(rank) for rank in value)
+    if isinstance(value, tuple):
+        return [option_value(item) for item in value]
+    if isinstance(value, Suit):
+        return value.letter
+    if value is None:
+        return "none"
+    return value
+
+
+def options_of(rules: Rules) -> dict[str, object]:
+    """The options of ``rules`` that differ from the game's defaults (for its number of players), by name
+    [REC-2.3]."""
+    if isinstance(rules, fly.FlyRules):
+        found = rules.non_default_options()
+    else:
+        default = dreyfus.DreyfusRules()
+        found = {
+            f.name: getattr(rules, f.name)
+            for f in attrs.fields(dreyfus.DreyfusRules)
+            if f.init and getattr(rules, f.name) != getattr(default, f.name)
+        }
+    return {name: option_value(value) for name, value in sorted(found.items())}
+
+
+def new_game(rules: Rules, *, seed: int | str, dealer: int | None = None, max_deals: int | None = None) -> Match:
+    """A new match of the game ``rules`` belong to (Dreyfus keeps ``max_deals`` in its rules)."""
+    if isinstance(rules, fly.FlyRules):
+        return fly.new_match(rules, seed=seed, dealer=dealer, max_deals=max_deals)
+    return dreyfus.new_match(rules, seed=seed, dealer=dealer)
+
+
+def deal_of(state: Match | Deal) -> Deal:
+    """The deal in progress (or the last one) of a match, or the deal itself."""
+    if isinstance(state, fly.FlyMatch | dreyfus.MatchState):
+        return state.deal
+    return state
+
+
+def finished_deal(before: Match | Deal, after: Match | Deal) -> Deal | None:
+    """The deal that ``before → after`` (one action) finished, or None."""
+    old = deal_of(before)
+    new = deal_of(after)
+    if new.deal_number != old.deal_number:
+        previous = after.previous if isinstance(after, fly.FlyMatch) else after.last_deal  # type: ignore[union-attr]
+        return previous  # type: ignore[no-any-return]
+    return new if new.is_over else None
+
+
+def match_actions(state: Match | Deal) -> tuple[Any, ...] | None:
+    """Every action taken in ``state``, oldest first, if the state keeps them (else None)."""
+    actions = getattr(state, "actions", None)
+    return None if actions is None else tuple(actions)
+
+
+# --- action text [REC-3.2] -------------------------------------------------------
+
+
+def _cards_text(cards: CardSet) -> str:
+    return " ".join(str(card) for card in cards)
+
+
+def action_text(action: object) -> str:
+    """The text of an action [REC-3.2]: ``stand``, ``fold``, ``exchange 7C 8D``, ``play AS``,
+    ``swap-trump 9H``.
+
+    >>> action_text(Exchange("8D 7C")), action_text(Play("10s"))
+    ('exchange 7C 8D', 'play TS')
+    """
+    if isinstance(action, Exchange):
+        return f"exchange {_cards_text(action.cards)}"
+    if isinstance(action, Play | fly.SwapTrump):
+        return str(action)
+    if isinstance(action, Stand | Fold):
+        return str(action)
+    raise TypeError(f"not an action: {action!r}")
+
+
+def parse_action(text: str) -> Play | Exchange | Stand | Fold | fly.SwapTrump:
+    """The action written as ``text`` [REC-3.2]; cards in any notation :class:`~fly_rules.cards.Card` reads.
+
+    Raises:
+        InvalidNotation: for an unknown verb or unreadable cards.
+
+    >>> parse_action("exchange 7c 8d"), parse_action("  stand ")
+    (Exchange(cards=CardSet.parse('7C 8D')), Stand())
+    """
+    verb, _, rest = text.strip().partition(" ")
+    rest = rest.strip()
+    try:
+        if verb in ("stand", "fold") and not rest:
+            return Stand() if verb == "stand" else Fold()
+        if verb == "play" and rest:
+            return Play(Card.parse(rest))
+        if verb == "swap-trump" and rest:
+            return fly.SwapTrump(Card.parse(rest))
+        if verb == "exchange" and rest:
+            cards = rest.replace(",", " ").split()
+            parsed = CardSet.of(Card.parse(c) for c in cards)
+            if len(parsed) != len(cards):
+                raise InvalidNotation(text, "a card is listed twice")
+            return Exchange(parsed)
+    except InvalidNotation as error:
+        raise InvalidNotation(text, error.detail) from None
+    except ValueError as error:
+        raise InvalidNotation(text, str(error)) from None
+    raise InvalidNotation(text, "expected 'stand', 'fold', 'exchange CARDS', 'play CARD' or 'swap-trump CARD'")
+

@@ -1,0 +1,542 @@
+"""Game histories: a whole match (or one explicit deal) as a versioned TOML text that replays
+through the engine [REC-1.1] … [REC-4.3].
+
+A history states how the game began (game, rules version, options, and a seed or an explicit
+deal), every action in order, one a line, and the results each deal and the match came to.
+:func:`load_history` replays it and refuses it, naming the field, the line and the rule, as soon
+as an action is illegal or a stated result disagrees with the replay; :func:`dump_history` writes
+the canonical text, so that ``dump_history(load_history(text)) == text`` for canonical text.
+
+Reading uses the standard library's :mod:`tomllib`; writing needs the ``tomli-w`` package (the
+``cli`` extra), imported only when a history is written.
+
+>>> from fly_rules import fly
+>>> match = fly.new_match(fly.FlyRules(players=3), seed=5, dealer=0)
+>>> match = match.apply(fly.Stand())
+>>> text = dump_history(match)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from fly_rules import dreyfus, fly
+from fly_rules.cards import ALL_CARDS, CardSet, Suit
+from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation
+from fly_rules.notation.games import (
+    GAMES,
+    Deal,
+    Match,
+    action_text,
+    deal_of,
+    finished_deal,
+    game_of,
+    make_rules,
+    match_actions,
+    new_game,
+    options_of,
+    parse_action,
+    rules_version,
+)
+
+__all__ = ["FORMAT", "VERSION", "InvalidHistory", "dump_history", "history_data", "load_history"]
+
+FORMAT: Final = "fly_rules history"
+"""The value of a history's ``format`` key [REC-1.2]."""
+VERSION: Final = 1
+"""The format version this module writes and reads [REC-1.2]."""
+
+_TOP_KEYS: Final = ("format", "version", "game", "rules_version", "players", "seed", "dealer", "max_deals")
+_TABLES: Final = ("options", "start", "deal", "result")
+_FLY_START: Final = ("dealer", "hands", "trump_card", "stock", "records")
+_DREYFUS_START: Final = ("dealer", "hands", "talon", "contract", "upper", "lower")
+
+
+class InvalidHistory(InvalidNotation):
+    """A history that cannot be read or does not replay [REC-4.3].
+
+    Attributes:
+        text: the offending value (an action line, a field's value), not the whole history.
+        field: where it is, as a path: ``deal[2].actions[5]``, ``result.winner``.
+        line: the line of the history it is on, when known (1 for the first line).
+        rule: the ID of the rule the history breaks (``REC-…``, or the game's rule an action breaks).
+        detail: why it was refused.
+    """
+
+    field: str
+    line: int | None
+    rule: str
+
+    def __init__(self, text: str, field: str, detail: str, *, rule: str, line: int | None = None) -> None:
+        where = field if line is None else f"line {line}, {field}"
+        FlyRulesError.__init__(self, f"history {where}: {rule}: {detail}")
+        self.text = text
+        self.detail = detail
+        self.field = field
+        self.line = line
+        self.rule = rule
+
+    def __reduce__(self) -> Any:
+        return (_rebuild, (self.text, self.field, self.detail, self.rule, self.line))
+
+
+def _rebuild(text: str, field: str, detail: str, rule: str, line: int | None) -> InvalidHistory:
+    return InvalidHistory(text, field, detail, rule=rule, line=line)
+
+
+# --- writing ---------------------------------------------------------------------------
+
+
+def _cards(cards: CardSet | Sequence[Any]) -> str:
+    return " ".join(str(card) for card in cards)
+
+
+def _contract(contract: Suit | None) -> str:
+    return "NT" if contract is None else contract.letter
+
+
+def _deal_head(deal: Deal) -> dict[str, Any]:
+    if isinstance(deal, fly.FlyDeal):
+        return {"dealer": deal.dealer, "trump_card": str(deal.trump_card)}
+    return {"dealer": deal.dealer, "contract": _contract(deal.contract)}
+
+
+def _deal_results(deal: Deal) -> dict[str, Any]:
+    """The results a finished deal states [REC-3.4]."""
+    if isinstance(deal, fly.FlyDeal):
+        return {"records": list(deal.records)}
+    return {"tricks": list(deal.tricks_taken), "upper": list(deal.upper), "lower": list(deal.lower)}
+
+
+def _match_results(state: Match | Deal) -> dict[str, Any]:
+    """The results a finished match (or explicit deal) states [REC-4.1]."""
+    out: dict[str, Any] = {}
+    if state.winner is not None:
+        out["winner"] = state.winner
+    if isinstance(state, fly.FlyMatch | fly.FlyDeal):
+        out["records"] = list(state.records)
+        return out
+    out["upper"] = list(state.upper)
+    out["lower"] = list(state.lower)
+    if isinstance(state, dreyfus.MatchState):
+        out["settlement"] = list(state.settlement())
+    return out
+
+
+def _is_over(state: Match | Deal) -> bool:
+    return bool(state.is_over)
+
+
+def _first_dealer(match: Match, actions: Sequence[Any]) -> int:
+    """The first dealer of ``match``: Dreyfus keeps it; for Fly, the seat whose replay gives ``match``."""
+    if isinstance(match, dreyfus.MatchState):
+        return match.first_dealer
+    players = match.rules.players
+    drawn = fly.new_match(match.rules, seed=match.seed).dealer
+    for dealer in (drawn, *(s for s in range(players) if s != drawn)):
+        replay: Match = fly.new_match(match.rules, seed=match.seed, dealer=dealer, max_deals=match.max_deals)
+        try:
+            for action in actions:
+                replay = replay.apply(action)
+        except RuleViolation:
+            continue
+        if replay == match:
+            return dealer
+    raise ValueError("the match does not replay from its seed and actions")
+
+
+def history_data(
+    state: Match | Deal,
+    *,
+    actions: Sequence[Any] | None = None,
+    start: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The history of ``state`` as plain data, in canonical key order [REC-4.2].
+
+    ``state`` is a match (started from a seed), or a deal made by ``new_deal`` together with
+    ``start``, the keyword arguments it was made with (``hands``, ``trump_card``, … as text). The
+    actions are taken from the state when it keeps them (Fly); otherwise pass ``actions``.
+
+    Raises:
+        ValueError: if the actions are unknown or do not lead to ``state``.
+    """
+    game = game_of(state)
+    taken = match_actions(state) if actions is None else tuple(actions)
+    if taken is None:
+        raise ValueError(f"{type(state).__name__} does not keep its actions; pass actions=")
+    rules = state.rules
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game,
+        "rules_version": rules_version(game),
+        "players": rules.players if isinstance(rules, fly.FlyRules) else 3,
+    }
+    if isinstance(state, fly.FlyMatch | dreyfus.MatchState):
+        if start is not None:
+            raise ValueError("a match starts from its seed; start= is for explicit deals")
+        data["seed"] = state.seed
+        data["dealer"] = _first_dealer(state, taken)
+        if isinstance(state, fly.FlyMatch) and state.max_deals is not None:
+            data["max_deals"] = state.max_deals
+        replay: Match | Deal = new_game(
+            rules, seed=state.seed, dealer=data["dealer"], max_deals=getattr(state, "max_deals", None)
+        )
+    else:
+        if start is None:
+            raise ValueError("an explicit deal needs start=, the arguments new_deal was given")
+        replay = _new_deal(rules, dict(start))
+    options = options_of(rules)
+    if options:
+        data["options"] = options
+    if start is not None:
+        data["start"] = _canonical_start(replay)
+    deals: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    for action in taken:
+        if current is None:
+            current = {**_deal_head(deal_of(replay)), "actions": []}
+            deals.append(current)
+        seat = replay.to_move
+        before = replay
+        replay = replay.apply(action)
+        current["actions"].append(f"{seat}: {action_text(action)}")
+        done = finished_deal(before, replay)
+        if done is not None:
+            current.update(_deal_results(done))
+            current = None
+    if replay != state:
+        raise ValueError("the actions do not lead to this state")
+    if deals:
+        data["deal"] = deals
+    if _is_over(replay):
+        data["result"] = _match_results(replay)
+    return data
+
+
+def _canonical_start(deal: Deal) -> dict[str, Any]:
+    """An explicit deal's starting position, in canonical form [REC-2.4]."""
+    if isinstance(deal, fly.FlyDeal):
+        return {
+            "dealer": deal.dealer,
+            "hands": [_cards(hand) for hand in deal.hands],
+            "trump_card": str(deal.trump_card),
+            "stock": _cards(deal.stock),
+            "records": list(deal.records),
+        }
+    return {
+        "dealer": deal.dealer,
+        "hands": [_cards(deal.view(seat).hand) for seat in range(3)],
+        "talon": _cards([ALL_CARDS[i] for i in deal.talon]),
+        "contract": _contract(deal.contract),
+        "upper": list(deal.upper),
+        "lower": list(deal.lower),
+    }
+
+
+def dump_history(
+    state: Match | Deal,
+    *,
+    actions: Sequence[Any] | None = None,
+    start: Mapping[str, Any] | None = None,
+) -> str:
+    """The canonical history text of ``state`` [REC-4.2] (see :func:`history_data`).
+
+    Needs the ``tomli-w`` package (``pip install 'fly_rules[cli]'``).
+    """
+    import tomli_w  # the optional writer: only this function needs it
+
+    return tomli_w.dumps(history_data(state, actions=actions, start=start))
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+class _Reader:
+    """Replays one history's data, keeping what is needed to name a field's line."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = text.splitlines()
+        self._deal_lines: list[int] = [i for i, line in enumerate(self.lines) if line.strip() == "[[deal]]"]
+
+    def fail(self, value: object, field: str, detail: str, rule: str, line: int | None = None) -> InvalidHistory:
+        return InvalidHistory(value if isinstance(value, str) else repr(value), field, detail, rule=rule, line=line)
+
+    def key_line(self, key: str, table: str | None = None, deal: int | None = None) -> int | None:
+        """The line of ``key = …`` at the top level, in ``[table]`` or in the ``deal``-th ``[[deal]]``."""
+        start, stop = 0, len(self.lines)
+        if deal is not None:
+            if deal >= len(self._deal_lines):
+                return None
+            start = self._deal_lines[deal]
+            later = [i for i, line in enumerate(self.lines) if i > start and line.startswith("[")]
+            stop = later[0] if later else stop
+        elif table is not None:
+            heads = [i for i, line in enumerate(self.lines) if line.strip() == f"[{table}]"]
+            if not heads:
+                return None
+            start = heads[0]
+            later = [i for i, line in enumerate(self.lines) if i > start and line.startswith("[")]
+            stop = later[0] if later else stop
+        else:
+            later = [i for i, line in enumerate(self.lines) if line.startswith("[")]
+            stop = later[0] if later else stop
+        for i in range(start, stop):
+            if self.lines[i].split("=", 1)[0].strip() == key:
+                return i + 1
+        return None
+
+    def action_line(self, deal: int, index: int, entry: str) -> int | None:
+        """The line of the ``index``-th action of the ``deal``-th deal, if the text is laid out one a line."""
+        head = self.key_line("actions", deal=deal)
+        if head is None:
+            return None
+        line = head + index  # the array opens on ``head``; its items follow one a line
+        if line < len(self.lines) and f'"{entry}"' in self.lines[line]:
+            return line + 1
+        return None
+
+
+def _expect(
+    reader: _Reader, data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], field: str, rule: str
+) -> Any:
+    value = data.get(key)
+    if value is None:
+        raise reader.fail("", field, "is missing", rule)
+    if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+        raise reader.fail(value, field, f"must be {_kind_name(kind)}, not {value!r}", rule)
+    if not isinstance(value, kind):
+        raise reader.fail(value, field, f"must be {_kind_name(kind)}, not {value!r}", rule)
+    return value
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {int: "a whole number", str: "a string", list: "an array", dict: "a table", bool: "true or false"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _int_list(reader: _Reader, value: object, field: str, rule: str, line: int | None) -> list[int]:
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        raise reader.fail(value, field, f"must be an array of whole numbers, not {value!r}", rule, line)
+    return value
+
+
+def _new_deal(rules: Any, start: dict[str, Any]) -> Deal:
+    """``new_deal`` of the game of ``rules`` from a start table [REC-2.4]."""
+    if isinstance(rules, fly.FlyRules):
+        return fly.new_deal(rules, **start)
+    return dreyfus.new_deal(rules, **start)
+
+
+def _start_args(reader: _Reader, game: str, start: object) -> dict[str, Any]:
+    """The keyword arguments of ``new_deal`` that the ``[start]`` table gives [REC-2.4]."""
+    if not isinstance(start, dict):
+        raise reader.fail(start, "start", "must be a table", "REC-2.4")
+    keys = _FLY_START if game == "fly" else _DREYFUS_START
+    for key in start:
+        if key not in keys:
+            raise reader.fail(key, f"start.{key}", f"is not a key of a {game} start", "REC-2.4")
+    args: dict[str, Any] = {}
+    for key in keys:
+        line = reader.key_line(key, table="start")
+        value = start.get(key)
+        if value is None:
+            raise reader.fail("", f"start.{key}", "is missing", "REC-2.4", line)
+        if key == "dealer":
+            if type(value) is not int:
+                raise reader.fail(value, f"start.{key}", "must be a whole number", "REC-2.4", line)
+        elif key == "hands":
+            if not isinstance(value, list) or not all(isinstance(h, str) for h in value):
+                raise reader.fail(value, f"start.{key}", "must be an array of card lists", "REC-2.4", line)
+        elif key in ("records", "upper", "lower"):
+            value = _int_list(reader, value, f"start.{key}", "REC-2.4", line)
+        elif not isinstance(value, str):
+            raise reader.fail(value, f"start.{key}", "must be a string", "REC-2.4", line)
+        elif key == "contract":
+            value = None if value == "NT" else value
+        args[key] = value
+    return args
+
+
+def load_history(text: str) -> Any:
+    """The match (or explicit deal) that ``text`` records, replayed through the engine [REC-1.1].
+
+    Returns a :class:`~fly_rules.fly.FlyMatch` or :class:`~fly_rules.dreyfus.MatchState` for a
+    history that starts from a seed, a :class:`~fly_rules.fly.FlyDeal` or
+    :class:`~fly_rules.dreyfus.DealState` for one that starts from an explicit deal.
+
+    Raises:
+        InvalidHistory: naming the field, line and rule of the first thing wrong [REC-4.3].
+    """
+    reader = _Reader(text)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        line = getattr(error, "lineno", None)
+        raise reader.fail(text[:40], "document", f"not valid TOML: {error}", "REC-1.1", line) from None
+    for key in data:
+        if key not in _TOP_KEYS and key not in _TABLES:
+            raise reader.fail(key, key, "is not a key of a history", "REC-1.4", reader.key_line(key))
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        raise reader.fail(fmt, "format", f"must be {FORMAT!r}", "REC-1.2", reader.key_line("format"))
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:
+        raise reader.fail(version, "version", f"this reader knows version {VERSION} only", "REC-1.2", 2)
+    game = data.get("game")
+    if game not in GAMES:
+        raise reader.fail(game, "game", "must be 'fly' or 'dreyfus'", "REC-1.3", reader.key_line("game"))
+    if data.get("rules_version") != rules_version(game):
+        raise reader.fail(
+            data.get("rules_version"),
+            "rules_version",
+            f"this engine plays {game} rules version {rules_version(game)!r}; the outcome may differ",
+            "REC-1.3",
+            reader.key_line("rules_version"),
+        )
+    rules = _read_rules(reader, data, game)
+    state = _read_start(reader, data, game, rules)
+    state = _replay_deals(reader, data, state)
+    _check_result(reader, data, state)
+    return state
+
+
+def _read_rules(reader: _Reader, data: Mapping[str, Any], game: str) -> Any:
+    """The rules: players and the options [REC-2.1] [REC-2.3]."""
+    players = _expect(reader, data, "players", int, "players", "REC-2.1")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise reader.fail(options, "options", "must be a table", "REC-2.3")
+    try:
+        rules = make_rules(game, players=players, **options)
+    except (FlyRulesError, TypeError) as error:
+        name = getattr(error, "option", "")
+        field = f"options.{name}" if name in options else "options" if name != "players" else "players"
+        line = reader.key_line(name, table="options") if name in options else reader.key_line("players")
+        raise reader.fail(options.get(name, players), field, str(error), "REC-2.3", line) from None
+    if options_of(rules) != options:
+        raise reader.fail(
+            repr(options),
+            "options",
+            f"must list exactly the options that differ from the defaults, as plain values: {options_of(rules)!r}",
+            "REC-2.3",
+            reader.key_line("options") or None,
+        )
+    return rules
+
+
+def _read_start(reader: _Reader, data: Mapping[str, Any], game: str, rules: Any) -> Match | Deal:
+    """The starting state: from the seed, or the explicit deal [REC-2.2] [REC-2.4]."""
+    if "start" in data:
+        for key in ("seed", "dealer", "max_deals"):
+            if key in data:
+                raise reader.fail(key, key, "an explicit start has no seed, dealer or max_deals", "REC-2.2")
+        args = _start_args(reader, game, data["start"])
+        try:
+            return _new_deal(rules, args)
+        except (FlyRulesError, TypeError) as error:
+            rule = getattr(error, "rule", "REC-2.4")
+            raise reader.fail(repr(args), "start", str(error), rule, reader.key_line("start")) from None
+    seed = _expect(reader, data, "seed", (int, str), "seed", "REC-2.2")
+    dealer = _expect(reader, data, "dealer", int, "dealer", "REC-2.2")
+    max_deals = data.get("max_deals")
+    if max_deals is not None and (game != "fly" or type(max_deals) is not int):
+        detail = "must be a whole number" if game == "fly" else "Dreyfus keeps max_deals among its options"
+        raise reader.fail(max_deals, "max_deals", detail, "REC-2.2", reader.key_line("max_deals"))
+    try:
+        return new_game(rules, seed=seed, dealer=dealer, max_deals=max_deals)
+    except (FlyRulesError, TypeError, ValueError) as error:
+        raise reader.fail(dealer, "dealer", str(error), "REC-2.2", reader.key_line("dealer")) from None
+
+
+def _replay_deals(reader: _Reader, data: Mapping[str, Any], state: Match | Deal) -> Match | Deal:
+    """Apply every deal's actions, checking each deal's stated facts and results [REC-3.1] … [REC-3.4]."""
+    deals = data.get("deal", [])
+    if not isinstance(deals, list):
+        raise reader.fail(deals, "deal", "must be an array of tables", "REC-3.1")
+    for number, table in enumerate(deals):
+        field = f"deal[{number}]"
+        if not isinstance(table, dict):
+            raise reader.fail(table, field, "must be a table", "REC-3.1")
+        if deal_of(state).is_over or deal_of(state).deal_number != number:
+            raise reader.fail("", field, "no such deal: the game ended before it", "REC-3.1", _deal_line(reader, number))
+        state = _replay_deal(reader, table, number, state)
+    return state
+
+
+def _deal_line(reader: _Reader, number: int) -> int | None:
+    lines = reader._deal_lines  # noqa: SLF001 - the reader's own index
+    return lines[number] + 1 if number < len(lines) else None
+
+
+def _replay_deal(reader: _Reader, table: Mapping[str, Any], number: int, state: Match | Deal) -> Match | Deal:
+    field = f"deal[{number}]"
+    deal = deal_of(state)
+    head = _deal_head(deal)
+    results_keys = tuple(_deal_results(deal))
+    for key in table:
+        if key not in head and key != "actions" and key not in results_keys:
+            raise reader.fail(key, f"{field}.{key}", "is not a key of a deal", "REC-3.1", reader.key_line(key, deal=number))
+    for key, value in head.items():
+        if table.get(key) != value:
+            line = reader.key_line(key, deal=number)
+            raise reader.fail(table.get(key), f"{field}.{key}", f"the replay has {value!r}", "REC-3.1", line)
+    entries = table.get("actions", [])
+    if not isinstance(entries, list):
+        raise reader.fail(entries, f"{field}.actions", "must be an array of strings", "REC-3.3")
+    done: Deal | None = None
+    for index, entry in enumerate(entries):
+        where = f"{field}.actions[{index}]"
+        if not isinstance(entry, str):
+            raise reader.fail(entry, where, "must be a string 'SEAT: ACTION'", "REC-3.3")
+        line = reader.action_line(number, index, entry)
+        if done is not None:
+            raise reader.fail(entry, where, "the deal is already over", "REC-3.3", line)
+        seat_text, colon, action_part = entry.partition(":")
+        if not colon or not seat_text.strip().isdigit():
+            raise reader.fail(entry, where, "must be 'SEAT: ACTION'", "REC-3.3", line)
+        if int(seat_text) != state.to_move:
+            raise reader.fail(entry, where, f"seat {state.to_move} is to move, not seat {int(seat_text)}", "REC-3.3", line)
+        try:
+            action = parse_action(action_part)
+            before = state
+            state = state.apply(action)  # type: ignore[arg-type]
+        except RuleViolation as error:
+            raise reader.fail(entry, where, error.detail, error.rule, line) from None
+        except InvalidNotation as error:
+            raise reader.fail(entry, where, error.detail, "REC-3.2", line) from None
+        done = finished_deal(before, state)
+    if done is None:
+        for key in results_keys:
+            if key in table:
+                line = reader.key_line(key, deal=number)
+                raise reader.fail(key, f"{field}.{key}", "the deal is not over: it has no results yet", "REC-3.4", line)
+        return state
+    for key, value in _deal_results(done).items():
+        if table.get(key) != value:
+            line = reader.key_line(key, deal=number)
+            raise reader.fail(table.get(key), f"{field}.{key}", f"the replay gives {value!r}", "REC-3.4", line)
+    return state
+
+
+def _check_result(reader: _Reader, data: Mapping[str, Any], state: Match | Deal) -> None:
+    """The stated result agrees with the replay, and is there exactly when the game is over [REC-4.1]."""
+    result = data.get("result")
+    if not _is_over(state):
+        if result is not None:
+            raise reader.fail("result", "result", "the game is not over: it has no result yet", "REC-4.1")
+        return
+    if not isinstance(result, dict):
+        raise reader.fail("", "result", "the game is over: its result must be stated", "REC-4.1")
+    expected = _match_results(state)
+    for key in result:
+        if key not in expected:
+            raise reader.fail(key, f"result.{key}", "is not in this game's result", "REC-4.1", reader.key_line(key, "result"))
+    for key, value in expected.items():
+        if result.get(key) != value:
+            line = reader.key_line(key, "result")
+            raise reader.fail(result.get(key), f"result.{key}", f"the replay gives {value!r}", "REC-4.1", line)
