@@ -1,4 +1,5 @@
-"""The ``fly-rules`` command.
+"""The ``fly-rules`` command: ``demo`` here, and ``play``, ``simulate``, ``replay``, ``show`` and
+``rules`` from :mod:`fly_rules.commands`.
 
 ``fly-rules demo`` plays one match between random players and prints it as it
 goes: each deal's trump card and hands, the declarations, every trick, the
@@ -19,6 +20,7 @@ import attrs
 from fly_rules import dreyfus, fly
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import ALL_CARDS
+from fly_rules.commands import register
 from fly_rules.errors import FlyRulesError
 
 __all__ = ["main", "narrate_dreyfus_match", "narrate_fly_match"]
@@ -160,6 +162,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=1, help="seed of the shuffles and the players (default 1)")
     demo.add_argument("--max-deals", type=int, default=100, help="stop after this many deals (default 100)")
     demo.set_defaults(run=_cmd_demo)
+    register(sub)
     return parser
 
 

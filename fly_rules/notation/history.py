@@ -41,7 +41,7 @@ from fly_rules.notation.games import (
     rules_version,
 )
 
-__all__ = ["FORMAT", "VERSION", "InvalidHistory", "dump_history", "history_data", "load_history"]
+__all__ = ["FORMAT", "VERSION", "InvalidHistory", "dump_history", "first_dealer", "history_data", "load_history"]
 
 FORMAT: Final = "fly_rules history"
 """The value of a history's ``format`` key [REC-1.2]."""
@@ -129,7 +129,7 @@ def _is_over(state: Match | Deal) -> bool:
     return bool(state.is_over)
 
 
-def _first_dealer(match: Match, actions: Sequence[Any]) -> int:
+def first_dealer(match: Match, actions: Sequence[Any]) -> int:
     """The first dealer of ``match``: Dreyfus keeps it; for Fly, the seat whose replay gives ``match``."""
     if isinstance(match, dreyfus.MatchState):
         return match.first_dealer
@@ -178,7 +178,7 @@ def history_data(
         if start is not None:
             raise ValueError("a match starts from its seed; start= is for explicit deals")
         data["seed"] = state.seed
-        data["dealer"] = _first_dealer(state, taken)
+        data["dealer"] = first_dealer(state, taken)
         if isinstance(state, fly.FlyMatch) and state.max_deals is not None:
             data["max_deals"] = state.max_deals
         replay: Match | Deal = new_game(

@@ -1,0 +1,451 @@
+"""The subcommands of ``fly-rules`` beyond ``demo``: ``play``, ``simulate``, ``replay``, ``show``
+and ``rules`` (see the command-line reference in the documentation).
+
+Each command writes its output to the stream it is given and returns the exit code: 0 done,
+1 invalid input (a one-line message on standard error, printed by :func:`fly_rules.cli.main`).
+Progress bars and tables use the ``rich`` package and histories are written with ``tomli-w``,
+both from the ``cli`` extra; they are imported only by the commands that need them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, TextIO
+
+from fly_rules import dreyfus, fly
+from fly_rules.bots import BOTS, Tally, make_bot, run_matches
+from fly_rules.errors import FlyRulesError, InvalidNotation
+from fly_rules.notation.games import action_text, deal_of, finished_deal, game_of, make_rules, new_game, parse_action
+from fly_rules.notation.history import dump_history, load_history
+from fly_rules.spec import find_spec_dir, load_rules, test_citations
+
+__all__ = ["CommandError", "register"]
+
+
+class CommandError(FlyRulesError):
+    """Input a command cannot use: a missing file, an unknown bot, input that ran out."""
+
+
+def _game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=["fly", "dreyfus"], default="fly", help="which game (default fly)")
+    parser.add_argument("--players", type=int, default=None, help="Fly: 3 to 7 players (default 4); Dreyfus: 3")
+    parser.add_argument("--preset", default="default", help="rules preset (Fly: default, mouche_1718; Dreyfus: …)")
+    parser.add_argument("--seed", default="1", help="seed of the shuffles and the bots (default 1)")
+    parser.add_argument("--max-deals", type=int, default=100, help="stop a match after this many deals (default 100)")
+
+
+def _seed(text: str) -> int | str:
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def _rules(args: argparse.Namespace) -> Any:
+    if args.game == "dreyfus":
+        return make_rules("dreyfus", players=args.players, preset=args.preset, max_deals=args.max_deals)
+    return make_rules("fly", players=args.players, preset=args.preset)
+
+
+def _players(rules: Any) -> int:
+    return rules.players if isinstance(rules, fly.FlyRules) else 3
+
+
+def _bot_names(text: str, players: int) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for name in names:
+        if name not in BOTS:
+            raise CommandError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+    if not names or len(names) > players:
+        raise CommandError(f"give 1 to {players} bots, not {len(names)}")
+    return names + [names[-1]] * (players - len(names))
+
+
+def register(sub: Any) -> None:
+    """Add the subcommands to the ``fly-rules`` parser's subparsers ``sub``."""
+    play = sub.add_parser("play", help="play a match in the terminal against bots")
+    _game_options(play)
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--bots", default="rule-of-thumb", help="the other seats' bots, comma-separated")
+    play.add_argument("--save", type=Path, default=None, help="write the game's history to this file")
+    play.set_defaults(run=_cmd_play)
+
+    sim = sub.add_parser("simulate", help="play many matches between bots and tabulate the results")
+    _game_options(sim)
+    sim.add_argument("--bots", default="rule-of-thumb,random", help="bots by seat, comma-separated (last repeats)")
+    sim.add_argument("-n", "--matches", type=int, default=100, help="number of matches (default 100)")
+    sim.add_argument("--workers", type=int, default=1, help="processes to use (default 1); results do not change")
+    sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sim.set_defaults(run=_cmd_simulate)
+
+    replay = sub.add_parser("replay", help="narrate a saved game history, or check it")
+    replay.add_argument("file", type=Path, help="the history file (TOML)")
+    replay.add_argument("--check", action="store_true", help="only check it replays and its results agree")
+    replay.set_defaults(run=_cmd_replay)
+
+    show = sub.add_parser("show", help="draw a position given in position notation")
+    show.add_argument("position", help="the position, one line (see the notation reference)")
+    show.add_argument("--svg", type=Path, default=None, help="also write an SVG picture of the table to this file")
+    show.set_defaults(run=_cmd_show)
+
+    rules = sub.add_parser("rules", help="print a rule of the specification, or search the rules")
+    rules.add_argument("id", nargs="?", default=None, help="a rule ID such as FLY-7.2")
+    rules.add_argument("--search", nargs="+", default=None, metavar="WORD", help="rules whose text has every word")
+    rules.set_defaults(run=_cmd_rules)
+
+
+# --- play --------------------------------------------------------------------------------
+
+
+def _describe(view: Any, seat: int) -> list[str]:
+    """What the human player sees: hand, trump, the trick so far, the records."""
+    lines = [f"-- deal {view.deal_number + 1}, dealer seat {view.dealer}; you are seat {seat}"]
+    if isinstance(view, fly.FlyView):
+        lines.append(f"   trump card {view.trump_card.symbol}; stock {view.stock_size} cards")
+        trick = "  ".join(f"{s}:{c.symbol}" for s, c in view.trick)
+        lines.append(f"   records: {', '.join(f'seat {s} {r}' for s, r in enumerate(view.records))}")
+    else:
+        trumps = "no trumps" if view.contract is None else f"trumps {view.contract.symbol}"
+        lines.append(f"   {trumps}; talon {view.talon_left} cards")
+        trick = "  ".join(f"{(view.leader + k) % 3}:{c.symbol}" for k, c in enumerate(view.trick))
+        lines.append(f"   upper {view.upper}, lower {view.lower}")
+    lines.append(f"   trick so far: {trick or '(none)'}; tricks taken {view.tricks_taken}")
+    lines.append(f"   your hand: {' '.join(c.symbol for c in view.hand.sorted())}")
+    return lines
+
+
+_MENU = 40
+
+
+def _ask(legal: Sequence[Any], read: Any, out: TextIO) -> Any:
+    """Number the legal actions and read a choice (a number or an action's text) until one is legal."""
+    shown = [legal[i] for i in range(min(len(legal), _MENU))]
+    for number, action in enumerate(shown, start=1):
+        print(f"   {number:>2}. {action_text(action)}", file=out)
+    if len(legal) > _MENU:
+        print(f"   … {len(legal) - _MENU} more: type the action, e.g. 'exchange 7C 8D'", file=out)
+    while True:
+        print("your choice> ", end="", file=out, flush=True)
+        line = read()
+        if not line:
+            raise CommandError("input ended before the match did")
+        text = line.strip()
+        if text.isdigit() and 1 <= int(text) <= len(shown):
+            return shown[int(text) - 1]
+        try:
+            action = parse_action(text)
+        except InvalidNotation as error:
+            print(f"   not understood: {error.detail}; give a number 1-{len(shown)} or an action", file=out)
+            continue
+        if action in legal:
+            return action
+        print(f"   not a legal action now: {text}", file=out)
+
+
+def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    rules = _rules(args)
+    players = _players(rules)
+    if not 0 <= args.seat < players:
+        raise CommandError(f"--seat must be 0 to {players - 1}, not {args.seat}")
+    seed = _seed(args.seed)
+    state: Any = new_game(rules, seed=seed, max_deals=args.max_deals)
+    others = _bot_names(args.bots, players - 1)
+    bots = {s: make_bot(others[k], rules) for k, s in enumerate(x for x in range(players) if x != args.seat)}
+    rng = random.Random(f"{seed}:play")
+    taken: list[Any] = []
+    print(f"{game_of(rules).capitalize()}, {players} players, seed {seed}; you are seat {args.seat}", file=out)
+    while not state.is_over:
+        seat = state.to_move
+        view = state.view(seat)
+        if seat == args.seat:
+            print("\n".join(_describe(view, seat)), file=out)
+            action = _ask(state.legal_actions(), sys.stdin.readline, out)
+        else:
+            action = bots[seat].choose(view, state.legal_actions(), rng)
+        before = state
+        state = state.apply(action)
+        taken.append(action)
+        print(f"   seat {seat}: {action_text(action)}", file=out)
+        done = finished_deal(before, state)
+        if done is not None:
+            print(f"   deal {done.deal_number + 1} over: {_deal_summary(done)}", file=out)
+    winner = "no winner" if state.winner is None else f"seat {state.winner} wins"
+    print(f"== match over: {winner}", file=out)
+    if args.save is not None:
+        args.save.write_text(dump_history(state, actions=taken), encoding="utf-8")
+        print(f"history saved to {args.save}", file=out)
+    return 0
+
+
+def _deal_summary(deal: Any) -> str:
+    if isinstance(deal, fly.FlyDeal):
+        return "records " + ", ".join(f"seat {s} {r}" for s, r in enumerate(deal.records))
+    return f"tricks {deal.tricks_taken}, upper {deal.upper}, lower {deal.lower}"
+
+
+# --- simulate ----------------------------------------------------------------------------
+
+
+def _chunks(total: int, parts: int) -> list[range]:
+    size = -(-total // parts)
+    return [range(start, min(total, start + size)) for start in range(0, total, size)]
+
+
+def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    rules = _rules(args)
+    players = _players(rules)
+    names = _bot_names(args.bots, players)
+    if args.matches < 1 or args.workers < 1:
+        raise CommandError("--matches and --workers must be at least 1")
+    seed = _seed(args.seed)
+    max_deals = args.max_deals if args.game == "fly" else None
+    tally = Tally(players, tuple(names))
+    results = []
+    progress = None if args.no_progress or args.json else _progress(args.matches)
+    pieces = _chunks(args.matches, args.workers * 8 if args.workers > 1 else args.matches)
+    if args.workers == 1:
+        for piece in pieces:
+            results += run_matches(rules, names, seed, piece, max_deals)
+            if progress:
+                progress.advance(len(piece))
+    else:
+        with ProcessPoolExecutor(args.workers) as pool:
+            futures = [pool.submit(run_matches, rules, names, seed, piece, max_deals) for piece in pieces]
+            for future, piece in zip(futures, pieces, strict=True):
+                results += future.result()
+                if progress:
+                    progress.advance(len(piece))
+    if progress:
+        progress.stop()
+    for result in sorted(results, key=lambda r: r.index):
+        tally.add(result)
+    summary = tally.summary()
+    summary["game"] = args.game
+    summary["seed"] = seed
+    if args.json:
+        print(json.dumps(summary, indent=2), file=out)
+    else:
+        _print_table(summary, out)
+    return 0
+
+
+class _Progress:
+    """A rich progress bar on standard error."""
+
+    def __init__(self, total: int) -> None:
+        from rich.progress import Progress
+
+        self.bar = Progress(transient=True, console=_console(sys.stderr))
+        self.task = self.bar.add_task("matches", total=total)
+        self.bar.start()
+
+    def advance(self, count: int) -> None:
+        self.bar.advance(self.task, count)
+
+    def stop(self) -> None:
+        self.bar.stop()
+
+
+def _progress(total: int) -> _Progress:
+    return _Progress(total)
+
+
+def _console(stream: TextIO) -> Any:
+    from rich.console import Console
+
+    return Console(file=stream, width=100, highlight=False)
+
+
+def _pct(rate: float, ci: Sequence[float]) -> str:
+    return f"{100 * rate:5.1f}%  [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+def _print_table(summary: dict[str, Any], out: TextIO) -> None:
+    from rich.table import Table
+
+    console = _console(out)
+    head = f"{summary['game']}: {summary['matches']} matches, seed {summary['seed']}, bots {', '.join(summary['bots'])}"
+    console.print(head)
+    bots = Table("bot", "seats held", "wins", "win rate [95% CI]", title="per bot")
+    for row in summary["per_bot"]:
+        bots.add_row(row["bot"], str(row["seats_held"]), str(row["wins"]), _pct(row["rate"], row["ci95"]))
+    console.print(bots)
+    seats = Table("seat", "wins", "win rate [95% CI]", title="per seat")
+    for row in summary["seats"]:
+        seats.add_row(str(row["seat"]), str(row["wins"]), _pct(row["rate"], row["ci95"]))
+    console.print(seats)
+    console.print(f"deals per match: {summary['deals_per_match']:.2f}; matches without a winner: {summary['no_winner']}")
+    ace = summary["ace_of_spades_holder_takes_a_trick"]
+    if ace is not None:
+        console.print(f"the A♠ holder takes a trick in {100 * ace:.1f}% of the deals he plays")
+
+
+# --- replay ------------------------------------------------------------------------------
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CommandError(f"cannot read {path}: {error}") from None
+
+
+def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    import tomllib
+
+    text = _read(args.file)
+    final = load_history(text)
+    game = game_of(final)
+    if args.check:
+        print(f"ok: {args.file} replays ({game}, {_outcome(final)})", file=out)
+        return 0
+    data = tomllib.loads(text)
+    rules = final.rules
+    if "start" in data:
+        state: Any = _fresh(final, data)
+    else:
+        state = new_game(rules, seed=data["seed"], dealer=data["dealer"], max_deals=data.get("max_deals"))
+    print(f"{game.capitalize()} history {args.file}: {_players(rules)} players", file=out)
+    for number, table in enumerate(data.get("deal", [])):
+        deal = deal_of(state)
+        head = f"trump card {deal.trump_card.symbol}" if isinstance(deal, fly.FlyDeal) else _contract_text(deal)
+        print(f"\n== deal {number + 1}: seat {deal.dealer} deals; {head}", file=out)
+        for entry in table.get("actions", []):
+            seat, _, action = entry.partition(":")
+            before = state
+            state = state.apply(parse_action(action))
+            print(f"   seat {seat.strip()}: {action.strip()}", file=out)
+            done = finished_deal(before, state)
+            if done is not None:
+                print(f"   deal over: {_deal_summary(done)}", file=out)
+    print(f"\n== {_outcome(final)}", file=out)
+    return 0
+
+
+def _fresh(final: Any, data: dict[str, Any]) -> Any:
+    start = dict(data["start"])
+    if isinstance(final, fly.FlyDeal):
+        return fly.new_deal(final.rules, **start)
+    start["contract"] = None if start["contract"] == "NT" else start["contract"]
+    return dreyfus.new_deal(final.rules, **start)
+
+
+def _contract_text(deal: Any) -> str:
+    return "no trumps" if deal.contract is None else f"trumps {deal.contract.symbol}"
+
+
+def _outcome(state: Any) -> str:
+    if not state.is_over:
+        return "in progress"
+    return "no winner" if state.winner is None else f"seat {state.winner} wins"
+
+
+# --- show --------------------------------------------------------------------------------
+
+
+def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    from fly_rules.notation.position import parse_position
+
+    state = parse_position(args.position)
+    view_lines = _board(state)
+    print("\n".join(view_lines), file=out)
+    if args.svg is not None:
+        from fly_rules import svg
+
+        deal = deal_of(state)
+        if isinstance(deal, fly.FlyDeal):
+            picture = svg.table(
+                list(deal.hands),
+                trump=deal.trump_card,
+                stock=len(deal.stock),
+                trick=deal.trick_pairs,
+                records=list(deal.records),
+                to_move=deal.to_move,
+            )
+        else:
+            picture = svg.table(
+                [deal.view(s).hand for s in range(3)],
+                trick=[((deal.leader + k) % 3, c) for k, c in enumerate(deal.view(0).trick)],
+                records=[f"{u}/{lo}" for u, lo in zip(deal.upper, deal.lower, strict=True)],
+                to_move=deal.to_move,
+                stock=deal.talon_left,
+            )
+        args.svg.write_text(picture, encoding="utf-8")
+        print(f"picture written to {args.svg}", file=out)
+    return 0
+
+
+def _board(state: Any) -> list[str]:
+    deal = deal_of(state)
+    if isinstance(deal, fly.FlyDeal):
+        lines = [
+            f"Fly, {deal.rules.players} players; seat {deal.dealer} deals; trump card {deal.trump_card.symbol}",
+            f"phase {deal.phase.value}; to move: {_who(deal.to_move)}; stock {len(deal.stock)} cards",
+        ]
+        for seat, hand in enumerate(deal.hands):
+            status = "" if deal.active[seat] else "  (folded)"
+            cards = " ".join(c.symbol for c in hand.sorted(deal.rules.rank_order))
+            lines.append(f"  seat {seat}: {cards:<20} record {deal.records[seat]}{status}")
+        trick = "  ".join(f"{s}:{c.symbol}" for s, c in deal.trick_pairs)
+    else:
+        lines = [
+            f"Dreyfus; seat {deal.dealer} deals; {_contract_text(deal)}",
+            f"phase {deal.phase}; to move: {_who(deal.to_move)}; talon {deal.talon_left} cards",
+        ]
+        for seat in range(3):
+            cards = " ".join(c.symbol for c in deal.view(seat).hand.sorted())
+            lines.append(f"  seat {seat}: {cards}  upper {deal.upper[seat]} lower {deal.lower[seat]}")
+        trick = "  ".join(f"{(deal.leader + k) % 3}:{c.symbol}" for k, c in enumerate(deal.view(0).trick))
+    lines.append(f"trick: {trick or '(none)'}")
+    return lines
+
+
+def _who(seat: int | None) -> str:
+    return "nobody (over)" if seat is None else f"seat {seat}"
+
+
+# --- rules -------------------------------------------------------------------------------
+
+
+def _cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
+    rules = load_rules()
+    if args.search:
+        words = [w.lower() for w in args.search]
+        found = [
+            r for r in rules.values() if all(w in f"{r.id} {r.title} {r.text} {' '.join(r.decisions)}".lower() for w in words)
+        ]
+        if not found:
+            raise CommandError(f"no rule mentions {' '.join(args.search)!r}")
+        for rule in found:
+            print(f"{rule.id}  {rule.title}", file=out)
+        return 0
+    if args.id is None:
+        for rule in rules.values():
+            print(f"{rule.id}  {rule.title}", file=out)
+        return 0
+    rule = rules.get(args.id.upper())
+    if rule is None:
+        raise CommandError(f"no rule {args.id!r} in the specification (try: fly-rules rules --search WORDS)")
+    print(f"{rule.id} {rule.title}   ({rule.file}, line {rule.line}; {rule.status})\n", file=out)
+    if rule.text:
+        print(rule.text.strip() + "\n", file=out)
+    for label, values in (("Source", rule.sources), ("Decision", rule.decisions), ("Options", rule.options)):
+        for value in values:
+            print(f"{label}: {value}\n", file=out)
+    print("Tests that cite it:", file=out)
+    for line in _citing_tests(rule.id):
+        print(f"  {line}", file=out)
+    return 0
+
+
+def _citing_tests(rule_id: str) -> list[str]:
+    root = find_spec_dir().parent
+    tests = root / "tests"
+    if not tests.is_dir():
+        return ["(the tests are not installed with the package; see the rulebook online)"]
+    found = [c for c in test_citations(sorted(tests.rglob("test_*.py")), root) if c.rule == rule_id]
+    return [f"{c.test}: {c.doc}" if c.doc else c.test for c in found] or ["(none)"]

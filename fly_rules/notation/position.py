@@ -1,0 +1,236 @@
+"""The one-line position notation of a deal (the FEN of Fly and Dreyfus) [REC-5.1] [REC-5.2] [REC-5.3].
+
+A position is the deal as dealt plus the moves taken since, so reading one replays it through the
+engine: it cannot describe a position the rules never reach, and it does not depend on how the
+engine stores a deal.
+
+>>> from fly_rules import fly
+>>> deal = fly.new_deal(fly.FlyRules(players=3), hands=["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"],
+...                     trump_card="8H", stock="7H 7D", dealer=0)
+>>> text = position_of(deal.apply(fly.Stand()), start=deal)
+>>> text
+'fly - 0 8H 7C8D9SKHAS/9HTHJHQHAH/7S8S9CTCJC 7H7D 25,25,25 s 2'
+>>> parse_position(text) == deal.apply(fly.Stand())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fly_rules import dreyfus, fly
+from fly_rules.actions import Exchange, Fold, Play, Stand
+from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
+from fly_rules.errors import FlyRulesError, InvalidNotation
+from fly_rules.notation.games import Deal, make_rules, new_game, options_of
+
+__all__ = ["parse_position", "position_of"]
+
+
+def _cards(cards: Sequence[Card] | CardSet) -> str:
+    return "".join(str(card) for card in cards) or "-"
+
+
+def _move(action: object) -> str:
+    if isinstance(action, Stand):
+        return "s"
+    if isinstance(action, Fold):
+        return "f"
+    if isinstance(action, Exchange):
+        return "x" + _cards(action.cards)
+    if isinstance(action, Play):
+        return "p" + str(action.card)
+    if isinstance(action, fly.SwapTrump):
+        return "w" + str(action.card)
+    raise TypeError(f"not an action: {action!r}")
+
+
+def _option(value: object) -> str:
+    if isinstance(value, list):
+        return "[" + ",".join(_option(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def position_of(state: Any, *, start: Deal | None = None, moves: Sequence[Any] | None = None) -> str:
+    """The position notation of the deal in progress in ``state`` [REC-5.1].
+
+    ``state`` is a match (its current deal is written, found by replaying the match's actions, or
+    ``moves`` for a Dreyfus match, which does not keep them), or a deal together with ``start``,
+    the same deal as dealt (not needed for a deal with no moves yet). The moves default to the
+    deal's own ``actions`` (Fly).
+
+    Raises:
+        ValueError: if the moves do not lead from the start to the deal.
+    """
+    if isinstance(state, fly.FlyMatch | dreyfus.MatchState):
+        start, moves = _current_deal_start(state, moves)
+        deal: Any = state.deal
+    else:
+        deal = state
+        if moves is None:
+            moves = tuple(getattr(deal, "actions", ()))
+        if start is None:
+            if moves:
+                raise ValueError("pass start=, the deal as dealt, when moves were taken")
+            start = deal
+    first: Any = start
+    moved: Any = first
+    for action in moves:
+        moved = moved.apply(action)
+    if moved != deal:
+        raise ValueError("the moves do not lead from the dealt position to this deal")
+    options = options_of(first.rules)
+    opts = ";".join(f"{k}={_option(v)}" for k, v in options.items()) or "-"
+    turn = "-" if deal.to_move is None else str(deal.to_move)
+    steps = ",".join(_move(a) for a in moves) or "-"
+    if isinstance(first, fly.FlyDeal):
+        hands = "/".join(_cards(h) for h in first.hands)
+        records = ",".join(str(r) for r in first.records)
+        return f"fly {opts} {first.dealer} {first.trump_card} {hands} {_cards(first.stock)} {records} {steps} {turn}"
+    hands = "/".join(_cards(first.view(s).hand) for s in range(3))
+    talon = _cards([ALL_CARDS[i] for i in first.talon])
+    contract = "NT" if first.contract is None else first.contract.letter
+    records = ",".join(map(str, first.upper)) + "/" + ",".join(map(str, first.lower))
+    return f"dreyfus {opts} {first.dealer} {contract} {hands} {talon} {records} {steps} {turn} {first.deal_number}"
+
+
+def _current_deal_start(match: Any, actions: Sequence[Any] | None) -> tuple[Any, list[Any]]:
+    """The current deal of ``match`` as dealt, and the moves taken in it, by replaying the match."""
+    from fly_rules.notation.history import first_dealer
+
+    taken = tuple(getattr(match, "actions", ())) if actions is None else tuple(actions)
+    dealer = first_dealer(match, taken)
+    replay: Any = new_game(match.rules, seed=match.seed, dealer=dealer, max_deals=getattr(match, "max_deals", None))
+    start = replay.deal
+    moves: list[Any] = []
+    for action in taken:
+        replay = replay.apply(action)
+        moves.append(action)
+        if replay.deal.deal_number != start.deal_number:
+            start, moves = replay.deal, []
+    if replay != match:
+        raise ValueError("the actions do not lead to this match")
+    return start, moves
+
+
+def _split_cards(text: str, field: str, line: str) -> list[Card]:
+    if text == "-":
+        return []
+    if len(text) % 2:
+        raise InvalidNotation(line, f"{field}: cards are two characters each, {text!r} is not")
+    return [Card.parse(text[i : i + 2]) for i in range(0, len(text), 2)]
+
+
+def _ints(text: str, field: str, line: str) -> list[int]:
+    try:
+        return [int(v) for v in text.split(",")]
+    except ValueError:
+        raise InvalidNotation(line, f"{field}: expected whole numbers joined by ',', not {text!r}") from None
+
+
+def _parse_option(text: str) -> object:
+    if text.startswith("[") and text.endswith("]"):
+        return [_parse_option(v) for v in text[1:-1].split(",") if v]
+    if text in ("true", "false"):
+        return text == "true"
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return text
+
+
+def _parse_move(token: str, line: str) -> Any:
+    kind, rest = token[:1], token[1:]
+    if token == "s":
+        return Stand()
+    if token == "f":
+        return Fold()
+    if kind == "x" and rest:
+        return Exchange(CardSet.of(_split_cards(rest, "moves", line)))
+    if kind == "p" and len(rest) == 2:
+        return Play(Card.parse(rest))
+    if kind == "w" and len(rest) == 2:
+        return fly.SwapTrump(Card.parse(rest))
+    raise InvalidNotation(line, f"moves: {token!r} is not s, f, xCARDS, pCARD or wCARD")
+
+
+def parse_position(text: str) -> Deal:
+    """The deal that the position ``text`` describes, replayed from its dealt position [REC-5.3].
+
+    Raises:
+        InvalidNotation: for a malformed line (naming the field), or with the rule ID in its
+            detail when the dealt position or a move breaks a rule.
+    """
+    line = text.strip()
+    fields = line.split(" ")
+    game = fields[0] if fields else ""
+    expected = {"fly": 9, "dreyfus": 10}.get(game)
+    if expected is None:
+        raise InvalidNotation(text, "a position starts with 'fly' or 'dreyfus'")
+    if len(fields) != expected:
+        raise InvalidNotation(text, f"a {game} position has {expected} fields separated by single spaces")
+    try:
+        return _parse(game, fields, text)
+    except InvalidNotation as error:
+        if error.text == text:
+            raise
+        raise InvalidNotation(text, error.detail) from None
+    except FlyRulesError as error:
+        raise InvalidNotation(text, str(error)) from None
+
+
+def _parse(game: str, fields: list[str], text: str) -> Deal:
+    options: dict[str, Any] = {}
+    if fields[1] != "-":
+        for item in fields[1].split(";"):
+            name, equals, value = item.partition("=")
+            if not equals:
+                raise InvalidNotation(text, f"options: {item!r} is not name=value")
+            options[name] = _parse_option(value)
+    if not fields[2].isdigit():
+        raise InvalidNotation(text, f"dealer: {fields[2]!r} is not a seat")
+    dealer = int(fields[2])
+    hand_texts = fields[4].split("/")
+    hands = [_split_cards(h, "hands", text) for h in hand_texts]
+    try:
+        rules = make_rules(game, players=len(hands) if game == "fly" else None, **options)
+    except TypeError as error:
+        raise InvalidNotation(text, f"options: {error}") from None
+    if options_of(rules) != options:
+        raise InvalidNotation(text, "options: list exactly the options that differ from the defaults")
+    deal: Any
+    if isinstance(rules, fly.FlyRules):
+        deal = fly.new_deal(
+            rules,
+            hands=hands,
+            trump_card=Card.parse(fields[3]),
+            stock=_split_cards(fields[5], "stock", text),
+            dealer=dealer,
+            records=_ints(fields[6], "records", text),
+        )
+    else:
+        upper_text, slash, lower_text = fields[6].partition("/")
+        if not slash:
+            raise InvalidNotation(text, "records: upper records, '/', lower records")
+        if not fields[9].isdigit():
+            raise InvalidNotation(text, f"number: {fields[9]!r} is not a deal number")
+        contract = None if fields[3] == "NT" else Suit.parse(fields[3])
+        deal = dreyfus.new_deal(
+            rules,
+            hands,
+            _split_cards(fields[5], "talon", text),
+            contract,
+            dealer,
+            _ints(upper_text, "records", text),
+            _ints(lower_text, "records", text),
+            deal_number=int(fields[9]),
+        )
+    if fields[7] != "-":
+        for token in fields[7].split(","):
+            deal = deal.apply(_parse_move(token, text))
+    turn = "-" if deal.to_move is None else str(deal.to_move)
+    if fields[8] != turn:
+        raise InvalidNotation(text, f"turn: the replay has {turn} to move, not {fields[8]}")
+    return deal  # type: ignore[no-any-return]
