@@ -18,6 +18,7 @@ Reading uses the standard library's :mod:`tomllib`; writing needs the ``tomli-w`
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -376,7 +377,8 @@ def load_history(text: str) -> Any:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        line = getattr(error, "lineno", None)
+        found = re.search(r"at line (\d+)", str(error))
+        line = int(found.group(1)) if found else None
         raise reader.fail(text[:40], "document", f"not valid TOML: {error}", "REC-1.1", line) from None
     for key in data:
         if key not in _TOP_KEYS and key not in _TABLES:
