@@ -13,16 +13,18 @@ import argparse
 import json
 import random
 import sys
+import tomllib
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO
 
-from fly_rules import dreyfus, fly
+from fly_rules import dreyfus, fly, svg
 from fly_rules.bots import BOTS, Tally, make_bot, run_matches
 from fly_rules.errors import FlyRulesError, InvalidNotation
 from fly_rules.notation.games import action_text, deal_of, finished_deal, game_of, make_rules, new_game, parse_action
 from fly_rules.notation.history import dump_history, load_history
+from fly_rules.notation.position import parse_position
 from fly_rules.spec import find_spec_dir, load_rules, test_citations
 
 __all__ = ["CommandError", "register"]
@@ -237,7 +239,7 @@ class _Progress:
     """A rich progress bar on standard error."""
 
     def __init__(self, total: int) -> None:
-        from rich.progress import Progress
+        from rich.progress import Progress  # noqa: PLC0415 - the cli extra, only when drawing
 
         self.bar = Progress(transient=True, console=_console(sys.stderr))
         self.task = self.bar.add_task("matches", total=total)
@@ -255,7 +257,7 @@ def _progress(total: int) -> _Progress:
 
 
 def _console(stream: TextIO) -> Any:
-    from rich.console import Console
+    from rich.console import Console  # noqa: PLC0415 - the cli extra, only when printing
 
     return Console(file=stream, width=100, highlight=False)
 
@@ -265,7 +267,7 @@ def _pct(rate: float, ci: Sequence[float]) -> str:
 
 
 def _print_table(summary: dict[str, Any], out: TextIO) -> None:
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 - the cli extra, only when printing
 
     console = _console(out)
     head = f"{summary['game']}: {summary['matches']} matches, seed {summary['seed']}, bots {', '.join(summary['bots'])}"
@@ -278,7 +280,9 @@ def _print_table(summary: dict[str, Any], out: TextIO) -> None:
     for row in summary["seats"]:
         seats.add_row(str(row["seat"]), str(row["wins"]), _pct(row["rate"], row["ci95"]))
     console.print(seats)
-    console.print(f"deals per match: {summary['deals_per_match']:.2f}; matches without a winner: {summary['no_winner']}")
+    console.print(
+        f"deals per match: {summary['deals_per_match']:.2f}; matches without a winner: {summary['no_winner']}"
+    )
     ace = summary["ace_of_spades_holder_takes_a_trick"]
     if ace is not None:
         console.print(f"the A♠ holder takes a trick in {100 * ace:.1f}% of the deals he plays")
@@ -295,8 +299,6 @@ def _read(path: Path) -> str:
 
 
 def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
-    import tomllib
-
     text = _read(args.file)
     final = load_history(text)
     game = game_of(final)
@@ -348,14 +350,10 @@ def _outcome(state: Any) -> str:
 
 
 def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
-    from fly_rules.notation.position import parse_position
-
     state = parse_position(args.position)
     view_lines = _board(state)
     print("\n".join(view_lines), file=out)
     if args.svg is not None:
-        from fly_rules import svg
-
         deal = deal_of(state)
         if isinstance(deal, fly.FlyDeal):
             picture = svg.table(
@@ -416,16 +414,18 @@ def _cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
     if args.search:
         words = [w.lower() for w in args.search]
         found = [
-            r for r in rules.values() if all(w in f"{r.id} {r.title} {r.text} {' '.join(r.decisions)}".lower() for w in words)
+            r
+            for r in rules.values()
+            if all(w in f"{r.id} {r.title} {r.text} {' '.join(r.decisions)}".lower() for w in words)
         ]
         if not found:
             raise CommandError(f"no rule mentions {' '.join(args.search)!r}")
-        for rule in found:
-            print(f"{rule.id}  {rule.title}", file=out)
+        for match in found:
+            print(f"{match.id}  {match.title}", file=out)
         return 0
     if args.id is None:
-        for rule in rules.values():
-            print(f"{rule.id}  {rule.title}", file=out)
+        for each in rules.values():
+            print(f"{each.id}  {each.title}", file=out)
         return 0
     rule = rules.get(args.id.upper())
     if rule is None:

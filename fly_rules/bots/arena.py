@@ -19,21 +19,16 @@ from fly_rules import dreyfus, fly
 from fly_rules.bots.base import Bot, RandomBot
 from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.rule_of_thumb import RuleOfThumbBot
+from fly_rules.cards import ACE_HIGH
 
 __all__ = ["BOTS", "MatchResult", "Tally", "make_bot", "play_match", "run_matches", "wilson_interval"]
 
 BOTS: dict[str, Callable[[Any], Bot]] = {
     "random": lambda rules: RandomBot(),
-    "rule-of-thumb": lambda rules: RuleOfThumbBot(getattr(rules, "rank_order", None) or _ace_high()),
-    "monte-carlo": lambda rules: MonteCarloBot(rules),
+    "rule-of-thumb": lambda rules: RuleOfThumbBot(getattr(rules, "rank_order", ACE_HIGH)),
+    "monte-carlo": MonteCarloBot,
 }
 """The bots by name; each entry makes a bot for the given rules."""
-
-
-def _ace_high() -> Any:
-    from fly_rules.cards import ACE_HIGH
-
-    return ACE_HIGH
 
 
 def make_bot(name: str, rules: Any) -> Bot:

@@ -197,5 +197,3 @@ def _deal_hidden(
         if ok:
             return hands
     return None
-
-

@@ -98,5 +98,3 @@ class RuleOfThumbBot:
         if isinstance(view, fly.FlyView):
             return self.fly.choose(view, legal_actions, rng)
         return self.dreyfus.choose(view, legal_actions, rng)
-
-

@@ -7,7 +7,7 @@ match, where a match keeps its deals, and the action text of ``specs/records.md`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, TypeAlias
 
 import attrs
@@ -15,7 +15,7 @@ import attrs
 from fly_rules import dreyfus, fly
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import Card, CardSet, Suit
-from fly_rules.errors import InvalidNotation, InvalidRules
+from fly_rules.errors import InvalidNotation, InvalidRules, RuleViolation
 from fly_rules.tricks import TrumpDuty
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "action_text",
     "deal_of",
     "finished_deal",
+    "first_dealer",
     "game_of",
     "make_rules",
     "match_actions",
@@ -148,8 +149,7 @@ def finished_deal(before: Match | Deal, after: Match | Deal) -> Deal | None:
     old = deal_of(before)
     new = deal_of(after)
     if new.deal_number != old.deal_number:
-        previous = after.previous if isinstance(after, fly.FlyMatch) else after.last_deal  # type: ignore[union-attr]
-        return previous  # type: ignore[no-any-return]
+        return after.previous if isinstance(after, fly.FlyMatch) else after.last_deal  # type: ignore[union-attr]
     return new if new.is_over else None
 
 
@@ -157,6 +157,24 @@ def match_actions(state: Match | Deal) -> tuple[Any, ...] | None:
     """Every action taken in ``state``, oldest first, if the state keeps them (else None)."""
     actions = getattr(state, "actions", None)
     return None if actions is None else tuple(actions)
+
+
+def first_dealer(match: Match, actions: Sequence[Any]) -> int:
+    """The first dealer of ``match``: Dreyfus keeps it; for Fly, the seat whose replay gives ``match``."""
+    if isinstance(match, dreyfus.MatchState):
+        return match.first_dealer
+    players = match.rules.players
+    drawn = fly.new_match(match.rules, seed=match.seed).dealer
+    for dealer in (drawn, *(s for s in range(players) if s != drawn)):
+        replay: Match = fly.new_match(match.rules, seed=match.seed, dealer=dealer, max_deals=match.max_deals)
+        try:
+            for action in actions:
+                replay = replay.apply(action)
+        except RuleViolation:
+            continue
+        if replay == match:
+            return dealer
+    raise ValueError("the match does not replay from its seed and actions")
 
 
 # --- action text [REC-3.2] -------------------------------------------------------
@@ -211,4 +229,3 @@ def parse_action(text: str) -> Play | Exchange | Stand | Fold | fly.SwapTrump:
     except ValueError as error:
         raise InvalidNotation(text, str(error)) from None
     raise InvalidNotation(text, "expected 'stand', 'fold', 'exchange CARDS', 'play CARD' or 'swap-trump CARD'")
-

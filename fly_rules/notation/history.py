@@ -33,6 +33,7 @@ from fly_rules.notation.games import (
     action_text,
     deal_of,
     finished_deal,
+    first_dealer,
     game_of,
     make_rules,
     match_actions,
@@ -42,7 +43,7 @@ from fly_rules.notation.games import (
     rules_version,
 )
 
-__all__ = ["FORMAT", "VERSION", "InvalidHistory", "dump_history", "first_dealer", "history_data", "load_history"]
+__all__ = ["FORMAT", "VERSION", "InvalidHistory", "dump_history", "history_data", "load_history"]
 
 FORMAT: Final = "fly_rules history"
 """The value of a history's ``format`` key [REC-1.2]."""
@@ -130,24 +131,6 @@ def _is_over(state: Match | Deal) -> bool:
     return bool(state.is_over)
 
 
-def first_dealer(match: Match, actions: Sequence[Any]) -> int:
-    """The first dealer of ``match``: Dreyfus keeps it; for Fly, the seat whose replay gives ``match``."""
-    if isinstance(match, dreyfus.MatchState):
-        return match.first_dealer
-    players = match.rules.players
-    drawn = fly.new_match(match.rules, seed=match.seed).dealer
-    for dealer in (drawn, *(s for s in range(players) if s != drawn)):
-        replay: Match = fly.new_match(match.rules, seed=match.seed, dealer=dealer, max_deals=match.max_deals)
-        try:
-            for action in actions:
-                replay = replay.apply(action)
-        except RuleViolation:
-            continue
-        if replay == match:
-            return dealer
-    raise ValueError("the match does not replay from its seed and actions")
-
-
 def history_data(
     state: Match | Deal,
     *,
@@ -193,7 +176,7 @@ def history_data(
     if options:
         data["options"] = options
     if start is not None:
-        data["start"] = _canonical_start(replay)
+        data["start"] = _canonical_start(deal_of(replay))
     deals: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     for action in taken:
@@ -247,7 +230,7 @@ def dump_history(
 
     Needs the ``tomli-w`` package (``pip install 'fly_rules[cli]'``).
     """
-    import tomli_w  # the optional writer: only this function needs it
+    import tomli_w  # noqa: PLC0415 - the optional writer (cli extra): only this function needs it
 
     return tomli_w.dumps(history_data(state, actions=actions, start=start))
 
@@ -465,13 +448,15 @@ def _replay_deals(reader: _Reader, data: Mapping[str, Any], state: Match | Deal)
         if not isinstance(table, dict):
             raise reader.fail(table, field, "must be a table", "REC-3.1")
         if deal_of(state).is_over or deal_of(state).deal_number != number:
-            raise reader.fail("", field, "no such deal: the game ended before it", "REC-3.1", _deal_line(reader, number))
+            raise reader.fail(
+                "", field, "no such deal: the game ended before it", "REC-3.1", _deal_line(reader, number)
+            )
         state = _replay_deal(reader, table, number, state)
     return state
 
 
 def _deal_line(reader: _Reader, number: int) -> int | None:
-    lines = reader._deal_lines  # noqa: SLF001 - the reader's own index
+    lines = reader._deal_lines
     return lines[number] + 1 if number < len(lines) else None
 
 
@@ -482,7 +467,9 @@ def _replay_deal(reader: _Reader, table: Mapping[str, Any], number: int, state: 
     results_keys = tuple(_deal_results(deal))
     for key in table:
         if key not in head and key != "actions" and key not in results_keys:
-            raise reader.fail(key, f"{field}.{key}", "is not a key of a deal", "REC-3.1", reader.key_line(key, deal=number))
+            raise reader.fail(
+                key, f"{field}.{key}", "is not a key of a deal", "REC-3.1", reader.key_line(key, deal=number)
+            )
     for key, value in head.items():
         if table.get(key) != value:
             line = reader.key_line(key, deal=number)
@@ -502,7 +489,9 @@ def _replay_deal(reader: _Reader, table: Mapping[str, Any], number: int, state: 
         if not colon or not seat_text.strip().isdigit():
             raise reader.fail(entry, where, "must be 'SEAT: ACTION'", "REC-3.3", line)
         if int(seat_text) != state.to_move:
-            raise reader.fail(entry, where, f"seat {state.to_move} is to move, not seat {int(seat_text)}", "REC-3.3", line)
+            raise reader.fail(
+                entry, where, f"seat {state.to_move} is to move, not seat {int(seat_text)}", "REC-3.3", line
+            )
         try:
             action = parse_action(action_part)
             before = state
@@ -537,7 +526,9 @@ def _check_result(reader: _Reader, data: Mapping[str, Any], state: Match | Deal)
     expected = _match_results(state)
     for key in result:
         if key not in expected:
-            raise reader.fail(key, f"result.{key}", "is not in this game's result", "REC-4.1", reader.key_line(key, "result"))
+            raise reader.fail(
+                key, f"result.{key}", "is not in this game's result", "REC-4.1", reader.key_line(key, "result")
+            )
     for key, value in expected.items():
         if result.get(key) != value:
             line = reader.key_line(key, "result")

@@ -23,7 +23,7 @@ from fly_rules import dreyfus, fly
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
 from fly_rules.errors import FlyRulesError, InvalidNotation
-from fly_rules.notation.games import Deal, make_rules, new_game, options_of
+from fly_rules.notation.games import Deal, first_dealer, make_rules, new_game, options_of
 
 __all__ = ["parse_position", "position_of"]
 
@@ -99,8 +99,6 @@ def position_of(state: Any, *, start: Deal | None = None, moves: Sequence[Any] |
 
 def _current_deal_start(match: Any, actions: Sequence[Any] | None) -> tuple[Any, list[Any]]:
     """The current deal of ``match`` as dealt, and the moves taken in it, by replaying the match."""
-    from fly_rules.notation.history import first_dealer
-
     taken = tuple(getattr(match, "actions", ())) if actions is None else tuple(actions)
     dealer = first_dealer(match, taken)
     replay: Any = new_game(match.rules, seed=match.seed, dealer=dealer, max_deals=getattr(match, "max_deals", None))

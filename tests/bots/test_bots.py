@@ -56,9 +56,9 @@ def test_fly_4_2_every_bot_plays_legal_actions_in_both_games(name: str) -> None:
     dbot = make_bot(name, drules)
     dmatch = dreyfus.new_match(drules, seed=4)
     while not dmatch.is_over:
-        legal = dmatch.legal_actions()
-        action = dbot.choose(dmatch.view(dmatch.to_move), legal, rng)  # type: ignore[arg-type]
-        assert action in legal
+        dlegal = dmatch.legal_actions()
+        action = dbot.choose(dmatch.view(dmatch.to_move), dlegal, rng)  # type: ignore[arg-type]
+        assert action in dlegal
         dmatch = dmatch.apply(action)
 
 
@@ -110,7 +110,7 @@ def test_drf_11_1_dreyfus_bot_choice_ignores_the_hidden_hands() -> None:
     size = len(CardSet(deal.hands[others[0]]))
     hands[others[0]] = CardSet.of(pooled[:size]).mask
     hands[others[1]] = CardSet.of(pooled[size:]).mask
-    other = attrs.evolve(deal, hands=tuple(hands))
+    other = attrs.evolve(deal, hands=(hands[0], hands[1], hands[2]))
     assert other.view(seat) == deal.view(seat)
     bot = MonteCarloBot(match.rules, samples=6)
     assert bot.choose(deal.view(seat), deal.legal_actions(), random.Random(2)) == bot.choose(
@@ -124,10 +124,18 @@ def test_fly_5_2_rule_of_thumb_folds_weak_hands_and_exchanges_low_cards() -> Non
     rules = fly.FlyRules(players=3, deck_size=52)
     weak = fly.new_deal(rules, hands=["7C 8D 9C 7D 8C", "AH QH JH TH 9H", "7S 8S 9S TC JC"], trump_card="6H", dealer=2)
     assert bot.choose(weak.view(0), weak.legal_actions(), random.Random(0)) == Fold()
-    mixed = fly.new_deal(rules, hands=["7C 8D 9C AH 8C", "KH QH JH TH 9H", "7S 8S 9S TC JC"], trump_card="6H", dealer=2, stock="AC KC QC QD")
+    mixed = fly.new_deal(
+        rules,
+        hands=["7C 8D 9C AH 8C", "KH QH JH TH 9H", "7S 8S 9S TC JC"],
+        trump_card="6H",
+        dealer=2,
+        stock="AC KC QC QD",
+    )
     choice = bot.choose(mixed.view(0), mixed.legal_actions(), random.Random(0))
     assert choice == Exchange("7C 8D 9C 8C")
-    strong = fly.new_deal(rules, hands=["AC AD AH KS KH", "QH JH TH 9H 8H", "7S 8S 9S TC JC"], trump_card="6H", dealer=2)
+    strong = fly.new_deal(
+        rules, hands=["AC AD AH KS KH", "QH JH TH 9H 8H", "7S 8S 9S TC JC"], trump_card="6H", dealer=2
+    )
     assert bot.choose(strong.view(0), strong.legal_actions(), random.Random(0)) == Stand()
 
 
@@ -207,7 +215,8 @@ def test_wilson_interval_and_tally_summary() -> None:
     assert tally.summary()["deals_per_match"] == 0.0
     tally.add(play_match(fly.FlyRules(players=3), ["random"] * 3, 1, 0, 1))
     summary = tally.summary()
-    assert summary["matches"] == 1 and summary["per_bot"][0]["seats_held"] == 3
+    assert summary["matches"] == 1
+    assert summary["per_bot"][0]["seats_held"] == 3
     assert summary["no_winner"] + sum(s["wins"] for s in summary["seats"]) == 1
 
 

@@ -15,7 +15,12 @@ from tests.notation.helpers import random_fly_match
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """Run ``python -m fly_rules`` with ``args`` and ``stdin``, capturing its output."""
     return subprocess.run(
-        [sys.executable, "-m", "fly_rules", *args], input=stdin, capture_output=True, text=True, timeout=300, check=False
+        [sys.executable, "-m", "fly_rules", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
 
 
@@ -26,11 +31,16 @@ def test_rec_3_3_play_with_scripted_input_rejects_bad_input_and_saves_the_histor
     result = run("play", "--players", "3", "--max-deals", "1", "--seed", "4", "--save", str(saved), stdin=answers)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "your hand:" in out and "trump card" in out and "records:" in out and "   1. " in out
-    assert "not understood" in out and "not a legal action now" in out
+    assert "your hand:" in out
+    assert "trump card" in out
+    assert "records:" in out
+    assert "   1. " in out
+    assert "not understood" in out
+    assert "not a legal action now" in out
     assert "== match over" in out
     check = run("replay", "--check", str(saved))
-    assert check.returncode == 0 and check.stdout.startswith("ok:")
+    assert check.returncode == 0
+    assert check.stdout.startswith("ok:")
 
 
 def test_drf_4_4_play_dreyfus_offers_typed_exchanges_and_fails_when_input_ends(tmp_path: Path) -> None:
@@ -38,14 +48,17 @@ def test_drf_4_4_play_dreyfus_offers_typed_exchanges_and_fails_when_input_ends(t
     result = run("play", "--game", "dreyfus", "--seat", "1", "--seed", "2", stdin="1\n")
     assert result.returncode == 1
     assert "more: type the action" in result.stdout
-    assert result.stderr.count("\n") == 1 and "input ended" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert "input ended" in result.stderr
 
 
 def test_fly_10_2_simulate_prints_a_table_and_json_independent_of_workers() -> None:
     """FLY-10.2: simulate tabulates wins per bot and seat; --json is the same for 1 and 2 workers."""
     table = run("simulate", "-n", "6", "--players", "3", "--bots", "rule-of-thumb,random", "--no-progress")
     assert table.returncode == 0, table.stderr
-    assert "per bot" in table.stdout and "per seat" in table.stdout and "deals per match" in table.stdout
+    assert "per bot" in table.stdout
+    assert "per seat" in table.stdout
+    assert "deals per match" in table.stdout
     one = run("simulate", "-n", "6", "--players", "3", "--json", "--seed", "abc")
     two = run("simulate", "-n", "6", "--players", "3", "--json", "--seed", "abc", "--workers", "2")
     assert one.returncode == two.returncode == 0
@@ -68,7 +81,8 @@ def test_fly_1_1_simulate_refuses_bad_arguments() -> None:
     ):
         result = run("simulate", *args)
         assert result.returncode == 1, (args, result.stderr)
-        assert result.stderr.startswith("fly-rules: ") and result.stderr.count("\n") == 1
+        assert result.stderr.startswith("fly-rules: ")
+        assert result.stderr.count("\n") == 1
 
 
 def test_rec_4_3_replay_narrates_checks_and_rejects(tmp_path: Path) -> None:
@@ -76,25 +90,36 @@ def test_rec_4_3_replay_narrates_checks_and_rejects(tmp_path: Path) -> None:
     good = tmp_path / "good.toml"
     good.write_text(dump_history(random_fly_match(4, 5000, 3)), encoding="utf-8")
     told = run("replay", str(good))
-    assert told.returncode == 0 and "== deal 1: seat" in told.stdout and "deal over: records" in told.stdout
+    assert told.returncode == 0
+    assert "== deal 1: seat" in told.stdout
+    assert "deal over: records" in told.stdout
     bad = tmp_path / "bad.toml"
     bad.write_text(good.read_text().replace("rules_version = 1", "rules_version = 2"), encoding="utf-8")
     refused = run("replay", "--check", str(bad))
-    assert refused.returncode == 1 and "line 4" in refused.stderr and "REC-1.3" in refused.stderr
+    assert refused.returncode == 1
+    assert "line 4" in refused.stderr
+    assert "REC-1.3" in refused.stderr
     missing = run("replay", str(tmp_path / "nothing.toml"))
-    assert missing.returncode == 1 and "cannot read" in missing.stderr
+    assert missing.returncode == 1
+    assert "cannot read" in missing.stderr
 
 
 def test_rec_2_4_replay_narrates_explicit_deals(tmp_path: Path) -> None:
     """REC-2.4: replay narrates a history that starts from an explicit deal, of either game."""
-    start = {"hands": ["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"], "trump_card": "8H", "stock": "7D", "dealer": 0}
+    start = {
+        "hands": ["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"],
+        "trump_card": "8H",
+        "stock": "7D",
+        "dealer": 0,
+    }
     deal = fly.new_deal(fly.FlyRules(players=3), **start)  # type: ignore[arg-type]
     while not deal.is_over:
         deal = deal.apply(deal.legal_actions()[0])
     path = tmp_path / "deal.toml"
     path.write_text(dump_history(deal, start=start), encoding="utf-8")
     told = run("replay", str(path))
-    assert told.returncode == 0 and "trump card 8♥" in told.stdout
+    assert told.returncode == 0
+    assert "trump card 8♥" in told.stdout
     from fly_rules import dreyfus
 
     drey = dreyfus.new_match(dreyfus.DreyfusRules(), seed=3, dealer=0).deal
@@ -109,7 +134,9 @@ def test_rec_2_4_replay_narrates_explicit_deals(tmp_path: Path) -> None:
     ddeal = dreyfus.new_deal(dreyfus.DreyfusRules(), **dstart)  # type: ignore[arg-type]
     path.write_text(dump_history(ddeal, actions=[], start=dstart), encoding="utf-8")
     told = run("replay", str(path))
-    assert told.returncode == 0 and "Dreyfus history" in told.stdout and "in progress" in told.stdout
+    assert told.returncode == 0
+    assert "Dreyfus history" in told.stdout
+    assert "in progress" in told.stdout
 
 
 def test_rec_5_1_show_draws_a_position_and_its_svg(tmp_path: Path) -> None:
@@ -117,12 +144,15 @@ def test_rec_5_1_show_draws_a_position_and_its_svg(tmp_path: Path) -> None:
     position = "fly - 0 8H 7C8DKH9SAS/9HTHJHQHAH/9CTCJC7S8S 7H7D 25,25,25 s,s,s,pAH 2"
     shown = run("show", position, "--svg", str(tmp_path / "t.svg"))
     assert shown.returncode == 0, shown.stderr
-    assert "trump card 8♥" in shown.stdout and "trick: 1:A♥" in shown.stdout and "to move: seat 2" in shown.stdout
+    assert "trump card 8♥" in shown.stdout
+    assert "trick: 1:A♥" in shown.stdout
+    assert "to move: seat 2" in shown.stdout
     assert (tmp_path / "t.svg").read_text().startswith("<svg")
     drey = "dreyfus - 0 NT 7C/8C/9C - 0,0,0/0,0,0 - 1 0"
     assert run("show", drey).returncode == 1
     bad = run("show", "fly nonsense")
-    assert bad.returncode == 1 and bad.stderr.startswith("fly-rules: invalid notation")
+    assert bad.returncode == 1
+    assert bad.stderr.startswith("fly-rules: invalid notation")
 
 
 def test_drf_1_1_show_draws_a_dreyfus_position(tmp_path: Path) -> None:
@@ -133,21 +163,26 @@ def test_drf_1_1_show_draws_a_dreyfus_position(tmp_path: Path) -> None:
     deal = dreyfus.new_match(dreyfus.DreyfusRules(), seed=3, dealer=0).deal
     result = run("show", position_of(deal), "--svg", str(tmp_path / "d.svg"))
     assert result.returncode == 0, result.stderr
-    assert "Dreyfus; seat 0 deals" in result.stdout and "upper 0 lower 0" in result.stdout
+    assert "Dreyfus; seat 0 deals" in result.stdout
+    assert "upper 0 lower 0" in result.stdout
 
 
 def test_fly_7_2_rules_prints_a_rule_with_its_tests_and_searches() -> None:
     """FLY-7.2: rules ID prints the text, Source, Decision and citing tests; --search finds rules; unknown exits 1."""
     rule = run("rules", "fly-7.2")
     assert rule.returncode == 0
-    assert "Source:" in rule.stdout and "Decision:" in rule.stdout and "tests/fly/" in rule.stdout
+    assert "Source:" in rule.stdout
+    assert "Decision:" in rule.stdout
+    assert "tests/fly/" in rule.stdout
     found = run("rules", "--search", "led", "trump", "ace")
-    assert found.returncode == 0 and "FLY-7.2" in found.stdout
+    assert found.returncode == 0
+    assert "FLY-7.2" in found.stdout
     listing = run("rules")
     assert "REC-5.1" in listing.stdout
     assert run("rules", "--search", "xylophone").returncode == 1
     unknown = run("rules", "FLY-99.9")
-    assert unknown.returncode == 1 and "no rule" in unknown.stderr
+    assert unknown.returncode == 1
+    assert "no rule" in unknown.stderr
 
 
 def test_rec_1_2_usage_errors_exit_2() -> None:
