@@ -32,15 +32,16 @@ class MonteCarloBot:
     Args:
         rules: the rules of the game played (:class:`~fly_rules.fly.FlyRules` or
             :class:`~fly_rules.dreyfus.DreyfusRules`).
-        samples: guesses of the hidden cards per decision.
+        samples: guesses of the hidden cards per decision (default 24 for Fly, 8 for Dreyfus, whose
+            deals are longer).
     """
 
     name = "monte-carlo"
     """The bot's name in tables."""
 
-    def __init__(self, rules: Any, samples: int = 24) -> None:
+    def __init__(self, rules: Any, samples: int | None = None) -> None:
         self.rules = rules
-        self.samples = samples
+        self.samples = samples if samples is not None else 24 if isinstance(rules, fly.FlyRules) else 8
         if isinstance(rules, fly.FlyRules):
             self.policy: Any = FlyRuleOfThumbBot(rules.rank_order)
         else:

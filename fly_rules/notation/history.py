@@ -7,7 +7,7 @@ deal), every action in order, one a line, and the results each deal and the matc
 as an action is illegal or a stated result disagrees with the replay; :func:`dump_history` writes
 the canonical text, so that ``dump_history(load_history(text)) == text`` for canonical text.
 
-Reading uses the standard library's :mod:`tomllib`; writing needs the ``tomli-w`` package (the
+Reading uses the standard library's ``tomllib``; writing needs the ``tomli-w`` package (the
 ``cli`` extra), imported only when a history is written.
 
 >>> from fly_rules import fly

@@ -9,7 +9,7 @@ engine stores a deal.
 ...                     trump_card="8H", stock="7H 7D", dealer=0)
 >>> text = position_of(deal.apply(fly.Stand()), start=deal)
 >>> text
-'fly - 0 8H 7C8D9SKHAS/9HTHJHQHAH/7S8S9CTCJC 7H7D 25,25,25 s 2'
+'fly - 0 8H 7C8DKH9SAS/9HTHJHQHAH/9CTCJC7S8S 7H7D 25,25,25 s 2'
 >>> parse_position(text) == deal.apply(fly.Stand())
 True
 """
