@@ -136,7 +136,7 @@ class MonteCarloBot:
             deal = deal.apply(Play(card))
         return deal if deal.to_move == view.seat else None
 
-    def _dreyfus_deal(self, view: dreyfus.DreyfusView, rng: random.Random) -> dreyfus.DealState | None:
+    def _dreyfus_deal(self, view: dreyfus.DreyfusView, rng: random.Random) -> dreyfus.DreyfusDeal | None:
         tricks = [_seated(leader, cards) for leader, cards in view.tricks]
         current = _seated(view.leader, view.trick)
         plays = [*(p for trick in tricks for p in trick), *current]

@@ -42,9 +42,9 @@ GAMES: Final = ("fly", "dreyfus")
 
 Rules: TypeAlias = fly.FlyRules | dreyfus.DreyfusRules
 """The rules options of either game."""
-Match: TypeAlias = fly.FlyMatch | dreyfus.MatchState
+Match: TypeAlias = fly.FlyMatch | dreyfus.DreyfusMatch
 """A match of either game."""
-Deal: TypeAlias = fly.FlyDeal | dreyfus.DealState
+Deal: TypeAlias = fly.FlyDeal | dreyfus.DreyfusDeal
 """A deal of either game."""
 
 
@@ -139,7 +139,7 @@ def new_game(rules: Rules, *, seed: int | str, dealer: int | None = None, max_de
 
 def deal_of(state: Match | Deal) -> Deal:
     """The deal in progress (or the last one) of a match, or the deal itself."""
-    if isinstance(state, fly.FlyMatch | dreyfus.MatchState):
+    if isinstance(state, fly.FlyMatch | dreyfus.DreyfusMatch):
         return state.deal
     return state
 
@@ -161,7 +161,7 @@ def match_actions(state: Match | Deal) -> tuple[Any, ...] | None:
 
 def first_dealer(match: Match, actions: Sequence[Any]) -> int:
     """The first dealer of ``match``: Dreyfus keeps it; for Fly, the seat whose replay gives ``match``."""
-    if isinstance(match, dreyfus.MatchState):
+    if isinstance(match, dreyfus.DreyfusMatch):
         return match.first_dealer
     players = match.rules.players
     drawn = fly.new_match(match.rules, seed=match.seed).dealer

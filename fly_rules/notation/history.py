@@ -122,7 +122,7 @@ def _match_results(state: Match | Deal) -> dict[str, Any]:
         return out
     out["upper"] = list(state.upper)
     out["lower"] = list(state.lower)
-    if isinstance(state, dreyfus.MatchState):
+    if isinstance(state, dreyfus.DreyfusMatch):
         out["settlement"] = list(state.settlement())
     return out
 
@@ -158,7 +158,7 @@ def history_data(
         "rules_version": rules_version(game),
         "players": rules.players if isinstance(rules, fly.FlyRules) else 3,
     }
-    if isinstance(state, fly.FlyMatch | dreyfus.MatchState):
+    if isinstance(state, fly.FlyMatch | dreyfus.DreyfusMatch):
         if start is not None:
             raise ValueError("a match starts from its seed; start= is for explicit deals")
         data["seed"] = state.seed
@@ -349,9 +349,9 @@ def _start_args(reader: _Reader, game: str, start: object) -> dict[str, Any]:
 def load_history(text: str) -> Any:
     """The match (or explicit deal) that ``text`` records, replayed through the engine [REC-1.1].
 
-    Returns a :class:`~fly_rules.fly.FlyMatch` or :class:`~fly_rules.dreyfus.MatchState` for a
+    Returns a :class:`~fly_rules.fly.FlyMatch` or :class:`~fly_rules.dreyfus.DreyfusMatch` for a
     history that starts from a seed, a :class:`~fly_rules.fly.FlyDeal` or
-    :class:`~fly_rules.dreyfus.DealState` for one that starts from an explicit deal.
+    :class:`~fly_rules.dreyfus.DreyfusDeal` for one that starts from an explicit deal.
 
     Raises:
         InvalidHistory: naming the field, line and rule of the first thing wrong [REC-4.3].

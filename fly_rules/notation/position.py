@@ -65,7 +65,7 @@ def position_of(state: Any, *, start: Deal | None = None, moves: Sequence[Any] |
     Raises:
         ValueError: if the moves do not lead from the start to the deal.
     """
-    if isinstance(state, fly.FlyMatch | dreyfus.MatchState):
+    if isinstance(state, fly.FlyMatch | dreyfus.DreyfusMatch):
         start, moves = _current_deal_start(state, moves)
         deal: Any = state.deal
     else:

@@ -62,35 +62,45 @@ def test_fly_4_2_every_bot_plays_legal_actions_in_both_games(name: str) -> None:
         dmatch = dmatch.apply(action)
 
 
-def permuted_hidden(match: fly.FlyMatch, seat: int, seed: int) -> fly.FlyDeal:
-    """The same deal with the cards hidden from ``seat`` (other hands, the stock) dealt anew."""
-    deal = match.deal
-    hidden = [c for s, h in enumerate(deal.hands) if s != seat for c in h] + list(deal.stock)
-    random.Random(seed).shuffle(hidden)
-    import attrs
-
-    masks = list(deal.hand_masks)
-    for s, hand in enumerate(deal.hands):
-        if s != seat:
-            masks[s] = CardSet.of(hidden[: len(hand)]).mask
-            hidden = hidden[len(hand) :]
-    return attrs.evolve(deal, hand_masks=tuple(masks), stock_indices=tuple(c.index for c in hidden))
+def twin_deals(seed: int, fixed: tuple[int, ...]) -> tuple[fly.FlyDeal, fly.FlyDeal]:
+    """Two explicit Fly deals that differ only in the cards of the seats not in ``fixed`` and the stock."""
+    rules = fly.FlyRules(players=4)
+    cards = list(rules.deck)
+    random.Random(seed).shuffle(cards)
+    hands = [cards[5 * s : 5 * s + 5] for s in range(4)]
+    loose = [s for s in range(4) if s not in fixed]
+    pool = [c for s in loose for c in hands[s]] + cards[21:]
+    random.Random(seed + 1).shuffle(pool)
+    other = list(hands)
+    for k, s in enumerate(loose):
+        other[s] = pool[5 * k : 5 * k + 5]
+    stock = pool[5 * len(loose) :]
+    first = fly.new_deal(rules, hands=hands, trump_card=cards[20], stock=cards[21:], dealer=0)
+    second = fly.new_deal(rules, hands=other, trump_card=cards[20], stock=stock, dealer=0)
+    return first, second
 
 
 @pytest.mark.parametrize("name", sorted(BOTS))
 def test_fly_5_1_bot_choice_is_invariant_when_hidden_cards_are_permuted(name: str) -> None:
     """FLY-5.1: a bot given the same view chooses the same action whatever the hidden cards are."""
     for seed in range(3):
-        match = fly_play_position(seed)
-        seat = match.to_move
-        assert seat is not None
-        other = permuted_hidden(match, seat, seed)
-        assert other.view(seat) == match.view(seat)
-        assert other.hands != match.deal.hands
-        bot = make_bot(name, match.rules)
-        first = bot.choose(match.view(seat), match.legal_actions(), random.Random(seed))
-        second = bot.choose(other.view(seat), other.legal_actions(), random.Random(seed))
-        assert first == second
+        # the first declaration: seat 1 sees only its own hand
+        first, second = twin_deals(seed, fixed=(1,))
+        # the second card of the first trick: seat 2 sees its hand and the card seat 1 led
+        third, fourth = twin_deals(seed, fixed=(1, 2))
+        for _ in range(4):
+            third, fourth = third.apply(Stand()), fourth.apply(Stand())
+        lead = third.legal_actions()[0]
+        third, fourth = third.apply(lead), fourth.apply(lead)
+        for a, b in ((first, second), (third, fourth)):
+            seat = a.to_move
+            assert seat is not None
+            assert b.to_move == seat
+            assert a.view(seat) == b.view(seat)
+            assert a.hands != b.hands
+            bot = make_bot(name, a.rules)
+            chosen = bot.choose(a.view(seat), a.legal_actions(), random.Random(seed))
+            assert chosen == bot.choose(b.view(seat), b.legal_actions(), random.Random(seed))
 
 
 def test_drf_11_1_dreyfus_bot_choice_ignores_the_hidden_hands() -> None:

@@ -20,7 +20,7 @@ def random_fly_match(seed: int, steps: int, players: int = 4, preset: str = "def
     return match
 
 
-def random_dreyfus_match(seed: int, steps: int, **options: Any) -> tuple[dreyfus.MatchState, list[Any]]:
+def random_dreyfus_match(seed: int, steps: int, **options: Any) -> tuple[dreyfus.DreyfusMatch, list[Any]]:
     """A Dreyfus match after up to ``steps`` random actions, and those actions."""
     rng = random.Random(seed)
     rules = dreyfus.DreyfusRules(max_deals=2, **options)
