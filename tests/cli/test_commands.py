@@ -7,9 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fly_rules import fly
 from fly_rules.notation.history import dump_history
-from tests.notation.helpers import random_fly_match
+from tests.notation.helpers import fly_start_deal, random_fly_match
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -106,13 +105,7 @@ def test_rec_4_3_replay_narrates_checks_and_rejects(tmp_path: Path) -> None:
 
 def test_rec_2_4_replay_narrates_explicit_deals(tmp_path: Path) -> None:
     """REC-2.4: replay narrates a history that starts from an explicit deal, of either game."""
-    start = {
-        "hands": ["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"],
-        "trump_card": "8H",
-        "stock": "7D",
-        "dealer": 0,
-    }
-    deal = fly.new_deal(fly.FlyRules(players=3), **start)  # type: ignore[arg-type]
+    start, deal = fly_start_deal(stock="7D")
     while not deal.is_over:
         deal = deal.apply(deal.legal_actions()[0])
     path = tmp_path / "deal.toml"

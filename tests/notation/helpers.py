@@ -34,3 +34,14 @@ def random_dreyfus_match(seed: int, steps: int, **options: Any) -> tuple[dreyfus
         taken.append(action)
         match = match.apply(action)
     return match, taken
+
+
+def fly_start(stock: str = "7D", third: str = "7S 8S 9C TC JC") -> dict[str, Any]:
+    """The keyword arguments of a small explicit three-player Fly deal (hearts trump)."""
+    return {"hands": ["AS KH 7C 8D 9S", "AH QH JH TH 9H", third], "trump_card": "8H", "stock": stock, "dealer": 0}
+
+
+def fly_start_deal(**changes: str) -> tuple[dict[str, Any], fly.FlyDeal]:
+    """:func:`fly_start` and the deal it makes."""
+    start = fly_start(**changes)
+    return start, fly.new_deal(fly.FlyRules(players=3), **start)

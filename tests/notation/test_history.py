@@ -15,7 +15,7 @@ from fly_rules import dreyfus, fly
 from fly_rules.errors import InvalidNotation
 from fly_rules.notation.games import parse_action
 from fly_rules.notation.history import InvalidHistory, dump_history, history_data, load_history
-from tests.notation.helpers import random_dreyfus_match, random_fly_match
+from tests.notation.helpers import fly_start_deal, random_dreyfus_match, random_fly_match
 
 
 def fly_text(seed: int = 3, steps: int = 400, players: int = 3) -> tuple[fly.FlyMatch, str]:
@@ -68,13 +68,7 @@ def test_rec_4_1_finished_dreyfus_match_states_its_settlement() -> None:
 
 def test_rec_2_4_explicit_fly_deal_round_trips() -> None:
     """REC-2.4: a history of an explicit Fly deal, played out, loads back to the equal deal."""
-    start = {
-        "hands": ["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"],
-        "trump_card": "8H",
-        "stock": "7H 7D 8C",
-        "dealer": 0,
-    }
-    deal = fly.new_deal(fly.FlyRules(players=3), **start)  # type: ignore[arg-type]
+    start, deal = fly_start_deal(stock="7H 7D 8C")
     rng = random.Random(1)
     while not deal.is_over:
         deal = deal.apply(rng.choice(deal.legal_actions()))
@@ -192,13 +186,7 @@ def test_rec_3_2_unreadable_action_is_refused() -> None:
 
 def test_rec_3_3_illegal_action_names_the_game_rule_and_line() -> None:
     """REC-3.3, FLY-6.3: an illegal play is refused naming its line, place and the rule it breaks."""
-    start = {
-        "hands": ["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC 7H"],
-        "trump_card": "8H",
-        "stock": "7D",
-        "dealer": 0,
-    }
-    deal = fly.new_deal(fly.FlyRules(players=3), **start)  # type: ignore[arg-type]
+    start, deal = fly_start_deal(stock="7D", third="7S 8S 9C TC 7H")
     for action in ("stand", "stand", "stand", "play AH"):
         deal = deal.apply(parse_action(action))
     text = dump_history(deal, start=start)
@@ -256,13 +244,8 @@ def test_rec_4_3_errors_are_typed_and_picklable() -> None:
 
 def test_rec_2_4_start_table_is_checked() -> None:
     """REC-2.4: a start table with a missing, unknown or ill-typed key, or an irregular deal, is refused."""
-    start = {
-        "hands": ["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"],
-        "trump_card": "8H",
-        "stock": "7D",
-        "dealer": 0,
-    }
-    text = dump_history(fly.new_deal(fly.FlyRules(players=3), **start), start=start)  # type: ignore[arg-type]
+    start, deal = fly_start_deal()
+    text = dump_history(deal, start=start)
     assert refused(text.replace('stock = "7D"\n', "")).field == "start.stock"
     assert refused(text.replace('stock = "7D"', 'stock = "7D"\nextra = 1')).field == "start.extra"
     assert refused(text.replace('stock = "7D"', "stock = 7")).field == "start.stock"
