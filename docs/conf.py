@@ -52,6 +52,8 @@ nitpick_ignore_regex = [
     # private type variables of the engine protocol
     ("py:class", r"(fly_rules\.engine\.)?_[A-Z](_co)?"),
     ("py:obj", r"(fly_rules\.engine\.)?_[A-Z](_co)?"),
+    # the adapters' third-party libraries (numpy arrays, OpenSpiel and PettingZoo base classes)
+    ("py:class", r"(numpy|np|pyspiel|pettingzoo|gymnasium)\..*"),
     # The game modules, cited by docstrings before they land; once they exist, they resolve.
     ("py:mod", r"fly_rules\.(fly|dreyfus|records|cli)"),
 ]

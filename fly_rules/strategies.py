@@ -18,10 +18,21 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from typing import Any
 
-from fly_rules.cards import DECK_52, Card, CardSet
+from fly_rules.cards import DECK_52, Card, CardSet, Rank, Suit
+from fly_rules.dreyfus import DreyfusMatch, DreyfusRules
+from fly_rules.dreyfus import new_match as new_dreyfus_match
 from fly_rules.fly import FlyRules, new_match
 
-__all__ = ["card_notations", "card_sets", "cards", "fly_rules_options", "fly_states"]
+__all__ = [
+    "card_notations",
+    "card_sets",
+    "cards",
+    "dreyfus_rules_options",
+    "dreyfus_states",
+    "fly_rules_options",
+    "fly_states",
+    "legal_action",
+]
 
 
 def cards(deck: CardSet = DECK_52) -> st.SearchStrategy[Card]:
@@ -94,5 +105,78 @@ def fly_states(draw: st.DrawFn, /, rules: FlyRules | None = None, max_actions: i
     for _ in range(draw(st.integers(0, max_actions))):
         if state.is_over:
             break
-        state = state.apply(draw(st.sampled_from(state.legal_actions())))
+        state = state.apply(draw(legal_action(state)))
+    return state
+
+
+def legal_action(state: Any) -> st.SearchStrategy[Any]:
+    """One of ``state.legal_actions()``, drawn by position, so that a lazy sequence (a Dreyfus
+    exchange offers up to 4,096 discards [DRF-4.4]) is never built whole; shrinks towards the first."""
+    legal = state.legal_actions()
+    return st.integers(0, len(legal) - 1).map(legal.__getitem__)
+
+
+_FOSK_RANKS = (frozenset(Rank(r) for r in range(3, 11)), frozenset(Rank(r) for r in range(3, 9)), "any")
+_CYCLES = ((Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, None), (None,), (Suit.HEARTS,))
+
+
+@st.composite
+def dreyfus_rules_options(draw: st.DrawFn, /, **fixed: Any) -> DreyfusRules:
+    """Valid :class:`~fly_rules.dreyfus.DreyfusRules`, every option drawn from its allowed values
+    [DRF-1.1]. ``fixed`` pins an option to a value, or to a strategy of its own. Shrinks towards the
+    defaults.
+
+    >>> from hypothesis import given
+    >>> @given(dreyfus_rules_options(exchange_mode="incremental"))
+    ... def test_incremental(rules): assert rules.exchange_mode == "incremental"
+    >>> test_incremental()
+    """
+    options: dict[str, Any] = {
+        "par_tricks": draw(st.sampled_from([4, 3, 5, 0, 12])),
+        "target_lower": draw(st.sampled_from([10, 1, 5, 30])),
+        "contract_cycle": draw(st.sampled_from(_CYCLES)),
+        "show_trump_indicator": draw(st.booleans().map(lambda b: not b)),
+        "deal_packet_size": draw(st.sampled_from([3, 1, 2, 4, 6, 12])),
+        "dealer_rotation": draw(st.sampled_from(["left", "right"])),
+        "fosk_ranks": draw(st.sampled_from(_FOSK_RANKS)),
+        "fosk_excludes_trump": draw(st.booleans()),
+        "exchange_mode": draw(st.sampled_from(["batch", "incremental"])),
+        "reveal_discards": draw(st.booleans()),
+        "reveal_leftover_talon": draw(st.booleans()),
+        "first_lead": draw(st.sampled_from(["eldest", "first_actual_buyer"])),
+        "trump_duty": draw(st.sampled_from(["any_trump", "overtrump", "overtrump_or_free"])),
+        "must_head_trick": draw(st.booleans()),
+        "winner_rule": draw(st.sampled_from(["first_to_reach", "highest_lower"])),
+        "max_deals": draw(st.one_of(st.none(), st.integers(1, 12))),
+        "settlement": draw(st.sampled_from(["gross", "net_of_winner_upper", "pairwise"])),
+        "shortfall_floor_zero": draw(st.booleans().map(lambda b: not b)),
+        "revoke_handling": draw(st.sampled_from(["prevent", "penalize"])),
+        "revoke_upper_penalty": draw(st.sampled_from([10, 0, 5])),
+        "revoke_penalty_per": draw(st.sampled_from(["deal", "occurrence"])),
+        "revoke_adds_undertricks": draw(st.booleans()),
+        "forgot_record_penalty": draw(st.sampled_from([3, 0])),
+    }
+    for name, value in fixed.items():
+        options[name] = draw(value) if isinstance(value, st.SearchStrategy) else value
+    return DreyfusRules(**options)
+
+
+@st.composite
+def dreyfus_states(draw: st.DrawFn, /, rules: DreyfusRules | None = None, max_actions: int = 200) -> DreyfusMatch:
+    """Reachable Dreyfus match states: a seeded match played forward by drawn legal actions, so
+    every state is consistent by construction [DRF-4.1] [DRF-6.7].
+
+    >>> from hypothesis import given
+    >>> @given(dreyfus_states(max_actions=40))
+    ... def test_views_show_twelve_cards_at_most(match):
+    ...     assert all(len(match.view(seat).hand) <= 12 for seat in range(3))
+    >>> test_views_show_twelve_cards_at_most()
+    """
+    if rules is None:
+        rules = draw(dreyfus_rules_options(max_deals=st.integers(1, 3)))
+    state = new_dreyfus_match(rules, seed=draw(st.integers(0, 2**32)), dealer=draw(st.sampled_from([None, 0, 1, 2])))
+    for _ in range(draw(st.integers(0, max_actions))):
+        if state.is_over:
+            break
+        state = state.apply(draw(legal_action(state)))
     return state

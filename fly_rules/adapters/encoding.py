@@ -1,0 +1,344 @@
+"""One integer action space and one observation encoding for both games, shared by the adapters.
+
+**Actions.** Every action of either game is one integer id:
+
+- ``0..51``: ``Play(card)``, the card's :attr:`~fly_rules.cards.Card.index`;
+- ``52`` (``STAND``): ``Stand()``; once cards are marked, *exchange the marked cards*;
+- ``53`` (``FOLD``): ``Fold()`` (Fly only);
+- ``54..105`` (``MARK``): mark card ``id - 54`` for discard;
+- ``106..157`` (``SWAP``): ``SwapTrump(card id - 106)`` (Fly's ``turnup_use="dealer_swap"``).
+
+An exchange (Fly's ``Exchange`` of up to five cards [FLY-4.3], Dreyfus's discard of up to twelve
+[DRF-4.3]) is chosen card by card: the player marks the cards to discard **in ascending card order**
+(each mark must be higher than the last one, so every discard set has exactly one sequence of marks)
+and then plays ``STAND`` to exchange them. A mark is legal exactly when the marked set with the new
+card is itself a legal exchange, so the sequences of marks reach every legal discard set and nothing
+else (both games' legal discard sets are closed under taking subsets). Marks are private: the other
+seats see only the exchange, as the rules show it (its size [FLY-4.2], [DRF-4.5]). In Dreyfus's
+incremental mode [DRF-4.4] each mark is at once a one-card exchange, as the rules say.
+
+**Observations.** :func:`observation_size` floats per seat, built only from
+``view(seat)`` and the seat's own marks, so they never show another
+seat's hidden cards [FLY-5.1] [DRF-11.1]; the layout is in :func:`write_fly_observation` and
+:func:`write_dreyfus_observation`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from fly_rules._choices import SubsetChoices, bits
+from fly_rules.actions import Exchange, Fold, Play, Stand
+from fly_rules.cards import ALL_CARDS, Card, CardSet
+from fly_rules.dreyfus import DreyfusDeal, DreyfusRules, DreyfusView
+from fly_rules.fly import FlyDeal, FlyRules, FlyView, Phase, SwapTrump
+
+__all__ = [
+    "DREYFUS_ACTIONS",
+    "FLY_ACTIONS",
+    "FOLD",
+    "MARK",
+    "OBSERVATION_HIGH",
+    "STAND",
+    "SWAP",
+    "Marking",
+    "action_id",
+    "action_text",
+    "engine_action",
+    "legal_ids",
+    "observation_size",
+    "observation_text",
+    "write_dreyfus_observation",
+    "write_fly_observation",
+    "write_observation",
+]
+
+STAND: Final = 52
+"""Stand, or exchange the marked cards."""
+FOLD: Final = 53
+"""Fold (Fly)."""
+MARK: Final = 54
+"""First id of "mark card ``id - MARK`` for discard"."""
+SWAP: Final = 106
+"""First id of "take the trump card and discard card ``id - SWAP``" (Fly)."""
+FLY_ACTIONS: Final = 158
+"""Distinct action ids of Fly."""
+DREYFUS_ACTIONS: Final = 106
+"""Distinct action ids of Dreyfus (no fold, no swap)."""
+OBSERVATION_HIGH: Final = 10.0
+"""Every observation float lies in ``[0, OBSERVATION_HIGH]`` (records are capped there)."""
+
+Deal = FlyDeal | DreyfusDeal
+View = FlyView | DreyfusView
+Floats = npt.NDArray[np.float32]
+
+
+def action_id(action: Any) -> int:
+    """The id of an engine action other than an exchange (exchanges are marks, then ``STAND``).
+
+    >>> action_id(Play("7C")), action_id(Stand()), action_id(SwapTrump("AS"))
+    (5, 52, 157)
+    """
+    kind = type(action)
+    if kind is Play:
+        index: int = action.card.index
+        return index
+    if kind is Stand:
+        return STAND
+    if kind is Fold:
+        return FOLD
+    if kind is SwapTrump:
+        return SWAP + int(action.card.index)
+    raise ValueError(f"{action!r} has no single action id; an exchange is marked card by card")
+
+
+def _hand(deal: Deal, seat: int) -> int:
+    return deal.hand_masks[seat] if isinstance(deal, FlyDeal) else deal.hands[seat]
+
+
+def _immediate(deal: Deal) -> bool:
+    """Whether a mark is itself a one-card exchange (Dreyfus's incremental mode) [DRF-4.4]."""
+    return isinstance(deal, DreyfusDeal) and deal.rules.exchange_mode == "incremental"
+
+
+def _exchange_masks(legal: Sequence[Any]) -> Any:
+    """A test ``mask -> bool``: whether discarding ``mask`` is among ``legal``."""
+    if isinstance(legal, SubsetChoices):
+        return legal.mask_in
+    masks = {a.cards.mask for a in legal if type(a) is Exchange}
+    return masks.__contains__
+
+
+def legal_ids(deal: Deal, marked: int = 0) -> list[int]:
+    """The legal ids of the seat to move, ascending, given the cards it has marked so far.
+
+    >>> from fly_rules import fly
+    >>> d = fly.new_deal(fly.FlyRules(players=3), hands=["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"],
+    ...                  trump_card="8H", stock="7H 7D 8C 9D TD JD QD KD AD")
+    >>> [action_text(d, 0, i) for i in legal_ids(d)]
+    ['stand', 'fold', 'mark 9♥', 'mark 10♥', 'mark J♥', 'mark Q♥', 'mark A♥']
+    >>> [action_text(d, CardSet.parse("9H").mask, i) for i in legal_ids(d, CardSet.parse("9H").mask)]
+    ['exchange 9♥', 'mark 10♥', 'mark J♥', 'mark Q♥', 'mark A♥']
+    """
+    seat = deal.to_move
+    if seat is None:
+        return []
+    legal = deal.legal_actions()
+    ids = [STAND] if marked else []
+    if not marked:
+        for action in legal:  # both games list every other action before the exchanges
+            if type(action) is Exchange:
+                break
+            ids.append(action_id(action))
+    allowed = _exchange_masks(legal)
+    floor = marked.bit_length()  # marks go up: only cards above the highest marked one
+    for card in bits(_hand(deal, seat) >> floor):
+        bit = 1 << (card + floor)
+        if allowed(marked | bit):
+            ids.append(MARK + card + floor)
+    return sorted(ids)
+
+
+class Marking:
+    """What an id does to a position: ``mark`` (add a card to the marked set), ``exchange`` (discard
+    ``cards``, a mask, and draw) or ``act`` (apply ``action`` to the engine)."""
+
+    __slots__ = ("action", "cards", "kind")
+
+    def __init__(self, kind: str, cards: int = 0, action: Any = None) -> None:
+        self.kind = kind
+        """``"mark"``, ``"exchange"`` or ``"act"``."""
+        self.cards = cards
+        """The marked set after a mark, or the discard of an exchange, as a mask."""
+        self.action = action
+        """The engine action (for ``"exchange"``, the ``Exchange``)."""
+
+
+def engine_action(deal: Deal, marked: int, action: int) -> Marking:
+    """What ``action`` (an id, assumed legal) means in ``deal`` with ``marked`` cards marked."""
+    if MARK <= action < SWAP:
+        cards = marked | 1 << (action - MARK)
+        if _immediate(deal):
+            return Marking("exchange", cards, Exchange(CardSet(cards)))
+        return Marking("mark", cards)
+    if action == STAND and marked:
+        return Marking("exchange", marked, Exchange(CardSet(marked)))
+    if action < STAND:
+        return Marking("act", action=Play(ALL_CARDS[action]))
+    if action == STAND:
+        return Marking("act", action=Stand())
+    if action == FOLD:
+        return Marking("act", action=Fold())
+    return Marking("act", action=SwapTrump(ALL_CARDS[action - SWAP]))
+
+
+def action_text(deal: Deal | None, marked: int, action: int) -> str:
+    """A player's action id as text: ``play 10♥``, ``stand``, ``fold``, ``mark 7♣``,
+    ``exchange 7♣ 8♦``, ``swap-trump 9♠``."""
+    if action < STAND:
+        return f"play {ALL_CARDS[action].symbol}"
+    if action == STAND:
+        if marked:
+            return "exchange " + " ".join(c.symbol for c in CardSet(marked))
+        return "stand"
+    if action == FOLD:
+        return "fold"
+    if action < SWAP:
+        if deal is not None and _immediate(deal):
+            return f"exchange {ALL_CARDS[action - MARK].symbol}"
+        return f"mark {ALL_CARDS[action - MARK].symbol}"
+    return f"swap-trump {ALL_CARDS[action - SWAP].symbol}"
+
+
+# --- observations -------------------------------------------------------------------------------
+
+
+def observation_size(rules: FlyRules | DreyfusRules) -> int:
+    """Floats in one seat's observation.
+
+    >>> observation_size(FlyRules(players=4)), observation_size(DreyfusRules())
+    (616, 709)
+    """
+    if isinstance(rules, FlyRules):
+        n = rules.players
+        return 52 * 3 + 52 * n * 2 + 4 * n + 6 * n + 3 + 1
+    return 52 * 3 + 52 * 3 + 52 + 5 + 52 * 3 * 2 + 13 + 3 * 5
+
+
+def _cards(out: Floats, at: int, cards: CardSet | int) -> int:
+    mask = cards if isinstance(cards, int) else cards.mask
+    for index in bits(mask):
+        out[at + index] = 1.0
+    return at + 52
+
+
+def _one_hot(out: Floats, at: int, size: int, value: int | None) -> int:
+    if value is not None:
+        out[at + value] = 1.0
+    return at + size
+
+
+def write_fly_observation(view: FlyView, marked: int, start_record: int, out: Floats) -> None:
+    """Fill ``out`` (zeros, :func:`observation_size` long) with a Fly seat's observation [FLY-5.1].
+
+    Layout, ``n`` the number of players, seats absolute: hand 52 | marked 52 | trump card 52 |
+    current trick by seat ``n``×52 | cards each seat played to completed tricks ``n``×52 |
+    declarations per seat (stood, folded, cards exchanged / 5, swapped) ``n``×4 | active ``n`` |
+    tricks taken / 5 ``n`` | records / start record ``n`` | own seat ``n`` | seat to move ``n`` |
+    dealer ``n`` | phase (exchange, play, over) 3 | stock size / 52.
+    """
+    n = view.players
+    at = _cards(out, 0, view.hand)
+    at = _cards(out, at, marked)
+    at = _cards(out, at, view.trump_card.bit)
+    for seat, card in view.trick:
+        out[at + 52 * seat + card.index] = 1.0
+    at += 52 * n
+    for trick in view.tricks:
+        for seat, card in trick:
+            out[at + 52 * seat + card.index] = 1.0
+    at += 52 * n
+    for seat, declared in enumerate(view.declarations):
+        for item in declared:
+            if item.kind == "exchange":
+                out[at + 4 * seat + 2] += item.count / 5
+            else:
+                out[at + 4 * seat + ("stand", "fold", "", "swap").index(item.kind)] = 1.0
+    at += 4 * n
+    for seat in range(n):
+        out[at + seat] = float(view.active[seat])
+        out[at + n + seat] = view.tricks_taken[seat] / 5
+        out[at + 2 * n + seat] = view.records[seat] / start_record
+    at += 3 * n
+    at = _one_hot(out, at, n, view.seat)
+    at = _one_hot(out, at, n, view.to_move)
+    at = _one_hot(out, at, n, view.dealer)
+    at = _one_hot(out, at, 3, (Phase.EXCHANGE, Phase.PLAY, Phase.OVER).index(view.phase))
+    out[at] = view.stock_size / 52
+
+
+def write_dreyfus_observation(view: DreyfusView, marked: int, target: int, out: Floats) -> None:
+    """Fill ``out`` (zeros, :func:`observation_size` long) with a Dreyfus seat's observation [DRF-11.1].
+
+    Layout: hand 52 | marked 52 | own discards 52 | every seat's discards when revealed 3×52 |
+    the talon left when revealed 52 | contract (♣ ♦ ♥ ♠, no trump) 5 | current trick by seat 3×52 |
+    cards each seat played to completed tricks 3×52 | cards bought / 12, 3 | talon left / 12 |
+    tricks taken / 12, 3 | upper records / target 3 | lower records / target 3 | leader 3 |
+    own seat 3 | seat to move 3 | dealer 3 | phase (exchange, play, over) 3.
+    """
+    at = _cards(out, 0, view.hand)
+    at = _cards(out, at, marked)
+    at = _cards(out, at, view.discarded)
+    for seat in range(3):
+        if view.revealed_discards is not None:
+            _cards(out, at + 52 * seat, view.revealed_discards[seat])
+    at += 52 * 3
+    at = _cards(out, at, view.revealed_talon if view.revealed_talon is not None else 0)
+    at = _one_hot(out, at, 5, 4 if view.contract is None else int(view.contract))
+    for offset, card in enumerate(view.trick):
+        out[at + 52 * ((view.leader + offset) % 3) + card.index] = 1.0
+    at += 52 * 3
+    for leader, cards in view.tricks:
+        for offset, card in enumerate(cards):
+            out[at + 52 * ((leader + offset) % 3) + card.index] = 1.0
+    at += 52 * 3
+    for seat in range(3):
+        out[at + seat] = view.bought[seat] / 12
+        out[at + 4 + seat] = view.tricks_taken[seat] / 12
+        out[at + 7 + seat] = view.upper[seat] / target
+        out[at + 10 + seat] = view.lower[seat] / target
+    out[at + 3] = view.talon_left / 12
+    at += 13
+    at = _one_hot(out, at, 3, view.leader)
+    at = _one_hot(out, at, 3, view.seat)
+    at = _one_hot(out, at, 3, view.to_move)
+    at = _one_hot(out, at, 3, view.dealer)
+    _one_hot(out, at, 3, ("exchange", "play", "over").index(view.phase))
+
+
+def write_observation(view: View, marked: int, rules: FlyRules | DreyfusRules, out: Floats) -> None:
+    """Fill ``out`` with the observation of ``view``'s seat, for either game."""
+    if isinstance(view, FlyView):
+        assert isinstance(rules, FlyRules)
+        write_fly_observation(view, marked, rules.start_record, out)
+    else:
+        assert isinstance(rules, DreyfusRules)
+        write_dreyfus_observation(view, marked, rules.target_lower, out)
+    np.minimum(out, OBSERVATION_HIGH, out=out)
+
+
+def _trick_text(pairs: Sequence[tuple[int, Card]]) -> str:
+    return " ".join(f"{seat}:{card.symbol}" for seat, card in pairs)
+
+
+def observation_text(view: View, marked: int) -> str:
+    """A seat's observation as one line of text, from its view and its own marks [FLY-5.1] [DRF-11.1]."""
+    marks = f" | marked {CardSet(marked)}" if marked else ""
+    if isinstance(view, FlyView):
+        declared = " ".join(
+            "/".join(d.kind + (str(d.count) if d.count else "") for d in items) or "-" for items in view.declarations
+        )
+        tricks = " ".join("[" + _trick_text(t) + "]" for t in view.tricks)
+        return (
+            f"seat {view.seat} | {view.phase.value} | to move {view.to_move} | dealer {view.dealer} | "
+            f"hand {view.hand}{marks} | trump {view.trump_card} | stock {view.stock_size} | declared {declared} | "
+            f"active {''.join('10'[not a] for a in view.active)} | trick {_trick_text(view.trick)} | "
+            f"tricks {tricks} | taken {view.tricks_taken} | records {view.records}"
+        )
+    contract = "NT" if view.contract is None else view.contract.symbol
+    tricks = " ".join(f"[{lead}: {' '.join(c.symbol for c in cards)}]" for lead, cards in view.tricks)
+    revealed = ""
+    if view.revealed_discards is not None:
+        revealed += " | discards " + " / ".join(str(d) for d in view.revealed_discards)
+    if view.revealed_talon is not None:
+        revealed += f" | talon left {view.revealed_talon}"
+    return (
+        f"seat {view.seat} | {view.phase} | to move {view.to_move} | dealer {view.dealer} | contract {contract} | "
+        f"hand {view.hand}{marks} | discarded {view.discarded} | bought {view.bought} | talon {view.talon_left}"
+        f"{revealed} | leader {view.leader} | trick {' '.join(c.symbol for c in view.trick)} | tricks {tricks} | "
+        f"taken {view.tricks_taken} | upper {view.upper} | lower {view.lower}"
+    )

@@ -1,0 +1,522 @@
+"""Fly and Dreyfus as OpenSpiel games: ``python_fly`` and ``python_dreyfus``.
+
+Needs the ``openspiel`` extra (``pip install 'fly_rules[openspiel]'``). Importing this module
+registers both games, so ``pyspiel.load_game("python_fly(players=3)")`` works afterwards.
+
+**One OpenSpiel game is one deal.** The shuffle is not hidden in a seed: it is chance, card by card.
+
+- *The deal* [FLY-3.1] [DRF-2.2]: chance outcome ``c`` (a card index, every card still in the pack
+  equally likely) gives card ``c`` to the next hand; the hands are filled one after another from the
+  dealer's left. In Fly the next outcome is the trump card [FLY-3.2]; the rest of the pack is the
+  stock [FLY-3.4], in Dreyfus the talon [DRF-2.3], as a *set*: its order is drawn only when it matters.
+- *The draws* [FLY-4.4] [DRF-4.3]: after an exchange of ``k`` cards, ``k`` chance outcomes (fewer if
+  the stock runs out and Fly's ``last_stock_card`` gives the turned-up card) pick the replacements
+  one at a time from the undrawn stock or talon, uniformly; then the engine applies the exchange with
+  those cards on top. Each order of the stock is as likely as in a shuffled deal.
+
+Then an engine deal (:func:`fly_rules.fly.new_deal`, :func:`fly_rules.dreyfus.new_deal`) is driven
+by the players' actions, with the ids of :mod:`fly_rules.adapters.encoding`.
+
+**Returns** (terminal only; general-sum):
+
+- Fly: each seat's start record minus its record at the end of the deal, so a trick is
+  ``+trick_value``, the A♠ bonus ``+ace_bonus`` [FLY-8.3], a remise ``-remise`` [FLY-8.4].
+- Dreyfus: the points written below minus the points written above in the deal (overtricks
+  [DRF-7.2] minus purchases [DRF-4.5] and undertricks [DRF-7.3]); each point above costs a loser
+  one unit in the settlement [DRF-9.1] and each point below brings the target one nearer.
+
+**Information.** ``observation_string``/``observation_tensor`` encode ``view(seat)`` and the seat's
+own marks (:mod:`fly_rules.adapters.encoding`); ``information_state_string`` adds the seat's own
+history of what it saw (its cards as dealt and drawn, its marks, everyone's public actions), so it
+has perfect recall. No information-state tensor is provided. ``serialize()`` is OpenSpiel's default:
+the game string and the action history, chance outcomes included.
+
+**Parameters.** ``python_fly``: ``players`` (3–7), ``preset`` (``default``, ``mouche_1718``),
+``dealer``, ``deck_size`` (0: the preset's), ``max_exchange``, ``may_fold_after_exchange``,
+``must_head_trick``, ``ace_of_spades_discardable``, and the text options ``direction``, ``ace_rank``,
+``turnup_use``, ``declaration_mode``, ``forced_player`` (``none`` for None), ``all_fold``,
+``lone_player``, ``trump_duty``, ``ace_of_spades_mode`` (empty: the preset's value). The stock is never
+refilled (``stock_exhaustion="cap"``). ``python_dreyfus``: ``preset`` (``default``, ``shram``,
+``whist_honours``, ``table``), ``dealer``, ``deal_number`` (picks the contract from the cycle
+[DRF-3.1]), ``exchange_mode``, ``first_lead``, ``trump_duty``, ``must_head_trick``,
+``fosk_excludes_trump``, ``reveal_discards``, ``reveal_leftover_talon``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import attrs
+import numpy as np
+
+try:
+    import pyspiel
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError("fly_rules.adapters.openspiel needs OpenSpiel: pip install 'fly_rules[openspiel]'") from error
+
+from fly_rules import dreyfus, fly
+from fly_rules.adapters.encoding import (
+    DREYFUS_ACTIONS,
+    FLY_ACTIONS,
+    STAND,
+    SWAP,
+    action_text,
+    engine_action,
+    legal_ids,
+    observation_size,
+    observation_text,
+    write_observation,
+)
+from fly_rules.cards import ALL_CARDS, DECK_48, CardSet
+from fly_rules.dreyfus.deal import contract_of, eldest
+from fly_rules.engine import replace
+
+__all__ = [
+    "DREYFUS_DEFAULTS",
+    "FLY_DEFAULTS",
+    "CardGameObserver",
+    "CardGameState",
+    "DreyfusGame",
+    "FlyGame",
+    "dreyfus_rules_from_params",
+    "fly_rules_from_params",
+]
+
+FLY_DEFAULTS: Final[dict[str, Any]] = {
+    "players": 4,
+    "preset": "default",
+    "dealer": 0,
+    "deck_size": 0,
+    "max_exchange": 5,
+    "may_fold_after_exchange": False,
+    "must_head_trick": False,
+    "ace_of_spades_discardable": True,
+    "direction": "",
+    "ace_rank": "",
+    "turnup_use": "",
+    "declaration_mode": "",
+    "forced_player": "",
+    "all_fold": "",
+    "lone_player": "",
+    "trump_duty": "",
+    "ace_of_spades_mode": "",
+}
+"""The parameters of ``python_fly`` and their defaults."""
+
+DREYFUS_DEFAULTS: Final[dict[str, Any]] = {
+    "preset": "default",
+    "dealer": 0,
+    "deal_number": 0,
+    "exchange_mode": "batch",
+    "first_lead": "eldest",
+    "trump_duty": "any_trump",
+    "must_head_trick": False,
+    "fosk_excludes_trump": False,
+    "reveal_discards": False,
+    "reveal_leftover_talon": False,
+}
+"""The parameters of ``python_dreyfus`` and their defaults."""
+
+_FLY_TEXT_OPTIONS: Final = (
+    "direction",
+    "ace_rank",
+    "turnup_use",
+    "declaration_mode",
+    "forced_player",
+    "all_fold",
+    "lone_player",
+    "trump_duty",
+    "ace_of_spades_mode",
+)
+
+
+def fly_rules_from_params(params: dict[str, Any]) -> fly.FlyRules:
+    """The :class:`~fly_rules.fly.FlyRules` of ``python_fly`` game parameters [FLY-12.2].
+
+    >>> fly_rules_from_params({"players": 5, "preset": "mouche_1718", "ace_rank": "high"}).non_default_options()
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'direction': 'anticlockwise', 'deck_size': 48, 'deal_packets': (3, 2), 'turnup_use': 'dealer_swap',
+     'ace_of_spades_mode': 'none', 'flush_wins': True}
+    """
+    merged = {**FLY_DEFAULTS, **params}
+    options: dict[str, Any] = {
+        name: merged[name]
+        for name in ("max_exchange", "may_fold_after_exchange", "must_head_trick", "ace_of_spades_discardable")
+    }
+    for name in _FLY_TEXT_OPTIONS:
+        if merged[name] != "":
+            options[name] = None if merged[name] == "none" and name == "forced_player" else merged[name]
+    if merged["deck_size"]:
+        options["deck_size"] = merged["deck_size"]
+    return fly.FlyRules.preset(merged["preset"], players=merged["players"], **options)
+
+
+def dreyfus_rules_from_params(params: dict[str, Any]) -> dreyfus.DreyfusRules:
+    """The :class:`~fly_rules.dreyfus.DreyfusRules` of ``python_dreyfus`` game parameters [DRF-1.1].
+
+    >>> dreyfus_rules_from_params({"exchange_mode": "incremental"}).exchange_mode
+    'incremental'
+    """
+    merged = {**DREYFUS_DEFAULTS, **params}
+    options = {k: v for k, v in merged.items() if k not in ("preset", "dealer", "deal_number")}
+    return attrs.evolve(dreyfus.DreyfusRules.preset(merged["preset"]), **options)
+
+
+class _FlyKind:
+    """How ``python_fly`` deals and scores one deal of Fly."""
+
+    def __init__(self, rules: fly.FlyRules, dealer: int) -> None:
+        if rules.stock_exhaustion != "cap":
+            raise ValueError("python_fly draws replacements as chance from the stock; it needs stock_exhaustion='cap'")
+        self.rules = rules
+        self.dealer = dealer
+        self.deck = tuple(card.index for card in rules.deck)
+        self.to_deal = 5 * rules.players + 1
+        order = [rules.left_of(dealer)]
+        for _ in range(rules.players - 1):
+            order.append(rules.left_of(order[-1]))
+        self.receivers = tuple(seat for seat in order for _ in range(5))
+
+    def build(self, dealt: list[int]) -> fly.FlyDeal:
+        hands = [0] * self.rules.players
+        for seat, card in zip(self.receivers, dealt, strict=False):
+            hands[seat] |= 1 << card
+        rest = CardSet(sum(1 << c for c in self.deck) & ~sum(1 << c for c in dealt))
+        return fly.new_deal(
+            self.rules,
+            hands=[CardSet(h) for h in hands],
+            trump_card=ALL_CARDS[dealt[-1]],
+            stock=rest,
+            dealer=self.dealer,
+        )
+
+    @staticmethod
+    def stock(deal: Any) -> tuple[int, ...]:
+        indices: tuple[int, ...] = deal.bidding.stock_indices
+        return indices
+
+    @staticmethod
+    def with_stock(deal: Any, order: tuple[int, ...]) -> Any:
+        return replace(deal, bidding=replace(deal.bidding, stock_indices=order))
+
+    def returns(self, deal: Any) -> list[float]:
+        return [float(self.rules.start_record - r) for r in deal.records]
+
+    def deal_text(self, index: int, card: int) -> str:
+        if index == self.to_deal - 1:
+            return f"trump card {ALL_CARDS[card].symbol}"
+        return f"deal {ALL_CARDS[card].symbol} to seat {self.receivers[index]}"
+
+    def receiver(self, index: int) -> int | None:
+        """The seat that gets the ``index``-th card dealt; None for the face-up trump card."""
+        return None if index == self.to_deal - 1 else self.receivers[index]
+
+    def public_exchange(self, seat: int, cards: int) -> str:
+        return f"seat {seat} exchanges {cards.bit_count()}"
+
+
+class _DreyfusKind:
+    """How ``python_dreyfus`` deals and scores one deal of Dreyfus."""
+
+    def __init__(self, rules: dreyfus.DreyfusRules, dealer: int, deal_number: int) -> None:
+        self.rules = rules
+        self.dealer = dealer
+        self.deal_number = deal_number
+        self.deck = tuple(card.index for card in DECK_48)
+        self.to_deal = 36
+        self.receivers = tuple((eldest(dealer) + i // 12) % 3 for i in range(36))
+
+    def build(self, dealt: list[int]) -> dreyfus.DreyfusDeal:
+        hands = [0, 0, 0]
+        for seat, card in zip(self.receivers, dealt, strict=True):
+            hands[seat] |= 1 << card
+        rest = DECK_48.mask & ~sum(1 << c for c in dealt)
+        return dreyfus.new_deal(
+            self.rules,
+            [CardSet(h) for h in hands],
+            list(CardSet(rest)),
+            contract_of(self.deal_number, self.rules),
+            self.dealer,
+            deal_number=self.deal_number,
+        )
+
+    @staticmethod
+    def stock(deal: Any) -> tuple[int, ...]:
+        talon: tuple[int, ...] = deal.talon[deal.talon_taken :]
+        return talon
+
+    @staticmethod
+    def with_stock(deal: Any, order: tuple[int, ...]) -> Any:
+        return replace(deal, talon=deal.talon[: deal.talon_taken] + order)
+
+    @staticmethod
+    def returns(deal: Any) -> list[float]:
+        return [float(deal.lower[s] - deal.upper[s]) for s in range(3)]
+
+    def deal_text(self, index: int, card: int) -> str:
+        return f"deal {ALL_CARDS[card].symbol} to seat {self.receivers[index]}"
+
+    def receiver(self, index: int) -> int | None:
+        """The seat that gets the ``index``-th card dealt."""
+        return self.receivers[index]
+
+    def public_exchange(self, seat: int, cards: int) -> str:
+        shown = f" ({CardSet(cards)})" if self.rules.reveal_discards else ""
+        return f"seat {seat} buys {cards.bit_count()}{shown}"
+
+
+class CardGameState(pyspiel.State):  # type: ignore[misc]
+    """A state of ``python_fly`` or ``python_dreyfus``: the cards dealt so far, then the engine deal
+    with the marks of the seat to move and any draws still owed by chance."""
+
+    def __init__(self, game: Any, kind: Any) -> None:
+        super().__init__(game)
+        self._kind = kind
+        self._dealt: list[int] = []
+        self.deal: Any = None
+        """The engine deal, once every card is dealt (None before)."""
+        self.marked = 0
+        """The cards the seat to move has marked for discard, as a mask."""
+        self._pending: Any = None
+        self._draws_left = 0
+        self._drawn: list[int] = []
+        self._events: list[tuple[int, str, str]] = []  # (owner seat or -1, what the owner saw, what others saw)
+
+    # -- the game tree --------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to act, ``CHANCE`` while dealing or drawing, ``TERMINAL`` at the end."""
+        if self.deal is None or self._draws_left:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.deal.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        seat: int = self.deal.to_move
+        return seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return legal_ids(self.deal, self.marked)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The cards the next dealt or drawn card may be, each equally likely."""
+        if self.deal is None:
+            dealt = set(self._dealt)
+            cards = [c for c in self._kind.deck if c not in dealt]
+        else:
+            drawn = set(self._drawn)
+            cards = sorted(c for c in self._kind.stock(self.deal) if c not in drawn)
+        return [(c, 1.0 / len(cards)) for c in cards]
+
+    def _apply_action(self, action: int) -> None:
+        if self.deal is None:
+            self._deal_card(action)
+        elif self._draws_left:
+            self._draw(action)
+        else:
+            self._act(action)
+
+    def _deal_card(self, card: int) -> None:
+        index = len(self._dealt)
+        self._dealt.append(card)
+        seat = self._kind.receiver(index)
+        text = self._kind.deal_text(index, card)
+        self._events.append((-1, text, text) if seat is None else (seat, text, ""))
+        if len(self._dealt) == self._kind.to_deal:
+            self.deal = self._kind.build(self._dealt)
+
+    def _draw(self, card: int) -> None:
+        self._drawn.append(card)
+        self._draws_left -= 1
+        self._events.append((self.deal.to_move, f"draw {ALL_CARDS[card].symbol}", ""))
+        if not self._draws_left:
+            drawn = tuple(self._drawn)
+            rest = tuple(c for c in self._kind.stock(self.deal) if c not in drawn)
+            self.deal = self._kind.with_stock(self.deal, drawn + rest).apply(self._pending)
+            self._pending = None
+            self._drawn = []
+
+    def _act(self, action: int) -> None:
+        seat = self.deal.to_move
+        text = action_text(self.deal, self.marked, action)
+        meaning = engine_action(self.deal, self.marked, action)
+        if meaning.kind == "mark":
+            self.marked = meaning.cards
+            self._events.append((seat, text, ""))
+        elif meaning.kind == "exchange":
+            self.marked = 0
+            self._events.append((seat, text, self._kind.public_exchange(seat, meaning.cards)))
+            self._pending = meaning.action
+            self._draws_left = min(meaning.cards.bit_count(), len(self._kind.stock(self.deal)))
+            if not self._draws_left:  # Fly: the turned-up trump card replaces the last card [FLY-3.3]
+                self.deal = self.deal.apply(self._pending)
+                self._pending = None
+        else:
+            public = f"seat {seat}: swap-trump" if action >= SWAP else f"seat {seat}: {text}"
+            self._events.append((seat, text, public))
+            self.deal = self.deal.apply(meaning.action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self.deal is None:
+                text: str = self._kind.deal_text(len(self._dealt), action)
+                return text
+            return f"draw {ALL_CARDS[action].symbol}"
+        return action_text(self.deal, self.marked if action == STAND else 0, action)
+
+    def is_terminal(self) -> bool:
+        """Whether the deal is over."""
+        return self.deal is not None and not self._draws_left and bool(self.deal.is_over)
+
+    def returns(self) -> list[float]:
+        """Each seat's score for the deal (see the module's mapping); zeros before the end."""
+        if not self.is_terminal():
+            return [0.0] * self.get_game().num_players()
+        result: list[float] = self._kind.returns(self.deal)
+        return result
+
+    # -- what a seat knows ------------------------------------------------------------------------
+
+    def marks_seen_by(self, player: int) -> int:
+        """The marked cards ``player`` may see: his own, none of another seat's."""
+        return self.marked if self.deal is not None and self.deal.to_move == player else 0
+
+    def own_dealt(self, player: int) -> int:
+        """The cards dealt so far to ``player``, as a mask (the deal in progress)."""
+        mask = 0
+        for index, card in enumerate(self._dealt):
+            if self._kind.receiver(index) == player:
+                mask |= 1 << card
+        return mask
+
+    def history_seen_by(self, player: int) -> list[str]:
+        """What ``player`` saw happen, in order: his own cards and actions, everyone's public ones."""
+        seen = (mine if owner == player else public for owner, mine, public in self._events)
+        return [text for text in seen if text]
+
+    def __str__(self) -> str:
+        if self.deal is None:
+            return "dealt " + " ".join(ALL_CARDS[c].symbol for c in self._dealt)
+        marks = f" marked {CardSet(self.marked)}" if self.marked else ""
+        drawn = f" drawing {self._draws_left} after {self._pending}" if self._draws_left else ""
+        return f"{self.deal!r}{marks}{drawn}"
+
+
+class CardGameObserver:
+    """OpenSpiel's observer protocol for both games: a tensor from ``view(seat)`` and the strings."""
+
+    def __init__(self, rules: Any, perfect_recall: bool) -> None:
+        self.rules = rules
+        """The game's rules."""
+        self.perfect_recall = perfect_recall
+        """Whether :meth:`string_from` gives the information state (else the observation)."""
+        self.tensor = np.zeros(observation_size(rules), np.float32)
+        """The observation tensor, filled by :meth:`set_from`."""
+        self.dict = {"observation": self.tensor}
+        """The tensor by name, as OpenSpiel's observers give it."""
+
+    def set_from(self, state: CardGameState, player: int) -> None:
+        """Fill the tensor with ``player``'s observation of ``state``."""
+        self.tensor.fill(0.0)
+        if state.deal is None:
+            for index in CardSet(state.own_dealt(player)):
+                self.tensor[index.index] = 1.0
+            return
+        write_observation(state.deal.view(player), state.marks_seen_by(player), self.rules, self.tensor)
+
+    def string_from(self, state: CardGameState, player: int) -> str:
+        """The observation string, or with perfect recall the information-state string."""
+        if state.deal is None:
+            now = f"seat {player} | dealt {CardSet(state.own_dealt(player))}"
+        else:
+            now = observation_text(state.deal.view(player), state.marks_seen_by(player))
+        if not self.perfect_recall:
+            return now
+        return "\n".join([*state.history_seen_by(player), now])
+
+
+def _game_type(short_name: str, long_name: str, players: tuple[int, int], defaults: dict[str, Any]) -> Any:
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players[1],
+        min_num_players=players[0],
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=defaults,
+    )
+
+
+_FLY_TYPE: Final = _game_type("python_fly", "Fly (Муха), one deal", (3, 7), FLY_DEFAULTS)
+_DREYFUS_TYPE: Final = _game_type("python_dreyfus", "Dreyfus (Дрейфус), one deal", (3, 3), DREYFUS_DEFAULTS)
+
+
+class FlyGame(pyspiel.Game):  # type: ignore[misc]
+    """``python_fly``: one deal of Fly, the deal and the draws as chance."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        self.rules = fly_rules_from_params(params)
+        """The rules the parameters select."""
+        rules = self.rules
+        info = pyspiel.GameInfo(
+            num_distinct_actions=FLY_ACTIONS,
+            max_chance_outcomes=52,
+            num_players=rules.players,
+            min_utility=-float(rules.remise + max(rules.ace_no_trick_penalty, rules.ace_no_trick_penalty_trumps)),
+            max_utility=float(5 * rules.trick_value + max(rules.ace_bonus, rules.ace_bonus_trumps)),
+            max_game_length=20 * rules.players + 1 + rules.deck_size,
+        )
+        super().__init__(_FLY_TYPE, info, params)
+        self._dealer = int({**FLY_DEFAULTS, **params}["dealer"])
+
+    def new_initial_state(self) -> CardGameState:
+        """A deal about to be dealt."""
+        return CardGameState(self, _FlyKind(self.rules, self._dealer))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CardGameObserver:
+        """The observer for ``iig_obs_type`` (by default the observation; perfect recall: the infostate)."""
+        return CardGameObserver(self.rules, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+
+
+class DreyfusGame(pyspiel.Game):  # type: ignore[misc]
+    """``python_dreyfus``: one deal of Dreyfus, the deal and the talon draws as chance."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        self.rules = dreyfus_rules_from_params(params)
+        """The rules the parameters select."""
+        rules = self.rules
+        revoke = 0
+        if rules.revoke_handling == "penalize":
+            revoke = rules.revoke_upper_penalty * (12 if rules.revoke_penalty_per == "occurrence" else 1)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=DREYFUS_ACTIONS,
+            max_chance_outcomes=52,
+            num_players=3,
+            min_utility=-float(12 + rules.par_tricks + revoke),
+            max_utility=float(12 - rules.par_tricks),
+            max_game_length=36 + 12 + 15 + 36,
+        )
+        super().__init__(_DREYFUS_TYPE, info, params)
+        merged = {**DREYFUS_DEFAULTS, **params}
+        self._dealer = int(merged["dealer"])
+        self._deal_number = int(merged["deal_number"])
+
+    def new_initial_state(self) -> CardGameState:
+        """A deal about to be dealt."""
+        return CardGameState(self, _DreyfusKind(self.rules, self._dealer, self._deal_number))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CardGameObserver:
+        """The observer for ``iig_obs_type`` (by default the observation; perfect recall: the infostate)."""
+        return CardGameObserver(self.rules, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+
+
+if "python_fly" not in pyspiel.registered_names():  # pragma: no branch - registered once per process
+    pyspiel.register_game(_FLY_TYPE, FlyGame)
+    pyspiel.register_game(_DREYFUS_TYPE, DreyfusGame)

@@ -1,0 +1,223 @@
+"""Fly and Dreyfus as PettingZoo AEC environments: :func:`fly_env` and :func:`dreyfus_env`.
+
+Needs the ``pettingzoo`` extra (``pip install 'fly_rules[pettingzoo]'``).
+
+- **Agents** ``player_0`` … ``player_{n-1}`` are the seats; the agent to act is the seat to move.
+- **An episode** is a match of at most ``max_deals`` deals (default 1), played by the engine from a
+  seed: ``reset(seed=s)`` starts :func:`fly_rules.fly.new_match` (or Dreyfus's) with seed ``s``, so the
+  same seed and actions give the same cards, draws and first dealer [FLY-2.1] [DRF-2.1];
+  ``reset()`` without a seed draws the next seed from the last one.
+- **Actions** are ``Discrete`` ids of :mod:`fly_rules.adapters.encoding` (158 for Fly, 106 for
+  Dreyfus): a card to play, stand, fold, a swap, or one card marked for an exchange (marks in
+  ascending order, then ``STAND`` exchanges them). An illegal id raises ``ValueError``.
+- **Observations** are ``{"observation": Box(0, 10, (size,), float32), "action_mask": Box(0, 1,
+  (actions,), int8)}``; the observation is built only from ``view(seat)`` and the seat's own marks
+  [FLY-5.1] [DRF-11.1], the mask is 1 exactly on the legal ids of the agent to move.
+- **Rewards** after each step are each seat's score change: in Fly its record going down (a trick
+  ``+trick_value``, a remise ``-remise``) [FLY-8.2] [FLY-8.4]; in Dreyfus points written below minus
+  points written above [DRF-4.5] [DRF-7.2] [DRF-7.3]. The sum over an episode is the OpenSpiel
+  adapter's return for a one-deal episode.
+- **Termination** when the match is over; **truncation** after ``max_cycles`` steps, if given.
+- ``render()`` is text: the table from above, every hand shown (``render_mode="ansi"`` returns it,
+  ``"human"`` prints it).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+import attrs
+import numpy as np
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError("fly_rules.adapters.pettingzoo needs PettingZoo: pip install 'fly_rules[pettingzoo]'") from error
+
+from fly_rules import dreyfus, fly
+from fly_rules.adapters.encoding import (
+    DREYFUS_ACTIONS,
+    FLY_ACTIONS,
+    OBSERVATION_HIGH,
+    action_text,
+    engine_action,
+    legal_ids,
+    observation_size,
+    observation_text,
+    write_observation,
+)
+from fly_rules.cards import CardSet
+
+__all__ = ["CardGameEnv", "dreyfus_env", "fly_env"]
+
+_SEED_RANGE: Final = 2**63
+
+
+class CardGameEnv(AECEnv):  # type: ignore[misc]
+    """An AEC environment for a match of Fly or Dreyfus; build one with :func:`fly_env` or :func:`dreyfus_env`."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}  # noqa: RUF012
+
+    def __init__(
+        self,
+        rules: fly.FlyRules | dreyfus.DreyfusRules,
+        *,
+        max_deals: int = 1,
+        max_cycles: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if isinstance(rules, dreyfus.DreyfusRules):
+            rules = attrs.evolve(rules, max_deals=max_deals)
+            name, players, actions = "dreyfus_v0", 3, DREYFUS_ACTIONS
+        else:
+            name, players, actions = "fly_v0", rules.players, FLY_ACTIONS
+        self.metadata = {**self.metadata, "name": name}
+        self.rules = rules
+        """The rules of every match."""
+        self.max_deals = max_deals
+        """Deals per episode at most."""
+        self.max_cycles = max_cycles
+        """Steps after which an episode is truncated; None for never."""
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        size = self._size = observation_size(rules)
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, OBSERVATION_HIGH, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
+        self._seeds = random.Random()
+        self.match: Any = None
+        """The engine match being played."""
+        self.marked = 0
+        """The cards the agent to move has marked for discard, as a mask."""
+        self._legal: list[int] = []
+        self._steps = 0
+
+    def observation_space(self, agent: str) -> Any:
+        """The observation space of ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        """The action space of ``agent``."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new match, shuffled from ``seed`` (or from the next seed of the last one)."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            match_seed = seed
+        else:
+            match_seed = self._seeds.randrange(_SEED_RANGE)
+        if isinstance(self.rules, fly.FlyRules):
+            self.match = fly.new_match(self.rules, seed=match_seed, max_deals=self.max_deals)
+        else:
+            self.match = dreyfus.new_match(self.rules, seed=match_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.marked = 0
+        self._steps = 0
+        self._after_move()
+
+    def _scores(self) -> list[int]:
+        match = self.match
+        if isinstance(self.rules, fly.FlyRules):
+            return [-r for r in match.records]
+        return [lower - upper for upper, lower in zip(match.upper, match.lower, strict=True)]
+
+    def _after_move(self) -> None:
+        self._legal = legal_ids(self.match.deal, self.marked) if not self.match.is_over else []
+        seat = self.match.to_move
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """``agent``'s observation and action mask."""
+        seat = self.possible_agents.index(agent)
+        observation = np.zeros(self._size, np.float32)
+        own_marks = self.marked if self.match.to_move == seat else 0
+        write_observation(self.match.view(seat), own_marks, self.rules, observation)
+        mask = np.zeros(self.action_spaces[agent].n, np.int8)
+        if self.match.to_move == seat:
+            mask[self._legal] = 1
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Apply the id ``action`` of the agent to move."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = int(action)
+        if action not in self._legal:
+            raise ValueError(f"{action} ({action_text(self.match.deal, self.marked, action)}) is not legal now")
+        before = self._scores()
+        meaning = engine_action(self.match.deal, self.marked, action)
+        if meaning.kind == "mark":
+            self.marked = meaning.cards
+        else:
+            self.marked = 0
+            self.match = self.match.apply(meaning.action)
+        after = self._scores()
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: float(after[s] - before[s]) for s, a in enumerate(self.agents)}
+        self._steps += 1
+        if self.match.is_over:
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.max_cycles is not None and self._steps >= self.max_cycles:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._after_move()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The table from above as text: every seat's hand, the trick, the records."""
+        if self.match is None:
+            return None
+        deal = self.match.deal
+        hands = deal.hands if isinstance(deal, dreyfus.DreyfusDeal) else deal.hand_masks
+        lines = [observation_text(self.match.view(self.match.to_move or 0), self.marked)]
+        lines += [f"player_{seat}: {CardSet(hand)}" for seat, hand in enumerate(hands)]
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])
+
+
+def fly_env(rules: fly.FlyRules | None = None, **options: Any) -> CardGameEnv:
+    """A Fly environment; ``rules`` default to ``FlyRules()``; ``options``: ``max_deals``,
+    ``max_cycles``, ``render_mode``.
+
+    >>> env = fly_env(fly.FlyRules(players=3))
+    >>> env.reset(seed=7)
+    >>> env.agent_selection, int(env.observe("player_0")["action_mask"].sum())  # stand, fold, 5 cards to mark
+    ('player_0', 7)
+    """
+    return CardGameEnv(rules or fly.FlyRules(), **options)
+
+
+def dreyfus_env(rules: dreyfus.DreyfusRules | None = None, **options: Any) -> CardGameEnv:
+    """A Dreyfus environment; ``rules`` default to ``DreyfusRules()``; ``options`` as :func:`fly_env`."""
+    return CardGameEnv(rules or dreyfus.DreyfusRules(), **options)

@@ -1,0 +1,115 @@
+"""The same simulation on one process or spread over a Ray cluster, with identical results.
+
+Needs the ``ray`` extra (``pip install 'fly_rules[ray]'``). A simulation is a list of matches,
+each fixed by ``(rules, seed, index)``: match ``index`` is shuffled from the seed
+``f"{seed}:{index}"`` [FLY-10.1] [DRF-8.1] and its players choose among the legal actions with a
+generator seeded the same way, so where a match is played (which process, which machine, which
+chunk) cannot change it. :func:`simulate` cuts the matches into chunks and runs them with
+:func:`run_chunks`, on the spot (``backend="local"``) or as Ray tasks (``backend="ray"``); either way
+the results come back in match order.
+
+:func:`run_chunks` is the part a command needs: it runs any picklable function over argument tuples
+on the cluster ``ray.init`` connected to (a local one is started if none is).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+try:
+    import ray
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError("fly_rules.adapters.ray needs Ray: pip install 'fly_rules[ray]'") from error
+
+from fly_rules import dreyfus, fly
+
+__all__ = ["MatchOutcome", "play_random_matches", "run_chunks", "simulate"]
+
+
+@attrs.frozen
+class MatchOutcome:
+    """How one simulated match ended."""
+
+    index: int
+    """The match's number in the simulation."""
+    winner: int | None
+    """The winning seat, or None (no winner within the deal limit)."""
+    deals: int
+    """Deals played."""
+    scores: tuple[int, ...]
+    """Fly: the records [FLY-8.1]; Dreyfus: lower minus upper record per seat [DRF-9.1]."""
+    actions: int
+    """Actions taken in the match."""
+
+
+def play_random_matches(
+    rules: fly.FlyRules | dreyfus.DreyfusRules, seed: int | str, indices: Sequence[int], max_deals: int | None = 3
+) -> list[MatchOutcome]:
+    """Play matches ``indices`` of the simulation ``seed`` with uniformly random legal actions."""
+    outcomes = []
+    for index in indices:
+        match_seed = f"{seed}:{index}"
+        chooser = random.Random(f"fly_rules:simulate:{match_seed}")
+        state: Any
+        if isinstance(rules, fly.FlyRules):
+            state = fly.new_match(rules, seed=match_seed, max_deals=max_deals)
+        else:
+            state = dreyfus.new_match(attrs.evolve(rules, max_deals=max_deals), seed=match_seed)
+        actions = 0
+        while not state.is_over:
+            legal = state.legal_actions()
+            state = state.apply(legal[chooser.randrange(len(legal))])
+            actions += 1
+        if isinstance(rules, fly.FlyRules):
+            scores = tuple(state.records)
+            deals = state.deal_number + 1
+        else:
+            scores = tuple(lo - up for up, lo in zip(state.upper, state.lower, strict=True))
+            deals = state.deals_played
+        outcomes.append(MatchOutcome(index, state.winner, deals, scores, actions))
+    return outcomes
+
+
+def run_chunks(function: Callable[..., Any], chunks: Sequence[tuple[Any, ...]]) -> list[Any]:
+    """``[function(*chunk) for chunk in chunks]``, each call a Ray task; results in chunk order.
+
+    Connects with ``ray.init()`` if Ray is not initialised yet (set ``RAY_ADDRESS`` to join a cluster).
+    """
+    if not ray.is_initialized():  # pragma: no cover - the tests start their own local instance
+        ray.init()
+    task = ray.remote(function)
+    return list(ray.get([task.remote(*chunk) for chunk in chunks]))
+
+
+def simulate(
+    rules: fly.FlyRules | dreyfus.DreyfusRules,
+    seed: int | str,
+    matches: int,
+    *,
+    max_deals: int | None = 3,
+    chunk_size: int = 25,
+    backend: str = "local",
+) -> list[MatchOutcome]:
+    """Play ``matches`` random matches; the same list whatever the backend and the chunk size.
+
+    >>> a = simulate(fly.FlyRules(players=3), 7, 4, max_deals=1, chunk_size=1)
+    >>> a == simulate(fly.FlyRules(players=3), 7, 4, max_deals=1, chunk_size=3)
+    True
+    """
+    if matches < 0 or chunk_size < 1:
+        raise ValueError("matches must be >= 0 and chunk_size >= 1")
+    chunks = [
+        (rules, seed, range(start, min(matches, start + chunk_size)), max_deals)
+        for start in range(0, matches, chunk_size)
+    ]
+    if backend == "local":
+        pieces = [play_random_matches(*chunk) for chunk in chunks]
+    elif backend == "ray":
+        pieces = run_chunks(play_random_matches, chunks)
+    else:
+        raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
+    return [outcome for piece in pieces for outcome in piece]

@@ -1,0 +1,46 @@
+"""The Ray backend gives the same simulation as one process, on a local Ray instance the test starts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import ray
+
+from fly_rules import dreyfus, fly
+from fly_rules.adapters.ray import play_random_matches, run_chunks, simulate
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """A two-CPU Ray instance on this machine, shut down after the module."""
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    yield
+    ray.shutdown()
+
+
+@pytest.mark.usefixtures("local_ray")
+@pytest.mark.parametrize(
+    "rules", [fly.FlyRules(players=4), fly.FlyRules.preset("mouche_1718", players=6), dreyfus.DreyfusRules()]
+)
+def test_fly_10_1_ray_results_equal_the_single_process_run(rules: fly.FlyRules | dreyfus.DreyfusRules) -> None:
+    """FLY-10.1, DRF-8.1: the same seed gives the same matches on Ray, in any chunking, as in one process."""
+    local = simulate(rules, "ci", 12, max_deals=2, chunk_size=12)
+    assert simulate(rules, "ci", 12, max_deals=2, chunk_size=5, backend="ray") == local
+    assert [o.index for o in local] == list(range(12))
+    assert local != simulate(rules, "other", 12, max_deals=2)
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_run_chunks_keeps_the_chunk_order() -> None:
+    """run_chunks returns one result per chunk, in order."""
+    results = run_chunks(play_random_matches, [(fly.FlyRules(players=3), 1, [i], 1) for i in (3, 1, 2)])
+    assert [r[0].index for r in results] == [3, 1, 2]
+
+
+def test_simulate_refuses_bad_arguments() -> None:
+    """An unknown backend or a chunk size below one is refused."""
+    with pytest.raises(ValueError, match="backend"):
+        simulate(fly.FlyRules(), 1, 1, backend="dask")
+    with pytest.raises(ValueError, match="chunk_size"):
+        simulate(fly.FlyRules(), 1, 1, chunk_size=0)
