@@ -50,8 +50,6 @@ def fold_refusal(deal: FlyDeal, seat: int) -> RuleViolation | None:
         return RuleViolation("FLY-4.6", "after the fold round a player who stayed in must play", _FOLD)
     if deal.hand_masks[seat] & _AS_BIT:
         return RuleViolation("FLY-5.2", "a player holding the ace of spades may not fold", _FOLD)
-    if deal.bidding.must_confirm:
-        return None
     if rules.forced_player == "eldest" and seat == rules.left_of(deal.dealer):
         return RuleViolation("FLY-5.3", "the player on the dealer's left may not fold (forced_player='eldest')", _FOLD)
     if _is_last_speaker(deal, seat):

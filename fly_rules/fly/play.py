@@ -11,7 +11,7 @@ from fly_rules.cards import ALL_CARDS, SUIT_MASKS
 from fly_rules.errors import RuleViolation
 from fly_rules.fly import scoring
 from fly_rules.fly.state import ACE_OF_SPADES, FlyDeal, Phase
-from fly_rules.tricks import Duty, playable, trick_winner, unmet_duty
+from fly_rules.tricks import Duty, TrumpDuty, playable, trick_winner, unmet_duty
 
 __all__ = ["apply_play", "begin_play", "legal_plays", "playable_mask", "winning_position"]
 
@@ -40,31 +40,54 @@ def playable_mask(deal: FlyDeal, seat: int) -> int:
         return playable(hand, trick, table.trump, table.order, must_head=table.must_head, trump_duty=table.trump_duty)
     if table.top_trump:
         return _top_trump_playable(deal, hand)
+    if trick[0] != table.trump_ace:
+        return _duties(deal, hand)
+    if ACE_OF_SPADES in trick:
+        # FLY-7.3: the A♠ holds the trick, so no later card can head it: plain following only.
+        return playable(hand, trick, table.trump, table.order, must_head=False, trump_duty=table.trump_duty)
     allowed = _duties(deal, hand)
-    if trick[0] == table.trump_ace and table.rules.ace_of_spades_mode == "led_trump_ace":
+    if table.rules.ace_of_spades_mode == "led_trump_ace":
         # FLY-7.2: the holder may play the A♠ to a led trump ace whatever else he holds.
         allowed |= hand & _AS_BIT
     return allowed
 
 
 def _top_trump_playable(deal: FlyDeal, hand: int) -> int:
-    """Duties when the A♠ is a permanent top trump that may be played at any time [FLY-7.1]."""
-    trump = deal.table.trump
+    """Duties when the A♠ is a permanent top trump that may also be played at any time [FLY-7.1].
+
+    The A♠ counts as the highest trump for following, heading and overtrumping,
+    so the ordinary duties are applied with its suit and rank changed; a rare
+    option, so this is written plainly rather than with masks.
+    """
+    table = deal.table
+    trump = table.trump
+    strength = table.order.strength
+
+    def suit(card: int) -> int:
+        return trump if card == ACE_OF_SPADES else card // 13
+
+    def power(card: int) -> int:
+        return 99 if card == ACE_OF_SPADES else strength[card % 13 + 2]
+
     trick = deal.trick_cards
-    rest = hand & ~_AS_BIT
-    if ACE_OF_SPADES in trick:
-        # Nothing can beat the A♠ any more: only the plain duties remain.
-        led = trump if trick[0] == ACE_OF_SPADES else trick[0] // 13
-        in_suit = rest & SUIT_MASKS[led]
-        if in_suit:
-            return in_suit
-        trumps = rest & SUIT_MASKS[trump]
-        return trumps if trumps and deal.table.trump_duty != "overtrump_or_free" else rest
-    allowed = _duties(deal, rest)
-    led = trick[0] // 13
-    if hand & _AS_BIT and not rest & (SUIT_MASKS[led] | SUIT_MASKS[trump]):
-        return _AS_BIT  # void in the suit led, and the A♠ is his only trump
-    return allowed | hand & _AS_BIT
+    led = suit(trick[0])
+    best = max(trick, key=lambda c: (suit(c) == trump, suit(c) == led, power(c)))
+    cards = [c for c in range(52) if hand >> c & 1]
+    allowed = [c for c in cards if suit(c) == led]
+    if allowed:
+        if table.must_head and suit(best) == led:
+            allowed = [c for c in allowed if power(c) > power(best)] or allowed
+    else:
+        trumps = [c for c in cards if suit(c) == trump]
+        if not trumps or table.trump_duty is TrumpDuty.ANY_TRUMP:
+            allowed = trumps or cards
+        else:
+            over = [c for c in trumps if suit(best) != trump or power(c) > power(best)]
+            allowed = over or (trumps if table.trump_duty is TrumpDuty.OVERTRUMP else cards)
+    mask = 0
+    for card in allowed:
+        mask |= 1 << card
+    return mask | hand & _AS_BIT  # like Pam, it may be played to any trick
 
 
 _PLAYS_BY_MASK: dict[int, tuple[Play, ...]] = {}
