@@ -25,6 +25,7 @@ from fly_rules.dreyfus.exchange import check_exchange, discardable, exchange_cho
 from fly_rules.dreyfus.play import PLAYS, check_play, legal_play_mask, opening_leader, required_mask, trick_taker
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.scoring import end_of_deal, scores_below
+from fly_rules.engine import replace
 from fly_rules.errors import RuleViolation
 
 __all__ = ["DreyfusDeal", "DreyfusView", "new_deal"]
@@ -214,7 +215,7 @@ class DreyfusDeal:
             drawn |= 1 << index
         bought = _set(self.bought, seat, self.bought[seat] + size)
         upper = _set(self.upper, seat, self.upper[seat] + size)  # DRF-4.5
-        state = attrs.evolve(
+        state = replace(
             self,
             hands=_set(self.hands, seat, hand & ~discard | drawn),
             discards=_set(self.discards, seat, self.discards[seat] | discard),
@@ -230,9 +231,9 @@ class DreyfusDeal:
         """Pass the exchange to the next player, or begin the play [DRF-4.1] [DRF-5.1]."""
         turn = next_exchanger_turn(self.turn, HAND_SIZE - self.talon_taken)
         if turn < 3:
-            return attrs.evolve(self, turn=turn, to_move=(eldest(self.dealer) + turn) % 3)
+            return replace(self, turn=turn, to_move=(eldest(self.dealer) + turn) % 3)
         leader = opening_leader(self.dealer, bought, self.rules)
-        return attrs.evolve(self, turn=3, to_move=leader, leader=leader)
+        return replace(self, turn=3, to_move=leader, leader=leader)
 
     # -- the play -------------------------------------------------------------------
 
@@ -257,7 +258,7 @@ class DreyfusDeal:
             revokes = _set(revokes, seat, revokes[seat] + 1)
         trick = (*trick, card)
         if len(trick) < 3:
-            return attrs.evolve(
+            return replace(
                 self, hands=hands, trick=trick, to_move=left_of(seat), lower=lower, revokes=revokes, reached=reached
             )
         taker = trick_taker(self.leader, trick, contract)
@@ -268,7 +269,7 @@ class DreyfusDeal:
                 reached = (*reached, taker)
         tricks = (*self.tricks, (self.leader, trick))
         if len(tricks) < _TRICKS_PER_DEAL:
-            return attrs.evolve(
+            return replace(
                 self,
                 hands=hands,
                 trick=(),
@@ -281,7 +282,7 @@ class DreyfusDeal:
                 reached=reached,
             )
         upper, lower = end_of_deal(self.upper, lower, taken, revokes, rules)
-        return attrs.evolve(
+        return replace(
             self,
             hands=hands,
             trick=(),
