@@ -135,8 +135,11 @@ class FlyMatch(MatchBase[FlyDeal, FlyView]):
     """Stop after this many deals even without a winner; None for no limit [FLY-10.1]."""
     previous: FlyDeal | None = attrs.field(default=None, eq=False)
     """The deal finished just before ``deal`` began, for reporting; None at first."""
+    first_dealer: int = 0
+    """The dealer of the match's first deal [FLY-2.1]."""
     history: tuple[Any, ...] | None = attrs.field(default=None, eq=False)
-    """Every action of the match, newest first, as nested pairs."""
+    """The actions of the deals before the current one, newest first, as nested pairs
+    (the current deal keeps its own)."""
 
     @property
     def deal_number(self) -> int:
@@ -177,31 +180,22 @@ class FlyMatch(MatchBase[FlyDeal, FlyView]):
         if self.deal.is_over:
             raise RuleViolation("FLY-10.3", f"the match is over; no action is accepted ({action!r})", action)
         deal = self.deal.apply(action)
-        history = (action, self.history)
         if not deal.is_over or deal.winners:
-            return FlyMatch(
-                rules=self.rules,
-                seed=self.seed,
-                deal=deal,
-                max_deals=self.max_deals,
-                previous=self.previous,
-                history=history,
-            )
+            return replace(self, deal=deal)
         number = deal.deal_number + 1
         if self.max_deals is not None and number >= self.max_deals:
-            return replace(self, deal=deal, history=history)
+            return replace(self, deal=deal)
         dealer = deal.dealer if deal.redeal else self.rules.left_of(deal.dealer)
-        return attrs.evolve(
-            self,
-            deal=_deal_from_seed(self.rules, self.seed, number, dealer, deal.records),
-            previous=deal,
-            history=history,
-        )
+        history = self.history
+        for done in deal.actions:
+            history = (done, history)
+        following = _deal_from_seed(self.rules, self.seed, number, dealer, deal.records)
+        return replace(self, deal=following, previous=deal, history=history)
 
     @property
     def actions(self) -> tuple[Any, ...]:
         """Every action of the match, oldest first."""
-        return unwind(self.history)
+        return unwind(self.history) + self.deal.actions
 
     def __repr__(self) -> str:
         return f"<FlyMatch seed={self.seed!r} deal={self.deal_number} records={self.records} winner={self.winner}>"
@@ -232,4 +226,4 @@ def new_match(rules: FlyRules, *, seed: int | str, dealer: int | None = None, ma
     if max_deals is not None and (type(max_deals) is not int or max_deals < 1):
         raise ValueError(f"max_deals must be None or a whole number >= 1, not {max_deals!r}")
     deal = _deal_from_seed(rules, seed, 0, dealer, (rules.start_record,) * rules.players)
-    return FlyMatch(rules=rules, seed=seed, deal=deal, max_deals=max_deals)
+    return FlyMatch(rules=rules, seed=seed, deal=deal, max_deals=max_deals, first_dealer=dealer)

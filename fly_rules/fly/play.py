@@ -104,7 +104,7 @@ def legal_plays(deal: FlyDeal) -> tuple[Play, ...]:
             low = rest & -rest
             found.append(_PLAYS[low.bit_length() - 1])
             rest ^= low
-        if len(_PLAYS_BY_MASK) > 200_000:
+        if len(_PLAYS_BY_MASK) > 20_000:
             _PLAYS_BY_MASK.clear()  # bound the cache; it refills as needed
         plays = _PLAYS_BY_MASK[mask] = tuple(found)
     return plays
@@ -156,7 +156,6 @@ def apply_play(deal: FlyDeal, action: Play) -> FlyDeal:
     hands = list(deal.hand_masks)
     hands[seat] ^= bit
     trick = (*deal.trick_cards, card)
-    seats = (*deal.trick_seats, seat)
     history = (action, deal.history)
     tally = deal.tally
     if len(trick) < tally.in_play:
@@ -169,11 +168,11 @@ def apply_play(deal: FlyDeal, action: Play) -> FlyDeal:
             deal.bidding,
             tally,
             trick,
-            seats,
             revokes,
             history,
         )
     # FLY-11.2: a revoked card cannot win; the trick goes to the best lawful card.
+    seats = (*deal.trick_seats, seat)
     lawful = tuple(c for i, c in enumerate(trick) if i not in revokes)
     winner = seats[trick.index(lawful[winning_position(deal, lawful)])]
     return scoring.take_trick(
@@ -182,7 +181,6 @@ def apply_play(deal: FlyDeal, action: Play) -> FlyDeal:
         tuple(zip(seats, trick, strict=True)),
         hand_masks=tuple(hands),
         trick_cards=(),
-        trick_seats=(),
         revokes=(),
         records=records,
         history=history,

@@ -257,8 +257,6 @@ class FlyDeal:
     """Tricks taken, the lead, the A♠ holder, winners."""
     trick_cards: tuple[int, ...] = ()
     """The current trick's card indices, in play order."""
-    trick_seats: tuple[int, ...] = ()
-    """The seats that played them."""
     revokes: tuple[int, ...] = ()
     """Positions in the current trick that were revokes (adjudication mode) [FLY-11.2]."""
     history: tuple[Any, ...] | None = attrs.field(default=None, eq=False)
@@ -425,6 +423,17 @@ class FlyDeal:
     def trick_pairs(self) -> tuple[tuple[int, Card], ...]:
         """The current trick as (seat, card) pairs."""
         return tuple((s, ALL_CARDS[c]) for s, c in zip(self.trick_seats, self.trick_cards, strict=True))
+
+    @property
+    def trick_seats(self) -> tuple[int, ...]:
+        """The seats that played the cards of the current trick, in play order [FLY-6.2]."""
+        seats: list[int] = []
+        seat = self.tally.leader
+        following = self.tally.next_in_play
+        for _ in self.trick_cards:
+            seats.append(seat)
+            seat = following[seat]
+        return tuple(seats)
 
     @property
     def played(self) -> CardSet:
