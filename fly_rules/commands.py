@@ -92,6 +92,9 @@ def register(sub: Any) -> None:
     show = sub.add_parser("show", help="draw a position given in position notation")
     show.add_argument("position", help="the position, one line (see the notation reference)")
     show.add_argument("--svg", type=Path, default=None, help="also write an SVG picture of the table to this file")
+    show.add_argument(
+        "--seat", type=int, default=None, help="draw the picture as this seat sees it (default: every hand)"
+    )
     show.set_defaults(run=_cmd_show)
 
     rules = sub.add_parser("rules", help="print a rule of the specification, or search the rules")
@@ -354,24 +357,7 @@ def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     view_lines = _board(state)
     print("\n".join(view_lines), file=out)
     if args.svg is not None:
-        deal = deal_of(state)
-        if isinstance(deal, fly.FlyDeal):
-            picture = svg.table(
-                list(deal.hands),
-                trump=deal.trump_card,
-                stock=len(deal.stock),
-                trick=deal.trick_pairs,
-                records=list(deal.records),
-                to_move=deal.to_move,
-            )
-        else:
-            picture = svg.table(
-                [deal.view(s).hand for s in range(3)],
-                trick=[((deal.leader + k) % 3, c) for k, c in enumerate(deal.view(0).trick)],
-                records=[f"{u}/{lo}" for u, lo in zip(deal.upper, deal.lower, strict=True)],
-                to_move=deal.to_move,
-                stock=deal.talon_left,
-            )
+        picture = svg.deal_picture(deal_of(state), seat=args.seat)
         args.svg.write_text(picture, encoding="utf-8")
         print(f"picture written to {args.svg}", file=out)
     return 0

@@ -10,17 +10,27 @@ same whatever fonts the viewer has.
 >>> picture = table([CardSet.parse("AS KH 7C"), 3, None], trump=Card.parse("QH"), stock=12, to_move=0)
 >>> picture.startswith("<svg") and picture.endswith("</svg>")
 True
+
+:func:`deal_picture` draws a deal, a match or one seat's view of either game:
+
+>>> from fly_rules import fly
+>>> match = fly.new_match(fly.FlyRules(players=4), seed=7, dealer=0)
+>>> deal_picture(match, seat=1).count('class="card back"')  # three other hands and the stock
+16
+
+.. versionadded:: 0.1.0
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
+from fly_rules import dreyfus, fly
 from fly_rules.cards import Card, CardSet, Suit
 
-__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Svg", "card", "table"]
+__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Svg", "card", "deal_picture", "table"]
 
 SVG_NS: Final = "http://www.w3.org/2000/svg"
 XLINK_NS: Final = "http://www.w3.org/1999/xlink"
@@ -219,3 +229,92 @@ def table(
         for index, face in enumerate(faces):
             _draw_card(row, face, _GAP + _LABEL + index * _STEP, y)
     return _serialise(root)
+
+
+def deal_picture(state: Any, seat: int | None = None, *, title: str | None = None) -> Svg:
+    """A picture of a deal of Fly or Dreyfus: the thin adapter from the engines' states to :func:`table`.
+
+    Args:
+        state: a Fly or Dreyfus deal or match (its current deal is drawn), or a view
+            (:class:`~fly_rules.fly.FlyView`, :class:`~fly_rules.dreyfus.DreyfusView`), which
+            shows only what its seat may see.
+        seat: draw the deal as this seat sees it (its view): its own cards face up, the other hands
+            as backs. ``None`` (the default) shows every hand face up.
+        title: the caption; by default the game, the deal's number, the trumps and the phase.
+
+    Returns:
+        The SVG document. Fly: the turned-up trump card, the stock, the records (a folded seat's
+        hand is not drawn). Dreyfus: the trump indicator when shown, the talon left, the records
+        as upper/lower.
+
+    Raises:
+        TypeError: if ``state`` is not a state of either game.
+        ValueError: if ``seat`` is out of range.
+
+    >>> from fly_rules import dreyfus
+    >>> deal = dreyfus.new_match(dreyfus.DreyfusRules(), seed=7, dealer=0).deal
+    >>> picture = deal_picture(deal)
+    >>> picture.count('class="card"')  # three hands of twelve face up, and the two of trumps
+    37
+    >>> 'Dreyfus' in deal_picture(deal.view(2))
+    True
+    """
+    if isinstance(state, fly.FlyMatch | dreyfus.DreyfusMatch):
+        state = state.deal
+    if isinstance(state, fly.FlyDeal | dreyfus.DreyfusDeal):
+        players = len(state.hands)
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat {seat!r} is out of range for {players} seats")
+        view = state.view(seat or 0)
+        faces = {s: state.view(s).hand for s in (range(players) if seat is None else (seat,))}
+    elif isinstance(state, fly.FlyView | dreyfus.DreyfusView):
+        view, faces = state, {state.seat: state.hand}
+    else:
+        raise TypeError(f"not a Fly or Dreyfus deal, match or view: {type(state).__name__}")
+    if isinstance(view, fly.FlyView):
+        return _fly_picture(view, faces, title)
+    return _dreyfus_picture(view, faces, title)
+
+
+def _fly_picture(view: Any, faces: dict[int, CardSet], title: str | None) -> Svg:
+    played = {s for s, _ in view.trick}
+    hands: list[CardSet | int | None] = []
+    for s in range(view.players):
+        if not view.active[s]:
+            hands.append(None)
+        elif s in faces:
+            hands.append(faces[s])
+        else:
+            hands.append(5 - len(view.tricks) - (s in played))
+    records = [f"{r}" + ("" if view.active[s] else ", folded") for s, r in enumerate(view.records)]
+    if title is None:
+        title = f"Fly, deal {view.deal_number + 1}: {view.phase.value}, trumps {view.trump.symbol}"
+    return table(
+        hands,
+        trump=view.trump_card,
+        stock=view.stock_size,
+        trick=view.trick,
+        records=records,
+        to_move=view.to_move,
+        title=title,
+    )
+
+
+def _dreyfus_picture(view: Any, faces: dict[int, CardSet], title: str | None) -> Svg:
+    trick = [((view.leader + k) % 3, c) for k, c in enumerate(view.trick)]
+    played = {s for s, _ in trick}
+    hands: list[CardSet | int | None] = [
+        faces[s] if s in faces else 12 - len(view.tricks) - (s in played) for s in range(3)
+    ]
+    if title is None:
+        trumps = "no trumps" if view.contract is None else f"trumps {view.contract.symbol}"
+        title = f"Dreyfus, deal {view.deal_number + 1}: {view.phase}, {trumps}"
+    return table(
+        hands,
+        trump=view.trump_indicator,
+        stock=view.talon_left,
+        trick=trick,
+        records=[f"{u}/{lo}" for u, lo in zip(view.upper, view.lower, strict=True)],
+        to_move=view.to_move,
+        title=title,
+    )

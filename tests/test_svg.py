@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from fly_rules import Card, CardSet
-from fly_rules.svg import CARD_HEIGHT, CARD_WIDTH, Svg, card, table
+from fly_rules import Card, CardSet, dreyfus, fly
+from fly_rules.svg import CARD_HEIGHT, CARD_WIDTH, Svg, card, deal_picture, table
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 RED = "#c8102e"
@@ -142,12 +142,70 @@ def _png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
     return width, height, rows
 
 
-def test_a_browser_draws_the_table(tmp_path: Path) -> None:
-    """Headless Chromium renders the SVG: the screenshot has the picture's size and shows the felt,
-    white card faces and red hearts."""
+def _fly_deal() -> fly.FlyDeal:
+    """Three players, hearts trump; seat 1 stood, seat 2 folded, seat 0 stood and seat 1 led A♥."""
+    deal = fly.new_deal(
+        fly.FlyRules(players=3),
+        hands=["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"],
+        trump_card="8H",
+        stock="7H 7D",
+        dealer=0,
+    )
+    return deal.apply(fly.Stand()).apply(fly.Fold()).apply(fly.Stand()).apply(fly.Play(Card.parse("AH")))
+
+
+def test_a_fly_deal_is_drawn_whole_or_as_one_seat_sees_it() -> None:
+    """deal_picture: every hand face up by default; with a seat (or a view) only that hand, the others as
+    backs; a folded hand is not drawn; the trick, trump card, stock and records come from the deal."""
+    deal = _fly_deal()
+    root = ET.fromstring(deal_picture(deal))
+    faces = sorted(str(g.get("data-card")) for g in _cards(root) if g.get("class") == "card")
+    assert faces == sorted(["7C", "8D", "KH", "9S", "AS", "9H", "TH", "JH", "QH", "AH", "8H"])
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "Fly, deal 1: play, trumps ♥" in texts
+    assert "record 25, folded" in texts
+    assert "hidden" in texts  # seat 2 folded
+    assert "stock 2" in texts
+    for state, seat in ((deal, 0), (deal.view(0), None)):
+        one = ET.fromstring(deal_picture(state, seat=seat, title="seat 0"))
+        backs = [g for g in _cards(one) if g.get("class") == "card back"]
+        assert len(backs) == 4 + 1  # seat 1 (after leading A♥) and the stock
+        assert "seat 0" in [t.text for t in one.iter("{http://www.w3.org/2000/svg}text")]
+    match = fly.new_match(fly.FlyRules(players=4), seed=7, dealer=0)
+    assert deal_picture(match) == deal_picture(match.deal)
+
+
+def test_a_dreyfus_deal_is_drawn_with_its_contract_and_records() -> None:
+    """deal_picture of Dreyfus: twelve cards a hand, the talon, upper/lower records, the trick in order."""
+    match = dreyfus.new_match(dreyfus.DreyfusRules(), seed=7, dealer=0)
+    while match.deal.phase == "exchange":
+        match = match.apply(dreyfus.Stand())
+    match = match.apply(match.legal_actions()[0])
+    root = ET.fromstring(deal_picture(match, seat=(match.deal.leader + 1) % 3))
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "record 0/0" in texts
+    assert any(t and t.startswith("Dreyfus, deal 1: play, trumps ♠") for t in texts)
+    trick = [g.get("data-seat") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "trick-card"]
+    assert trick == [str(match.deal.leader)]
+    backs = [g for g in _cards(root) if g.get("class") == "card back"]
+    assert len(backs) == 11 + 12 + 1  # the leader's hand after his lead, the other hand, the talon
+
+
+def test_deal_picture_refuses_other_values_and_seats() -> None:
+    """A value that is no game state raises TypeError, a seat out of range ValueError."""
+    with pytest.raises(TypeError, match="not a Fly or Dreyfus"):
+        deal_picture("fly")
+    with pytest.raises(ValueError, match="seat 3 is out of range"):
+        deal_picture(_fly_deal(), seat=3)
+
+
+@pytest.mark.parametrize("which", ["table", "deal"])
+def test_a_browser_draws_the_table(tmp_path: Path, which: str) -> None:
+    """Headless Chromium renders the SVG (a table, and a deal drawn by deal_picture): the screenshot has the
+    picture's size and shows the felt, white card faces and red hearts."""
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     assert browser, "the browser check needs Debian's chromium (scripts/test installs it as root)"
-    picture = _example()
+    picture = _example() if which == "table" else deal_picture(_fly_deal())
     root = ET.fromstring(picture)
     width, height = int(root.get("width", "0")), int(root.get("height", "0"))
     page = tmp_path / "table.svg"

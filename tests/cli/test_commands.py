@@ -141,6 +141,11 @@ def test_rec_5_1_show_draws_a_position_and_its_svg(tmp_path: Path) -> None:
     assert "trick: 1:A♥" in shown.stdout
     assert "to move: seat 2" in shown.stdout
     assert (tmp_path / "t.svg").read_text().startswith("<svg")
+    assert 'class="card back"' not in (tmp_path / "t.svg").read_text().split('class="seat"', 1)[1]
+    seat = run("show", position, "--svg", str(tmp_path / "s.svg"), "--seat", "2")
+    assert seat.returncode == 0, seat.stderr
+    backs = (tmp_path / "s.svg").read_text().count('class="card back"')
+    assert backs == 5 + 4 + 1  # seat 0, seat 1 (who led A♥) and the stock
     drey = "dreyfus - 0 NT 7C/8C/9C - 0,0,0/0,0,0 - 1 0"
     assert run("show", drey).returncode == 1
     bad = run("show", "fly nonsense")
