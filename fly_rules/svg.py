@@ -243,9 +243,9 @@ def deal_picture(state: Any, seat: int | None = None, *, title: str | None = Non
         title: the caption; by default the game, the deal's number, the trumps and the phase.
 
     Returns:
-        The SVG document. Fly: the turned-up trump card, the stock, the records (a folded seat's
-        hand is not drawn). Dreyfus: the trump indicator when shown, the talon left, the records
-        as upper/lower.
+        The SVG document. For Fly it shows the turned-up trump card, the stock and the records (a
+        folded seat's hand is not drawn); for Dreyfus the trump indicator when shown, the talon left
+        and the records as upper/lower.
 
     Raises:
         TypeError: if ``state`` is not a state of either game.

@@ -1,7 +1,8 @@
 """Sphinx extension: the ``fly-table`` directive, a picture drawn by :mod:`fly_rules.svg` at build time.
 
-The directive's content is one Python expression, evaluated with the names of ``fly_rules`` and
-``fly_rules.svg.table``/``card`` in scope; its value (an SVG string) is embedded in the HTML page, in
+The directive's content is one Python expression, evaluated with the names of ``fly_rules``,
+``fly_rules.svg.table``/``card``/``deal_picture``, the game packages ``fly`` and ``dreyfus`` and
+``parse_position`` in scope; its value (an SVG string) is embedded in the HTML page, in
 a figure with the ``:caption:``. A failing expression is a build error.
 """
 
@@ -15,7 +16,8 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 import fly_rules
-from fly_rules import svg
+from fly_rules import dreyfus, fly, svg
+from fly_rules.notation import parse_position
 
 
 class FlyTable(SphinxDirective):
@@ -26,7 +28,14 @@ class FlyTable(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         namespace: dict[str, Any] = {name: getattr(fly_rules, name) for name in fly_rules.__all__}
-        namespace.update(table=svg.table, card=svg.card)
+        namespace.update(
+            table=svg.table,
+            card=svg.card,
+            deal_picture=svg.deal_picture,
+            fly=fly,
+            dreyfus=dreyfus,
+            parse_position=parse_position,
+        )
         source = "\n".join(self.content)
         try:
             picture = eval(source, namespace)
