@@ -261,11 +261,35 @@ def index_pages(
         "| --- | --- |",
     ]
     rulebook += [f"| [{path.stem}]({path.stem}.md) | {counts[path.name]} |" for path in spec_files]
-    rulebook += ["", "```{toctree}", ":maxdepth: 2", "", *(path.stem for path in spec_files), "```", ""]
+    rulebook += ["", "[Every Decision](decisions.md), in one list, links to its rule.", ""]
+    rulebook += ["```{toctree}", ":maxdepth: 2", "", *(path.stem for path in spec_files), "decisions", "```", ""]
     rulebook += ["```{toctree}", ":hidden:", "", *(p.removeprefix(RULES_DIR + "/") for p in test_pages), "```", ""]
     api = [MARKER, "# API", "", "Generated from the docstrings of every public module.", ""]
     api += ["```{toctree}", ":maxdepth: 1", "", *modules, "```", ""]
     return {f"{RULES_DIR}/index": "\n".join(rulebook), f"{API_DIR}/index": "\n".join(api)}
+
+
+def decisions_page(spec_files: list[Path], rules: dict[str, Rule]) -> str:
+    """The MyST source of the list of every Decision of the specification, by spec file and rule."""
+    out = [
+        MARKER,
+        "# Every Decision",
+        "",
+        "Where the sources are silent or disagree, a rule carries a **Decision**: the readings, the default "
+        "chosen and why. This list gathers them, each under the rule it belongs to; the rule's page has its "
+        "sources and options. Generated from `specs/` when this site is built.",
+        "",
+    ]
+    for path in spec_files:
+        decided = sorted((r for r in rules.values() if r.file == path.name and r.decisions), key=lambda r: r.line)
+        if not decided:
+            continue
+        out += [f"## {spec_sections(path.read_text(encoding='utf-8'))[0] or path.stem}", ""]
+        for rule in decided:
+            out.append(f"{{rule}}`{rule.id}` {rule.title}")
+            out += [f": {link_ids(' '.join(decision.split()))}" for decision in rule.decisions]
+            out.append("")
+    return "\n".join(out)
 
 
 def generate(srcdir: Path, root: Path, package: str = "fly_rules") -> dict[str, str]:
@@ -284,6 +308,7 @@ def generate(srcdir: Path, root: Path, package: str = "fly_rules") -> dict[str, 
     for spec_file in spec_files:
         in_file = [rule for rule in rules.values() if rule.file == spec_file.name]
         pages[f"{RULES_DIR}/{spec_file.stem}"] = spec_page(spec_file, in_file, cited)
+    pages[f"{RULES_DIR}/decisions"] = decisions_page(spec_files, rules)
     for path, in_path in sorted(by_file.items()):
         pages[test_page(path)] = tests_page(path, (root / path).read_text(encoding="utf-8"), in_path)
     modules = public_modules(package) if package else []
