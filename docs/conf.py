@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
@@ -100,8 +101,20 @@ def _link_citations(app: object, what: str, name: str, obj: object, options: obj
     lines[:] = [_CITATION.sub(r"[:rule:`\1`]", line) for line in lines]
 
 
+with (DOCS / "versions.toml").open("rb") as _handle:
+    ADDED = {name: added for added, names in tomllib.load(_handle)["added"].items() for name in names}
+"""The version that added each public name, from ``versions.toml`` (checked by tests/docs/test_docstrings.py)."""
+
+
+def _version_added(app: object, what: str, name: str, obj: object, options: object, lines: list[str]) -> None:
+    """End the docstring of a public name with ``.. versionadded::``, unless it has one already."""
+    if name in ADDED and not any("versionadded::" in line for line in lines):
+        lines += ["", f".. versionadded:: {ADDED[name]}"]
+
+
 def setup(app: object) -> None:
     """Connect the docstring hooks around napoleon's (priority 500)."""
     app.connect("autodoc-process-docstring", _hide_first_line_colons, priority=400)  # type: ignore[attr-defined]
     app.connect("autodoc-process-docstring", _restore_colons, priority=600)  # type: ignore[attr-defined]
     app.connect("autodoc-process-docstring", _link_citations, priority=700)  # type: ignore[attr-defined]
+    app.connect("autodoc-process-docstring", _version_added, priority=800)  # type: ignore[attr-defined]

@@ -17,8 +17,6 @@ True
 >>> match = fly.new_match(fly.FlyRules(players=4), seed=7, dealer=0)
 >>> deal_picture(match, seat=1).count('class="card back"')  # three other hands and the stock
 16
-
-.. versionadded:: 0.1.0
 """
 
 from __future__ import annotations

@@ -7,9 +7,11 @@ import ast
 import importlib
 import inspect
 import pkgutil
+import tomllib
 from types import ModuleType
 
 import fly_rules
+from tests.docs.conftest import ROOT
 
 
 def _public_modules() -> list[ModuleType]:
@@ -77,3 +79,55 @@ def test_the_constant_check_tells_documented_from_undocumented() -> None:
     """A constant counts as documented only when a string literal directly follows its assignment."""
     source = 'A = 1\n"""Documented."""\nB: int = 2\n"""Also."""\nC = 3\nD = 4\nx.y = 5\n'
     assert constants(source) == {"A": True, "B": True, "C": False, "D": False}
+
+
+VERSIONS = ROOT / "docs" / "versions.toml"
+
+
+def public_names() -> set[str]:
+    """The full names the API reference documents: every public module, and each class, function and
+    constant of a public module's ``__all__``, named where it is defined (or assigned)."""
+    modules = [
+        fly_rules,
+        *(
+            importlib.import_module(info.name)
+            for info in pkgutil.walk_packages(fly_rules.__path__, prefix="fly_rules.")
+            if not any(part.startswith("_") for part in info.name.split("."))
+        ),
+    ]
+    public = {module.__name__ for module in modules}
+    names = set(public)
+    for module in modules:
+        assigned = constants(inspect.getsource(module))
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            if name.startswith("__"):
+                continue
+            if inspect.isclass(obj) or inspect.isfunction(obj):
+                if obj.__module__ in public:
+                    qualname = name if "<locals>" in obj.__qualname__ else obj.__qualname__  # decorated
+                    names.add(f"{obj.__module__}.{qualname}")
+            elif name in assigned:
+                names.add(f"{module.__name__}.{name}")
+    return names
+
+
+def test_every_public_name_says_when_it_was_added() -> None:
+    """Every public module, class, function and constant has a ``versionadded``: written in its
+    docstring, or listed under its version in ``docs/versions.toml`` (which the docs build turns into
+    the same note); the file names nothing that is not public."""
+    with VERSIONS.open("rb") as handle:
+        listed = {name for names in tomllib.load(handle)["added"].values() for name in names}
+    missing = []
+    for full in sorted(public_names() - listed):
+        module_name, _, attribute = full.partition(".")
+        obj: object = importlib.import_module(module_name)
+        for part in attribute.split(".") if attribute else []:
+            try:
+                obj = getattr(obj, part)
+            except AttributeError:
+                obj = importlib.import_module(f"{getattr(obj, '__name__', '')}.{part}")
+        if ".. versionadded::" not in (getattr(obj, "__doc__", None) or ""):
+            missing.append(full)
+    assert missing == [], f"add these to {VERSIONS.name} under the coming version: {missing}"
+    assert listed <= public_names(), sorted(listed - public_names())

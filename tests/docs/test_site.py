@@ -92,8 +92,31 @@ def test_every_public_module_has_an_api_page(built_html: Path) -> None:
 def test_the_landing_page_leads_to_every_section(built_html: Path) -> None:
     """The landing page links to the tutorials, how-tos, rulebook, explanation and reference."""
     links = set(_parse(built_html / "index.html").links)
-    for section in ("tutorials", "how-to", "rules", "explanation", "reference"):
+    for section in ("tutorials", "how-to", "rules", "catalogue", "explanation", "reference"):
         assert f"{section}/index.html" in links
+
+
+_OBJECT = re.compile(r'<dl class="py (class|function|data|exception)">\s*<dt class="sig[^"]*" id="([^"]+)"')
+
+
+def test_every_documented_name_shows_when_it_was_added(built_html: Path) -> None:
+    """Each object on an API page carries its "Added in version" note (from docs/versions.toml)."""
+    checked = 0
+    for page in sorted((built_html / "reference" / "api").glob("fly_rules*.html")):
+        text = page.read_text(encoding="utf-8")
+        for match in re.finditer(
+            r'<dl class="py (class|function|data|exception)">\s*<dt class="sig[^"]*" id="([^"]+)"', text
+        ):
+            depth, position = 1, match.end()
+            for tag in re.finditer(r"<(/?)dl[ >]", text[position:]):
+                depth += -1 if tag.group(1) else 1
+                if depth == 0:
+                    break
+            body = text[position : position + tag.end()]
+            assert 'class="versionadded"' in body, f"{page.name}: {match.group(2)} has no versionadded note"
+            checked += 1
+        assert "versionadded" in text.split('<dl class="py', 1)[0], f"{page.name}: the module has no note"
+    assert checked > 100
 
 
 def test_internal_links_and_anchors_resolve(built_html: Path) -> None:
