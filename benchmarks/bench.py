@@ -87,10 +87,11 @@ def dreyfus_player() -> Player:
     return random_player(lambda seed: dreyfus.new_match(rules, seed=seed, dealer=0), 3)
 
 
-def openspiel_player(game_string: str) -> Player | None:
-    """One random game of an OpenSpiel game per call, ``state.child(a)`` each step (the immutable idiom)."""
+def openspiel_player(game_string: str, *, in_place: bool = False) -> Player | None:
+    """One random game of an OpenSpiel game per call, ``state.child(a)`` each step (the immutable
+    idiom), or ``state.apply_action(a)`` with ``in_place``."""
     try:
-        import pyspiel  # type: ignore[import-not-found]  # noqa: PLC0415 - optional, the bench extra
+        import pyspiel  # noqa: PLC0415 - optional, the bench extra
     except ImportError:
         return None
     game = pyspiel.load_game(game_string)
@@ -113,7 +114,47 @@ def openspiel_player(game_string: str) -> Player | None:
             else:
                 action = rng.choice(state.legal_actions())
                 n += 1
-            state = state.child(action)
+            if in_place:
+                state.apply_action(action)
+            else:
+                state = state.child(action)
+        return n
+
+    return play_one
+
+
+def adapter_player(game_string: str) -> Player | None:
+    """One random deal of our OpenSpiel adapter game per call, ``apply_action`` in place (a
+    *decision* here is any player action, an exchange's marks included)."""
+    try:
+        import fly_rules.adapters.openspiel  # noqa: F401, PLC0415 - registers python_fly and python_dreyfus
+    except ImportError:
+        return None
+    return openspiel_player(game_string, in_place=True)
+
+
+def pettingzoo_player(game: str, players: int = 3) -> Player | None:
+    """One random one-deal episode of our PettingZoo environment per call: ``last()`` with the
+    observation and action mask, then ``step`` (a *decision* is one step)."""
+    try:
+        from fly_rules.adapters.pettingzoo import dreyfus_env, fly_env  # noqa: PLC0415 - the pettingzoo extra
+    except ImportError:
+        return None
+    env = fly_env(fly.FlyRules(players=players)) if game == "fly" else dreyfus_env()
+    rng = random.Random(12345)
+    seeds = iter(range(10**9))
+
+    def play_one() -> int:
+        env.reset(seed=next(seeds))
+        n = 0
+        for _agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = observation["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+            n += 1
         return n
 
     return play_one
@@ -175,6 +216,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quick:
         rows += [(f"fly {n}p", fly_player(n), f"oh_hell(players={n},num_tricks_fixed=5)") for n in (3, 4, 6, 7)]
     rows.append(("dreyfus", dreyfus_player(), reference))
+    adapters = [
+        ("fly 5p openspiel-adapter", adapter_player("python_fly(players=5)"), reference),
+        ("fly 5p pettingzoo", pettingzoo_player("fly", 5), reference),
+        ("dreyfus openspiel-adapter", adapter_player("python_dreyfus"), reference),
+        ("dreyfus pettingzoo", pettingzoo_player("dreyfus"), reference),
+    ]
+    rows += [row for row in adapters if row[1] is not None]
     spiel: dict[str, dict[str, Any] | None] = {}
     results = []
     for name, player, against in rows:
@@ -195,11 +243,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quick:
         report["retained_by_one_apply"] = retained_by_one_apply()
         report["peak_memory"] = peak_memory_over_deals(args.deals)
-    print(f"{'row':10} {'ours dec/s':>12} {'deals/s':>9} {'±%':>5}   {'OpenSpiel game':40} {'dec/s':>9} {'ratio':>6}")
+    print(f"{'row':26} {'ours dec/s':>12} {'deals/s':>9} {'±%':>5}   {'OpenSpiel game':40} {'dec/s':>9} {'ratio':>6}")
     for r in results:
         theirs = r["openspiel"] or {}
         print(
-            f"{r['row']:10} {r['ours']['decisions_per_s']:>12,} {r['ours']['games_per_s']:>9,.0f} "
+            f"{r['row']:26} {r['ours']['decisions_per_s']:>12,} {r['ours']['games_per_s']:>9,.0f} "
             f"{r['ours']['spread_pct']:>5}   {r['openspiel_game']:40} {theirs.get('decisions_per_s', 0):>9,} "
             f"{r['ratio'] if r['ratio'] is not None else '-':>6}"
         )

@@ -80,6 +80,13 @@ def register(sub: Any) -> None:
     sim.add_argument("--bots", default="rule-of-thumb,random", help="bots by seat, comma-separated (last repeats)")
     sim.add_argument("-n", "--matches", type=int, default=100, help="number of matches (default 100)")
     sim.add_argument("--workers", type=int, default=1, help="processes to use (default 1); results do not change")
+    sim.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local: this machine's processes (--workers); ray: Ray tasks on the cluster ray.init() reaches "
+        "(extra 'ray'; set RAY_ADDRESS to join one); results do not change",
+    )
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.set_defaults(run=_cmd_simulate)
@@ -212,7 +219,14 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     results = []
     progress = None if args.no_progress or args.json else _progress(args.matches)
     pieces = _chunks(args.matches, args.workers * 8 if args.workers > 1 else args.matches)
-    if args.workers == 1:
+    if args.backend == "ray":
+        from fly_rules.adapters.ray import run_chunks  # noqa: PLC0415 - the optional 'ray' extra
+
+        for piece_results in run_chunks(run_matches, [(rules, names, seed, piece, max_deals) for piece in pieces]):
+            results += piece_results
+        if progress:
+            progress.advance(args.matches)
+    elif args.workers == 1:
         for piece in pieces:
             results += run_matches(rules, names, seed, piece, max_deals)
             if progress:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import Iterator
 
 import pytest
 import ray
 
-from fly_rules import dreyfus, fly
+from fly_rules import cli, dreyfus, fly
 from fly_rules.adapters.ray import play_random_matches, run_chunks, simulate
 
 
@@ -44,3 +46,13 @@ def test_simulate_refuses_bad_arguments() -> None:
         simulate(fly.FlyRules(), 1, 1, backend="dask")
     with pytest.raises(ValueError, match="chunk_size"):
         simulate(fly.FlyRules(), 1, 1, chunk_size=0)
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_fly_10_2_simulate_backend_ray_prints_what_the_local_run_prints() -> None:
+    """FLY-10.2: ``fly-rules simulate --backend ray`` gives the same JSON statistics as the local run."""
+    args = ["simulate", "-n", "6", "--players", "3", "--json", "--seed", "abc", "--no-progress"]
+    local, remote = io.StringIO(), io.StringIO()
+    assert cli.main(args, local) == 0
+    assert cli.main([*args, "--backend", "ray", "--workers", "2"], remote) == 0
+    assert json.loads(remote.getvalue()) == json.loads(local.getvalue())
