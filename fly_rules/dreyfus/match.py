@@ -8,6 +8,8 @@ the deal in which the winner is found.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from fly_rules.actions import Action
@@ -17,7 +19,7 @@ from fly_rules.dreyfus.end import match_ends
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.settlement import settle
 from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView, _fresh
-from fly_rules.engine import MatchBase, shuffled
+from fly_rules.engine import MatchBase, shuffled, unwind
 from fly_rules.errors import RuleViolation
 
 __all__ = ["DreyfusMatch", "new_match"]
@@ -43,6 +45,14 @@ class DreyfusMatch(MatchBase[DreyfusDeal, DreyfusView]):
     """Deals played out so far."""
     is_over: bool
     """Whether the match has ended [DRF-8.1] [DRF-8.3]."""
+    history: tuple[Any, ...] | None = attrs.field(default=None, eq=False)
+    """The actions of the deals before the current one, newest first, as nested pairs
+    (the current deal keeps its own)."""
+
+    @property
+    def actions(self) -> tuple[Any, ...]:
+        """Every action of the match, oldest first."""
+        return unwind(self.history) + self.deal.actions
 
     @property
     def upper(self) -> _Triple:
@@ -67,15 +77,18 @@ class DreyfusMatch(MatchBase[DreyfusDeal, DreyfusView]):
             RuleViolation: naming the rule the action breaks; the state is unchanged.
         """
         deal = self.deal.apply(action)
+        history = self.history
         if deal.to_move is not None:
             return DreyfusMatch(
-                self.rules, self.seed, self.first_dealer, deal, self.last_deal, self.deals_played, False
+                self.rules, self.seed, self.first_dealer, deal, self.last_deal, self.deals_played, False, history
             )
         played = self.deals_played + 1
         if match_ends(deal.winner, played, self.rules):
-            return DreyfusMatch(self.rules, self.seed, self.first_dealer, deal, self.last_deal, played, True)
+            return DreyfusMatch(self.rules, self.seed, self.first_dealer, deal, self.last_deal, played, True, history)
+        for done in deal.actions:
+            history = (done, history)
         nxt = _deal_number(self.rules, self.seed, played, next_dealer(deal.dealer, self.rules), deal.upper, deal.lower)
-        return DreyfusMatch(self.rules, self.seed, self.first_dealer, nxt, deal, played, False)
+        return DreyfusMatch(self.rules, self.seed, self.first_dealer, nxt, deal, played, False, history)
 
     def settlement(self) -> _Triple:
         """Payments per seat once the match is over: the winner's gain positive, each

@@ -12,7 +12,7 @@ Hands are int masks and cards are indices, so ``apply`` and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import attrs
 
@@ -25,7 +25,7 @@ from fly_rules.dreyfus.exchange import check_exchange, discardable, exchange_cho
 from fly_rules.dreyfus.play import PLAYS, check_play, legal_play_mask, opening_leader, required_mask, trick_taker
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.scoring import end_of_deal, scores_below
-from fly_rules.engine import replace
+from fly_rules.engine import replace, unwind
 from fly_rules.errors import RuleViolation
 
 __all__ = ["DreyfusDeal", "DreyfusView", "new_deal"]
@@ -136,6 +136,13 @@ class DreyfusDeal:
     """Revokes by each seat this deal (penalty mode only) [DRF-10.1]."""
     reached: tuple[int, ...]
     """Seats whose lower record reached the target this deal, in order [DRF-8.2]."""
+    history: tuple[Any, ...] | None = attrs.field(default=None, eq=False)
+    """The actions taken in this deal, newest first, as nested pairs."""
+
+    @property
+    def actions(self) -> tuple[Any, ...]:
+        """The actions taken in this deal, oldest first."""
+        return unwind(self.history)
 
     @property
     def phase(self) -> Phase:
@@ -181,6 +188,12 @@ class DreyfusDeal:
         Raises:
             RuleViolation: naming the rule the action breaks; the state is unchanged.
         """
+        after = self._apply(action)
+        # the successor is brand new and not yet shared: recording the action on it is part of building it
+        object.__setattr__(after, "history", (action, self.history))
+        return after
+
+    def _apply(self, action: Action) -> DreyfusDeal:
         kind = type(action)
         if self.to_move is None:
             raise RuleViolation("DRF-6.7", "the deal is over", action)

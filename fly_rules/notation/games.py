@@ -7,7 +7,7 @@ match, where a match keeps its deals, and the action text of ``specs/records.md`
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Final, TypeAlias
 
 import attrs
@@ -15,7 +15,7 @@ import attrs
 from fly_rules import dreyfus, fly
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import Card, CardSet, Suit
-from fly_rules.errors import InvalidNotation, InvalidRules, RuleViolation
+from fly_rules.errors import InvalidNotation, InvalidRules
 from fly_rules.tricks import TrumpDuty
 
 __all__ = [
@@ -159,22 +159,9 @@ def match_actions(state: Match | Deal) -> tuple[Any, ...] | None:
     return None if actions is None else tuple(actions)
 
 
-def first_dealer(match: Match, actions: Sequence[Any]) -> int:
-    """The first dealer of ``match``: Dreyfus keeps it; for Fly, the seat whose replay gives ``match``."""
-    if isinstance(match, dreyfus.DreyfusMatch):
-        return match.first_dealer
-    players = match.rules.players
-    drawn = fly.new_match(match.rules, seed=match.seed).dealer
-    for dealer in (drawn, *(s for s in range(players) if s != drawn)):
-        replay: Match = fly.new_match(match.rules, seed=match.seed, dealer=dealer, max_deals=match.max_deals)
-        try:
-            for action in actions:
-                replay = replay.apply(action)
-        except RuleViolation:
-            continue
-        if replay == match:
-            return dealer
-    raise ValueError("the match does not replay from its seed and actions")
+def first_dealer(match: Match) -> int:
+    """The dealer of the match's first deal (both games' matches keep it)."""
+    return match.first_dealer
 
 
 # --- action text [REC-3.2] -------------------------------------------------------

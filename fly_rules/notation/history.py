@@ -162,7 +162,7 @@ def history_data(
         if start is not None:
             raise ValueError("a match starts from its seed; start= is for explicit deals")
         data["seed"] = state.seed
-        data["dealer"] = first_dealer(state, taken)
+        data["dealer"] = first_dealer(state)
         if isinstance(state, fly.FlyMatch) and state.max_deals is not None:
             data["max_deals"] = state.max_deals
         replay: Match | Deal = new_game(

@@ -39,3 +39,25 @@ def test_drf_11_1_permuting_hidden_cards_leaves_the_view_unchanged() -> None:
     talon = list(d.talon)
     talon.reverse()
     assert attrs.evolve(d, talon=tuple(talon)).view(2) == d.view(2)
+
+
+def test_drf_1_4_a_match_keeps_its_actions_in_order() -> None:
+    """DRF-1.4: a match records every action taken, oldest first, across deals, and replays from them."""
+    import random
+
+    from fly_rules import dreyfus
+
+    rules = dreyfus.DreyfusRules(max_deals=2)
+    match = dreyfus.new_match(rules, seed=5, dealer=0)
+    rng = random.Random(5)
+    taken = []
+    while not match.is_over:
+        action = rng.choice(match.legal_actions())
+        taken.append(action)
+        match = match.apply(action)
+    assert match.actions == tuple(taken)
+    replay = dreyfus.new_match(rules, seed=5, dealer=0)
+    for action in match.actions:
+        replay = replay.apply(action)
+    assert replay == match
+    assert match.deal.actions == tuple(taken[len(taken) - len(match.deal.actions) :])
