@@ -1,7 +1,7 @@
 """The ``fly-rules`` command: ``demo`` here, and ``play``, ``simulate``, ``replay``, ``show`` and
 ``rules`` from :mod:`fly_rules.commands`.
 
-``fly-rules demo`` plays one match between random players and prints it as it
+``fly-rules demo`` plays one match between bots and prints it as it
 goes: each deal's trump card and hands, the declarations, every trick, the
 records after each deal, and the winner. ``fly-rules demo --game dreyfus``
 does the same for Dreyfus, ending with the settlement.
@@ -10,6 +10,7 @@ does the same for Dreyfus, ending with the settlement.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -19,9 +20,10 @@ import attrs
 
 from fly_rules import dreyfus, fly
 from fly_rules.actions import Exchange, Fold, Play, Stand
+from fly_rules.bots import BOTS, make_bot
 from fly_rules.cards import ALL_CARDS
 from fly_rules.commands import register
-from fly_rules.errors import FlyRulesError
+from fly_rules.errors import FlyRulesError, InvalidRules
 
 __all__ = ["main", "narrate_dreyfus_match", "narrate_fly_match"]
 
@@ -130,37 +132,58 @@ def narrate_dreyfus_match(
     return match
 
 
-def _random_choice(rng: random.Random) -> Callable[[Any, Any], Any]:
-    def choose(_state: Any, legal: Any) -> Any:
-        return rng.choice(legal)
+Chooser = Callable[[Any, Sequence[Any]], Any]
+"""Picks an action: ``choose(state, legal_actions)``."""
 
-    return choose
+
+def _bot_choice(names: str, rules: Any, players: int, rng: random.Random) -> tuple[str, Chooser]:
+    """A chooser that lets the bot of each seat (names by seat, the last repeating) pick from its view."""
+    listed = [name.strip() for name in names.split(",") if name.strip()]
+    if not listed or any(name not in BOTS for name in listed):
+        raise InvalidRules("bots", f"bots must be among {', '.join(BOTS)}, not {names!r}")
+    by_seat = [listed[min(seat, len(listed) - 1)] for seat in range(players)]
+    bots = [make_bot(name, rules) for name in by_seat]
+
+    def choose(state: Any, legal: Sequence[Any]) -> Any:
+        seat = state.to_move
+        return bots[seat].choose(state.view(seat), legal, rng)
+
+    return ", ".join(f"seat {s}: {name}" for s, name in enumerate(by_seat)), choose
 
 
 def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
+    rng = random.Random(args.seed)
     if args.game == "dreyfus":
         drules = dreyfus.DreyfusRules.preset(args.preset)
         drules = attrs.evolve(drules, max_deals=args.max_deals)
         dmatch = dreyfus.new_match(drules, seed=args.seed)
-        print(f"Dreyfus, 3 players, preset {args.preset!r}, seed {args.seed}: random players", file=out)
-        narrate_dreyfus_match(dmatch, _random_choice(random.Random(args.seed)), out)
+        who, choose = _bot_choice(args.bots, drules, 3, rng)
+        print(f"Dreyfus, 3 players, preset {args.preset!r}, seed {args.seed}; {who}", file=out)
+        narrate_dreyfus_match(dmatch, choose, out)
         return 0
     rules = fly.FlyRules.preset(args.preset, players=args.players)
     match = fly.new_match(rules, seed=args.seed, max_deals=args.max_deals)
-    print(f"Fly, {rules.players} players, preset {args.preset!r}, seed {args.seed}: random players", file=out)
-    narrate_fly_match(match, _random_choice(random.Random(args.seed)), out)
+    who, choose = _bot_choice(args.bots, rules, rules.players, rng)
+    print(f"Fly, {rules.players} players, preset {args.preset!r}, seed {args.seed}; {who}", file=out)
+    narrate_fly_match(match, choose, out)
     return 0
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fly-rules", description="Rules engine for Fly (Муха) and Dreyfus.")
     sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="play one match between random players and print it")
+    demo = sub.add_parser("demo", help="play one match between bots and print it")
     demo.add_argument("--game", choices=["fly", "dreyfus"], default="fly", help="which game (default fly)")
     demo.add_argument("--players", type=int, default=4, help="number of players, 3 to 7 (default 4)")
     demo.add_argument("--preset", default="default", help="rules preset (default, mouche_1718)")
     demo.add_argument("--seed", type=int, default=1, help="seed of the shuffles and the players (default 1)")
     demo.add_argument("--max-deals", type=int, default=100, help="stop after this many deals (default 100)")
+    demo.add_argument(
+        "--bots",
+        default="rule-of-thumb,random",
+        help="bots by seat, comma-separated, the last repeating (random, rule-of-thumb, monte-carlo; "
+        "default rule-of-thumb,random)",
+    )
     demo.set_defaults(run=_cmd_demo)
     register(sub)
     return parser
@@ -175,6 +198,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except FlyRulesError as error:
         print(f"fly-rules: {error}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the reader (say `head`) stopped listening: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return code
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "dreyfus_states",
     "fly_rules_options",
     "fly_states",
+    "histories",
     "legal_action",
 ]
 
@@ -180,3 +181,28 @@ def dreyfus_states(draw: st.DrawFn, /, rules: DreyfusRules | None = None, max_ac
             break
         state = state.apply(draw(legal_action(state)))
     return state
+
+
+@st.composite
+def histories(draw: st.DrawFn, /, game: str | None = None, max_actions: int = 120) -> str:
+    """Canonical game-history texts (``specs/records.md``) of reachable matches of either game
+    [REC-1.1]: a state from :func:`fly_states` or :func:`dreyfus_states`, written with
+    :func:`~fly_rules.notation.history.dump_history`. Needs the ``cli`` extra (``tomli-w``) too.
+
+    >>> from hypothesis import given
+    >>> from fly_rules.notation.history import load_history, dump_history
+    >>> @given(histories(max_actions=30))
+    ... def test_histories_round_trip(text):
+    ...     assert dump_history(load_history(text)) == text
+    >>> test_histories_round_trip()
+    """
+    from fly_rules.notation.history import dump_history  # noqa: PLC0415 - tomli-w is an optional extra
+
+    chosen = draw(st.sampled_from(["fly", "dreyfus"])) if game is None else game
+    if chosen == "fly":
+        state: Any = draw(fly_states(max_actions=max_actions))
+    elif chosen == "dreyfus":
+        state = draw(dreyfus_states(max_actions=max_actions))
+    else:
+        raise ValueError(f"game must be 'fly', 'dreyfus' or None, not {game!r}")
+    return dump_history(state)

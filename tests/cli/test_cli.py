@@ -24,6 +24,7 @@ def test_fly_10_1_demo_prints_a_whole_match() -> None:
     assert main(["demo", "--players", "3", "--seed", "4"], out) == 0
     text = out.getvalue()
     assert text.startswith("Fly, 3 players")
+    assert "seat 0: rule-of-thumb, seat 1: random, seat 2: random" in text
     assert "== Deal 1: seat" in text
     assert "trump card" in text
     assert "trick 1:" in text
@@ -64,3 +65,26 @@ def test_demo_is_reproducible_for_a_seed() -> None:
     assert first.getvalue() == second.getvalue()
     with pytest.raises(SystemExit):
         main(["demo", "--players", "x"])
+
+
+def test_fly_10_1_demo_seats_the_chosen_bots_and_refuses_unknown_ones() -> None:
+    """FLY-10.1: the demo plays the named bots by seat (the last repeating) and refuses an unknown bot name."""
+    out = io.StringIO()
+    assert main(["demo", "--players", "3", "--seed", "6", "--bots", "random,rule-of-thumb"], out) == 0
+    assert "seat 0: random, seat 1: rule-of-thumb, seat 2: rule-of-thumb" in out.getvalue()
+    bad = run("demo", "--bots", "chess")
+    assert bad.returncode == 1
+    assert "bots must be among random, rule-of-thumb, monte-carlo, not 'chess'" in bad.stderr
+
+
+def test_demo_stops_quietly_when_its_reader_does() -> None:
+    """A reader that stops early (a pipe into `head`) ends the command without a traceback."""
+    reader = subprocess.run(
+        f"{sys.executable} -m fly_rules demo --seed 3 | head -2",
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert reader.stdout.count("\n") == 2
+    assert "Traceback" not in reader.stderr

@@ -10,7 +10,7 @@ from fly_rules.cli import main
 def test_drf_9_1_demo_plays_a_dreyfus_match_to_its_settlement() -> None:
     """DRF-9.1: ``fly-rules demo --game dreyfus`` prints the deals, the tricks, the winner and the settlement."""
     out = io.StringIO()
-    assert main(["demo", "--game", "dreyfus", "--seed", "3"], out) == 0
+    assert main(["demo", "--game", "dreyfus", "--seed", "3", "--bots", "random"], out) == 0
     text = out.getvalue()
     assert text.startswith("Dreyfus, 3 players")
     assert "== Deal 1: seat 0 deals; ♠ trumps" in text

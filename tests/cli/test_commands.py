@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+from fly_rules.cli import main
 from fly_rules.notation.history import dump_history
 from tests.notation.helpers import fly_start_deal, random_fly_match
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """Run ``python -m fly_rules`` with ``args`` and ``stdin``, capturing its output."""
-    return subprocess.run(
+    """Run ``python -m fly_rules`` with ``args`` and ``stdin``, capturing its output; then run the same
+    command in this process and check it answers identically (so coverage sees the command's code
+    without depending on subprocess measurement)."""
+    result = subprocess.run(
         [sys.executable, "-m", "fly_rules", *args],
         input=stdin,
         capture_output=True,
@@ -21,6 +26,25 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         timeout=300,
         check=False,
     )
+    code, out, _err = in_process(list(args), stdin)
+    assert (code, out) == (result.returncode, result.stdout)
+    return result
+
+
+def in_process(argv: list[str], stdin: str) -> tuple[int, str, str]:
+    """The exit code, standard output and standard error of ``fly-rules argv`` run in this process."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as stop:
+                code = stop.code if isinstance(stop.code, int) else 1
+    finally:
+        sys.stdin = saved
+    return code, out.getvalue(), err.getvalue()
 
 
 def test_rec_3_3_play_with_scripted_input_rejects_bad_input_and_saves_the_history(tmp_path: Path) -> None:

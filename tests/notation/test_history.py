@@ -15,6 +15,7 @@ from fly_rules import dreyfus, fly
 from fly_rules.errors import InvalidNotation
 from fly_rules.notation.games import parse_action
 from fly_rules.notation.history import InvalidHistory, dump_history, history_data, load_history
+from fly_rules.strategies import histories
 from tests.notation.helpers import fly_start_deal, random_dreyfus_match, random_fly_match
 
 
@@ -304,3 +305,21 @@ def test_rec_4_3_fuzzed_histories_load_or_are_refused_with_a_typed_error(
             lines = ["\n"]
     with contextlib.suppress(InvalidHistory):
         load_history("".join(lines))
+
+
+@given(histories(max_actions=60))
+def test_rec_4_2_shipped_history_strategy_round_trips(text: str) -> None:
+    """REC-4.2, REC-1.1: every text the shipped histories() strategy draws loads, and dumps back to itself."""
+    assert dump_history(load_history(text)) == text
+    assert text.startswith("format = ")
+
+
+def test_rec_1_1_history_strategy_refuses_an_unknown_game() -> None:
+    """REC-1.1: histories() knows only the two games."""
+
+    @given(histories(game="chess"))
+    def draw_one(text: str) -> None:
+        raise AssertionError("no text should be drawn")
+
+    with pytest.raises(ValueError, match="game must be"):
+        draw_one()
