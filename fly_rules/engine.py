@@ -8,6 +8,7 @@ leaves the state as it was.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Hashable, Sequence
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -106,6 +107,11 @@ class MatchBase(Generic[_D, _V]):
         return view
 
 
+@functools.lru_cache(maxsize=16)
+def _indices_of(mask: int) -> tuple[int, ...]:
+    return tuple(i for i in range(52) if mask >> i & 1)
+
+
 def shuffled(deck: CardSet, seed: int | str, deal_number: int) -> tuple[Card, ...]:
     """The cards of ``deck`` in the order a match with ``seed`` shuffles them
     for its deal number ``deal_number`` (0 for the first deal).
@@ -124,7 +130,7 @@ def shuffled(deck: CardSet, seed: int | str, deal_number: int) -> tuple[Card, ..
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise TypeError(f"a seed must be an int or a str, not {seed!r}")
     rng = random.Random(f"fly_rules:{seed}:{deal_number}")
-    indices = [card.index for card in deck]
+    indices = list(_indices_of(deck.mask))
     rng.shuffle(indices)
     return tuple(ALL_CARDS[i] for i in indices)
 
@@ -145,17 +151,20 @@ def unwind(history: tuple[Any, ...] | None) -> tuple[Any, ...]:
     return tuple(reversed(out))
 
 
-_REPLACERS: dict[type, Any] = {}
+_REPLACERS: dict[tuple[type, tuple[str, ...]], Any] = {}
 _T = TypeVar("_T")
 
 
-def _make_replacer(cls: type) -> Any:
+def _make_replacer(cls: type, changed: tuple[str, ...]) -> Any:
     names = [field.name for field in attrs.fields(cls)]
-    lines = ["def replacer(old, changes):", "    new = new_object(cls)", "    get = changes.get"]
-    lines += [f"    set_field(new, {name!r}, get({name!r}, old.{name}))" for name in names]
+    unknown = set(changed) - set(names)
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+    lines = [f"def replacer(old, {', '.join(changed)}):", "    new = new_object(cls)"]
+    lines += [f"    set_field(new, {name!r}, {name if name in changed else 'old.' + name})" for name in names]
     lines.append("    return new")
     namespace: dict[str, Any] = {"new_object": object.__new__, "set_field": object.__setattr__, "cls": cls}
-    exec("\n".join(lines), namespace)  # a straight-line copier per class, built once
+    exec("\n".join(lines), namespace)  # a straight-line copier per class and set of changed fields, built once
     return namespace["replacer"]
 
 
@@ -171,9 +180,9 @@ def replace(instance: _T, **changes: Any) -> _T:
     >>> replace(Play("AS"), card=Play("KS").card)
     Play(card=Card.parse('KS'))
     """
-    cls = type(instance)
-    replacer = _REPLACERS.get(cls)
+    key = (type(instance), tuple(changes))
+    replacer = _REPLACERS.get(key)
     if replacer is None:
-        replacer = _REPLACERS[cls] = _make_replacer(cls)
-    result: _T = replacer(instance, changes)
+        replacer = _REPLACERS[key] = _make_replacer(*key)
+    result: _T = replacer(instance, *changes.values())
     return result
