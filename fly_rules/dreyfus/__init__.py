@@ -8,9 +8,9 @@
 >>> m.to_move
 2
 
-Modules follow the spec's sections: :mod:`.deal` (DRF-2, DRF-3),
-:mod:`.exchange` (DRF-4), :mod:`.play` (DRF-5, DRF-6), :mod:`.scoring`
-(DRF-7, DRF-10), :mod:`.end` (DRF-8), :mod:`.settlement` (DRF-9); the
+Modules follow the spec's sections: :mod:`.deal` (DRF §2, DRF §3),
+:mod:`.exchange` (DRF §4), :mod:`.play` (DRF §5, DRF §6), :mod:`.scoring`
+(DRF §7, DRF §10), :mod:`.end` (DRF §8), :mod:`.settlement` (DRF §9); the
 states are in :mod:`.state` and :mod:`.match`.
 """
 

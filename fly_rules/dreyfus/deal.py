@@ -1,6 +1,6 @@
 """The deal and the contract: dealer, packets, talon, the suit cycle [DRF-2.1] [DRF-3.1].
 
-Implements DRF-2 (the deal) and DRF-3 (the contract) of ``specs/dreyfus.md``.
+Implements DRF §2 (the deal) and DRF §3 (the contract) of ``specs/dreyfus.md``.
 Hands are int masks over card indices (see :mod:`fly_rules.cards`); the
 talon is a tuple of card indices, top first.
 """

@@ -1,6 +1,6 @@
 """The end of the match: when it ends and who wins [DRF-8.1] [DRF-8.2] [DRF-8.3].
 
-Implements DRF-8 of ``specs/dreyfus.md``.
+Implements DRF §8 of ``specs/dreyfus.md``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The exchange: who exchanges when, what may be discarded, the draw [DRF-4.1] [DRF-4.2] [DRF-4.3].
 
-Implements DRF-4 of ``specs/dreyfus.md``. Pure functions over masks; the
+Implements DRF §4 of ``specs/dreyfus.md``. Pure functions over masks; the
 deal state calls them.
 """
 

@@ -1,6 +1,6 @@
 """A whole match: deal after deal until a lower record reaches ten [DRF-8.1] [DRF-8.4].
 
-Implements the match side of DRF-2.1, DRF-3.3 and DRF-8 of ``specs/dreyfus.md``:
+Implements the match side of DRF-2.1, DRF-3.3 and DRF §8 of ``specs/dreyfus.md``:
 the dealer passes, the contract cycle steps once per deal, each deal is a
 seeded shuffle (:func:`fly_rules.engine.shuffled`), and the match ends after
 the deal in which the winner is found.

@@ -1,6 +1,6 @@
 """The lead and the play: who leads, the duties, who wins a trick [DRF-5.1] [DRF-6.2] [DRF-6.6].
 
-Implements DRF-5 and DRF-6 of ``specs/dreyfus.md`` on top of the shared trick
+Implements DRF §5 and DRF §6 of ``specs/dreyfus.md`` on top of the shared trick
 mechanics in :mod:`fly_rules.tricks`.
 """
 

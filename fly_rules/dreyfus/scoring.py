@@ -1,6 +1,6 @@
 """Scoring a deal against par four, revokes and late purchase records [DRF-7.1] [DRF-10.1] [DRF-10.2].
 
-Implements DRF-7 (scoring) and the scoring side of DRF-10 of ``specs/dreyfus.md``.
+Implements DRF §7 (scoring) and the scoring side of DRF §10 of ``specs/dreyfus.md``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Settlement at the end of a match [DRF-9.1] [DRF-9.2].
 
-Implements DRF-9 of ``specs/dreyfus.md``.
+Implements DRF §9 of ``specs/dreyfus.md``.
 """
 
 from __future__ import annotations

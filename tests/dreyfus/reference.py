@@ -33,7 +33,7 @@ class RefMatch:
         self.winner: int | None = None
         self.start_deal(0)
 
-    # -- dealing (DRF-2, DRF-3) -----------------------------------------------------------
+    # -- dealing (DRF §2, DRF §3) -----------------------------------------------------------
     def start_deal(self, number: int) -> None:
         """Shuffle, deal in packets to eldest, next, dealer, talon; talon top is the last card dealt."""
         self.number = number
@@ -155,7 +155,7 @@ class RefMatch:
         return cards.index(max(pool, key=ACE_HIGH.key))
 
     def play(self, seat: int, card: Card) -> None:
-        """Play a card; score the trick when it is complete (DRF-7, DRF-10.1)."""
+        """Play a card; score the trick when it is complete (DRF §7, DRF-10.1)."""
         par = self.rules.par_tricks
         if card not in self.duty_cards(seat):
             if not self.revoked[seat]:

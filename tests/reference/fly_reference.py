@@ -164,7 +164,7 @@ class RefDeal:
     def to_move(self) -> int | None:
         return None if self.is_over else self.turn
 
-    # --- the exchange (FLY-4, FLY-5) ----------------------------------------------------------
+    # --- the exchange (FLY §4, FLY §5) ----------------------------------------------------------
 
     def may_fold(self, seat: int) -> bool:
         """FLY-5.2, FLY-5.3, FLY-5.4, FLY-5.5: whether ``seat`` may fold now."""
@@ -294,7 +294,7 @@ class RefDeal:
                 return
         self.end_of_deal()
 
-    # --- trick play (FLY-6, FLY-7) ---------------------------------------------------------------
+    # --- trick play (FLY §6, FLY §7) ---------------------------------------------------------------
 
     def privilege_on(self) -> bool:
         """FLY-7.1: the A♠ privilege exists only when spades are not trump."""
@@ -401,7 +401,7 @@ class RefDeal:
         self.leader = winner  # FLY-6.6
         self.turn = winner
 
-    # --- scoring (FLY-8, FLY-9) ---------------------------------------------------------------------
+    # --- scoring (FLY §8, FLY §9) ---------------------------------------------------------------------
 
     def win_trick(self, seat: int) -> None:
         """FLY-8.2, FLY-8.3 and, in stop_mode "immediate", FLY-9.1..9.3 after every trick."""

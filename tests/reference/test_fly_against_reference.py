@@ -22,7 +22,7 @@ from tests.reference.fly_reference import RefDeal, RefMatch
 def test_fly_2_2_4_1_6_1_8_9_10_1_default_and_optional_matches_agree(
     rules: fly.FlyRules, seed: int, rnd: random.Random
 ) -> None:
-    """FLY-2.2, FLY-4.1..4.7, FLY-5, FLY-6, FLY-7, FLY-8, FLY-9, FLY-10.1: whole matches agree step by step."""
+    """FLY-2.2, FLY-4.1..4.7, FLY §5, FLY §6, FLY §7, FLY §8, FLY §9, FLY-10.1: whole matches agree step by step."""
     dealer = rnd.randrange(rules.players)
     max_deals = rnd.choice([1, 2, 3, 5])
     match = fly.new_match(rules, seed=seed, dealer=dealer, max_deals=max_deals)

@@ -115,7 +115,7 @@ def count_sequences(ref: RefDeal) -> int:
 @settings(max_examples=120)
 @given(st.integers(3, 4).flatmap(lambda n: fly_rules(players=n)), st.randoms(), st.integers(1, 4))
 def test_fly_6_7_every_sequence_of_random_endgames_agrees(rules: fly.FlyRules, rnd: random.Random, left: int) -> None:
-    """FLY-6.1..6.7, FLY-7, FLY-8, FLY-9: all sequences of the last 1–4 tricks (3–4 players) agree, leaf by leaf."""
+    """FLY-6.1..6.7, FLY §7, FLY §8, FLY §9: all sequences of the last 1–4 tricks (3–4 players) agree, leaf by leaf."""
     if rules.players == 4 or rules.revoke_mode == "adjudicate":
         left = min(left, 3 if rules.players == 3 else 2)
     start = random_position(rules, rnd)
@@ -137,7 +137,7 @@ def test_fly_6_7_every_sequence_of_random_endgames_agrees(rules: fly.FlyRules, r
 
 
 def test_fly_6_7_last_three_tricks_of_one_hundred_default_deals() -> None:
-    """FLY-6.1..6.7, FLY-8, FLY-9: default rules, 3 players, every standing; all sequences of the last three tricks.
+    """FLY-6.1..6.7, FLY §8, FLY §9: default rules, 3 players, every standing; all sequences of the last three tricks.
 
     The two first tricks follow a fixed seeded random play; then the engine's sequence count must equal the
     reference's sum over legal actions, and every leaf's records, tricks and winners agree.
