@@ -63,6 +63,15 @@ class _Deal(Protocol[_V_co]):
     @property
     def tricks_taken(self) -> tuple[int, ...]: ...
 
+    @property
+    def deal_number(self) -> int: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def actions(self) -> tuple[Any, ...]: ...
+
     def legal_actions(self) -> Sequence[Any]: ...
 
     def view(self, seat: int) -> _V_co: ...
@@ -81,6 +90,22 @@ class MatchBase(Generic[_D, _V]):
 
     __slots__ = ()
     deal: _D
+    history: tuple[Any, ...] | None
+
+    @property
+    def deal_number(self) -> int:
+        """The current deal's number, 0 for the first."""
+        return self.deal.deal_number
+
+    @property
+    def dealer(self) -> int:
+        """The current deal's dealer."""
+        return self.deal.dealer
+
+    @property
+    def actions(self) -> tuple[Any, ...]:
+        """Every action of the match, oldest first: the finished deals' (``history``) and the current deal's."""
+        return unwind(self.history) + self.deal.actions
 
     @property
     def to_move(self) -> int | None:

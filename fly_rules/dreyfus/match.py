@@ -19,7 +19,7 @@ from fly_rules.dreyfus.end import match_ends
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.settlement import settle
 from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView, _fresh
-from fly_rules.engine import MatchBase, shuffled, unwind
+from fly_rules.engine import MatchBase, shuffled
 from fly_rules.errors import RuleViolation
 
 __all__ = ["DreyfusMatch", "new_match"]
@@ -48,11 +48,6 @@ class DreyfusMatch(MatchBase[DreyfusDeal, DreyfusView]):
     history: tuple[Any, ...] | None = attrs.field(default=None, eq=False)
     """The actions of the deals before the current one, newest first, as nested pairs
     (the current deal keeps its own)."""
-
-    @property
-    def actions(self) -> tuple[Any, ...]:
-        """Every action of the match, oldest first."""
-        return unwind(self.history) + self.deal.actions
 
     @property
     def upper(self) -> _Triple:

@@ -12,7 +12,7 @@ import attrs
 
 from fly_rules.actions import Action
 from fly_rules.cards import Card, CardSet
-from fly_rules.engine import MatchBase, replace, shuffled, unwind
+from fly_rules.engine import MatchBase, replace, shuffled
 from fly_rules.errors import RuleViolation
 from fly_rules.fly.deal import deal_cards, draw_first_dealer
 from fly_rules.fly.rules import FlyRules
@@ -142,16 +142,6 @@ class FlyMatch(MatchBase[FlyDeal, FlyView]):
     (the current deal keeps its own)."""
 
     @property
-    def deal_number(self) -> int:
-        """The current deal's number, 0 for the first."""
-        return self.deal.deal_number
-
-    @property
-    def dealer(self) -> int:
-        """The current dealer [FLY-2.2]."""
-        return self.deal.dealer
-
-    @property
     def is_over(self) -> bool:
         """Whether the match has ended: a winner, or ``max_deals`` reached [FLY-10.1]."""
         return self.deal.is_over
@@ -191,11 +181,6 @@ class FlyMatch(MatchBase[FlyDeal, FlyView]):
             history = (done, history)
         following = _deal_from_seed(self.rules, self.seed, number, dealer, deal.records)
         return replace(self, deal=following, previous=deal, history=history)
-
-    @property
-    def actions(self) -> tuple[Any, ...]:
-        """Every action of the match, oldest first."""
-        return unwind(self.history) + self.deal.actions
 
     def __repr__(self) -> str:
         return f"<FlyMatch seed={self.seed!r} deal={self.deal_number} records={self.records} winner={self.winner}>"
