@@ -345,7 +345,7 @@ def test_fly_10_1_max_deals_ends_without_winner() -> None:
         m = m.apply(m.legal_actions()[0])
     assert m.deal_number == 0
     assert m.is_over
-    assert m.winner is None or m.records[m.winner] == 0
+    assert m.winner is None  # one deal writes off at most 5 + 10 of 25
     with pytest.raises(ValueError, match="max_deals"):
         new_match(FlyRules(), seed=1, max_deals=0)
 
