@@ -21,7 +21,7 @@ __all__ = ["PLAYS", "check_play", "legal_play_mask", "opening_leader", "required
 PLAYS: Final[tuple[Play, ...]] = tuple(Play(card) for card in ALL_CARDS)
 """One shared :class:`Play` per card index [DRF-6.1]."""
 
-_DUTY_RULE: Final = {Duty.FOLLOW: "DRF-6.2", Duty.TRUMP: "DRF-6.3", Duty.HEAD: "DRF-6.4", Duty.OVERTRUMP: "DRF-6.4"}
+_DUTY_RULE: Final = {Duty.FOLLOW: "DRF-6.2", Duty.TRUMP: "DRF-6.3", Duty.HEAD: "DRF-6.4", Duty.OVERTRUMP: "DRF-6.3"}
 
 
 def opening_leader(dealer: int, bought: Sequence[int], rules: DreyfusRules) -> int:

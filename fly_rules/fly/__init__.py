@@ -18,7 +18,7 @@ from fly_rules.fly.match import FlyMatch, new_deal, new_match
 from fly_rules.fly.rules import DEFAULT_DECKS, PRESETS, FlyRules
 from fly_rules.fly.state import Declared, FlyDeal, FlyView, Phase, SwapTrump
 
-RULES_VERSION: Final = 1
+RULES_VERSION: Final = 2
 """Bumped whenever a change to the engine changes the outcome of some game."""
 
 __all__ = [

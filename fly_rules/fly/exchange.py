@@ -48,8 +48,8 @@ def fold_refusal(deal: FlyDeal, seat: int) -> RuleViolation | None:
     rules = deal.rules
     if deal.rules.declaration_mode == "fold_round_then_exchange" and deal.bidding.declaration_round == 1:
         return RuleViolation("FLY-4.6", "after the fold round a player who stayed in must play", _FOLD)
-    if deal.hand_masks[seat] & _AS_BIT:
-        return RuleViolation("FLY-5.2", "a player holding the ace of spades may not fold", _FOLD)
+    if deal.hand_masks[seat] & _AS_BIT or _gave_up_ace(deal, seat):
+        return RuleViolation("FLY-5.2", "a player who held the ace of spades when his turn began may not fold", _FOLD)
     if rules.forced_player == "eldest" and seat == rules.left_of(deal.dealer):
         return RuleViolation("FLY-5.3", "the player on the dealer's left may not fold (forced_player='eldest')", _FOLD)
     if _is_last_speaker(deal, seat):
@@ -61,6 +61,17 @@ def fold_refusal(deal: FlyDeal, seat: int) -> RuleViolation | None:
         if others_active == 1 and rules.lone_player == "last_speaker_must_play":
             return RuleViolation("FLY-5.5", "the last to declare must play when only one other player stays in", _FOLD)
     return None
+
+
+def _gave_up_ace(deal: FlyDeal, seat: int) -> bool:
+    """Whether ``seat`` discarded the A♠ this deal, by exchange or trump swap: he held it when his
+    turn began, so he may still not fold [FLY-4.6] [FLY-4.7] [FLY-5.2]."""
+    for action in deal.bidding.declared[seat]:
+        if isinstance(action, SwapTrump) and action.card.bit == _AS_BIT:
+            return True
+        if isinstance(action, Exchange) and action.cards.mask & _AS_BIT:
+            return True
+    return False
 
 
 def _refill_pool(deal: FlyDeal) -> int:
@@ -102,9 +113,9 @@ def legal_declarations(deal: FlyDeal) -> Sequence[Any]:
     if deal.bidding.must_confirm or not _in_exchange_round(deal):
         return tuple(actions)
     hand = deal.hand_masks[seat]
-    if _may_swap(deal, seat):
-        actions.extend(SwapTrump(card) for card in CardSet(hand))
     choosable = hand if deal.rules.ace_of_spades_discardable else hand & ~_AS_BIT
+    if _may_swap(deal, seat):
+        actions.extend(SwapTrump(card) for card in CardSet(choosable))
     limit = exchange_limit(deal)
     if not limit or not choosable:
         return tuple(actions)
@@ -188,6 +199,8 @@ def apply_declaration(deal: FlyDeal, action: Any) -> FlyDeal:
         bit = action.card.bit
         if not deal.hand_masks[seat] & bit:
             raise RuleViolation("FLY-3.3", f"the dealer does not hold {action.card}", action)
+        if bit == _AS_BIT and not deal.rules.ace_of_spades_discardable:
+            raise RuleViolation("FLY-4.7", "the ace of spades may not be discarded, even for the trump card", action)
         hands = list(deal.hand_masks)
         hands[seat] = hands[seat] & ~bit | deal.trump_card.bit
         return deal._next(

@@ -90,6 +90,24 @@ def _top_trump_playable(deal: FlyDeal, hand: int) -> int:
     return mask | hand & _AS_BIT  # like Pam, it may be played to any trick
 
 
+def _top_trump_duty(deal: FlyDeal, hand: int, card: int) -> Duty:
+    """The duty a refused ``card`` breaks when the A♠ is a top trump [FLY-6.3] [FLY-6.4] [FLY-7.1].
+
+    As in :func:`fly_rules.tricks.unmet_duty`, with the A♠ counted in the trump suit.
+    """
+    trump = deal.table.trump
+
+    def suit(index: int) -> int:
+        return trump if index == ACE_OF_SPADES else index // 13
+
+    led = suit(deal.trick_cards[0])
+    if any(hand >> c & 1 and suit(c) == led for c in range(52)):
+        return Duty.HEAD if suit(card) == led else Duty.FOLLOW
+    if suit(card) == trump or deal.table.trump_duty is TrumpDuty.OVERTRUMP_OR_FREE:
+        return Duty.OVERTRUMP
+    return Duty.TRUMP
+
+
 _PLAYS_BY_MASK: dict[int, tuple[Play, ...]] = {}
 
 
@@ -124,18 +142,14 @@ def _why_not(deal: FlyDeal, card: int, action: Play) -> RuleViolation:
     if not hand >> card & 1:
         return RuleViolation("FLY-6.2", f"seat {seat} does not hold {ALL_CARDS[card]}", action)
     table = deal.table
-    duty = unmet_duty(
-        hand & ~_AS_BIT if table.top_trump else hand,
-        card,
-        deal.trick_cards,
-        table.trump,
-        table.order,
-        must_head=table.must_head,
-        trump_duty=table.trump_duty,
-    )
+    if table.top_trump:
+        duty: Duty | None = _top_trump_duty(deal, hand, card)
+    else:
+        trick, trump, order = deal.trick_cards, table.trump, table.order
+        duty = unmet_duty(hand, card, trick, trump, order, must_head=table.must_head, trump_duty=table.trump_duty)
+    # Outside top_trump the A♠ privilege only ever widens the plain duties, so a refused card breaks one.
+    assert duty is not None
     led = ALL_CARDS[deal.trick_cards[0]]
-    if duty is None:
-        return RuleViolation("FLY-7.1", f"the ace of spades must be played here ({ALL_CARDS[card]} refused)", action)
     return RuleViolation(_DUTY_RULES[duty], f"must {duty.value} ({led} led, {ALL_CARDS[card]} played)", action)
 
 
@@ -222,10 +236,23 @@ def begin_play(deal: FlyDeal) -> FlyDeal:
     if count == 1:
         return scoring.award_all_tricks(started, leader)  # FLY-5.5
     if rules.flush_wins:
-        seat = leader
-        for _ in range(rules.players):
-            mask = started.hand_masks[seat]
-            if started.active[seat] and any(mask & ~suit_mask == 0 for suit_mask in SUIT_MASKS):
-                return scoring.award_all_tricks(started, seat)  # FLY-12.1
-            seat = rules.left_of(seat)
+        holder = _flush_holder(started, leader)
+        if holder >= 0:
+            return scoring.award_all_tricks(started, holder)
     return started
+
+
+def _flush_holder(deal: FlyDeal, leader: int) -> int:
+    """The seat whose flush wins, or -1: a flush in trumps first, else the first from the dealer's left [FLY-12.1]."""
+    trump_mask = SUIT_MASKS[deal.table.trump]
+    first = -1
+    seat = leader
+    for _ in range(deal.rules.players):
+        mask = deal.hand_masks[seat]
+        if deal.active[seat]:
+            if mask & ~trump_mask == 0:
+                return seat
+            if first < 0 and any(mask & ~suit_mask == 0 for suit_mask in SUIT_MASKS):
+                first = seat
+        seat = deal.rules.left_of(seat)
+    return first

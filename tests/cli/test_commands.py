@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from fly_rules import fly
 from fly_rules.cli import main
 from fly_rules.notation.history import dump_history
 from tests.notation.helpers import fly_start_deal, random_fly_match
@@ -117,7 +118,8 @@ def test_rec_4_3_replay_narrates_checks_and_rejects(tmp_path: Path) -> None:
     assert "== deal 1: seat" in told.stdout
     assert "deal over: records" in told.stdout
     bad = tmp_path / "bad.toml"
-    bad.write_text(good.read_text().replace("rules_version = 1", "rules_version = 2"), encoding="utf-8")
+    other_version = f"rules_version = {fly.RULES_VERSION + 1}"
+    bad.write_text(good.read_text().replace(f"rules_version = {fly.RULES_VERSION}", other_version), encoding="utf-8")
     refused = run("replay", "--check", str(bad))
     assert refused.returncode == 1
     assert "line 4" in refused.stderr

@@ -113,7 +113,7 @@ def plays(hand: str) -> tuple[Action, ...]:
     return tuple(fly.Play(c) for c in CardSet.parse(hand))
 
 
-def assert_refused(state: fly.FlyDeal | fly.FlyMatch, action: Action, rule: str) -> None:
+def assert_refused(state: fly.FlyDeal | fly.FlyMatch, action: Action | fly.SwapTrump, rule: str) -> None:
     """The action is not offered, is refused with the given rule, and leaves the state unchanged."""
     before = copy.deepcopy(state)
     assert action not in state.legal_actions()

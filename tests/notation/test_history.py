@@ -117,7 +117,7 @@ def test_rec_1_3_game_and_rules_version_are_checked() -> None:
     """REC-1.3: an unknown game, or another rules version, is refused."""
     _, text = fly_text()
     assert refused(text.replace('game = "fly"', 'game = "chess"')).field == "game"
-    error = refused(text.replace("rules_version = 1", "rules_version = 0"))
+    error = refused(text.replace(f"rules_version = {fly.RULES_VERSION}", "rules_version = 0"))
     assert error.rule == "REC-1.3"
     assert error.line == 4
 

@@ -32,7 +32,8 @@ Readings chosen where the outline leaves room (each is a guess to be compared, n
 * ``ace_of_spades_mode="top_trump"`` (spades not trump): A♠ belongs to the trump suit and ranks above the trump ace,
   and, like Pam (research E-Pam), may be played to any trick whatever the holder's duty; it counts for heading and
   overtrumping;
-* a flush (``flush_wins``) is looked for among the players in, at the start of play, from the dealer's left;
+* a flush (``flush_wins``) is looked for among the players in, at the start of play: a flush in trumps wins, else
+  the first from the dealer's left;
   a credited player's cards go to the played cards one per trick, in canonical order (the engine's convention);
 * overshoot and exemption are settled at the trick that causes them (FLY-9.2, FLY-9.3), in both stop modes;
   ``stop_mode="immediate"``: a record of 0 ends the deal at once (FLY-9.1); ``stop_mode="end_of_deal"``: the deal
@@ -116,6 +117,7 @@ class RefDeal:
         self.speakers = self.seats_from_left_of_dealer()
         self.speaker_index = 0
         self.confirming = False  # may_fold_after_exchange: the second decision
+        self.ace_discarded = False  # whether the player confirming discarded the A♠ in his exchange
         self.turn = self.speakers[0]
 
     def clone(self) -> RefDeal:
@@ -169,8 +171,8 @@ class RefDeal:
     def may_fold(self, seat: int) -> bool:
         """FLY-5.2, FLY-5.3, FLY-5.4, FLY-5.5: whether ``seat`` may fold now."""
         rules = self.rules
-        if ACE_OF_SPADES in self.hands[seat]:
-            return False  # FLY-5.2
+        if ACE_OF_SPADES in self.hands[seat] or (self.confirming and self.ace_discarded):
+            return False  # FLY-5.2: he held it when his turn began
         others = [s for s in range(self.n) if s != seat]
         if rules.forced_player == "eldest" and seat == self.left_of(self.dealer):
             return False  # FLY-5.3
@@ -222,6 +224,7 @@ class RefDeal:
         assert seat is not None
         if isinstance(action, fly.Exchange):
             cards = set(action.cards)
+            self.ace_discarded = ACE_OF_SPADES in cards
             self.hands[seat] -= cards  # FLY-4.4: discards are dead
             self.discards |= cards
             for _ in range(len(cards)):
@@ -267,10 +270,11 @@ class RefDeal:
             self.credit_all_tricks(players_in[0])  # FLY-5.5
             return
         if rules.flush_wins:
-            for seat in players_in:
-                if len({c.suit for c in self.hands[seat]}) == 1:
-                    self.credit_all_tricks(seat)  # FLY-12.1
-                    return
+            flushes = [seat for seat in players_in if len({c.suit for c in self.hands[seat]}) == 1]
+            in_trumps = [seat for seat in flushes if {c.suit for c in self.hands[seat]} == {self.trump}]
+            if flushes:
+                self.credit_all_tricks((in_trumps or flushes)[0])  # FLY-12.1: trumps first, then the dealer's left
+                return
         self.leader = players_in[0]  # FLY-6.1
         self.turn = self.leader
 
