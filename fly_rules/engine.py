@@ -4,12 +4,47 @@ rely on, whichever game they drive.
 A state is immutable. ``apply`` returns a new state, or raises
 :class:`~fly_rules.errors.RuleViolation` naming the rule the action breaks and
 leaves the state as it was.
+
+The shared vocabulary
+---------------------
+Both games answer the same names with the same types, so a client types
+against :class:`GameState` (a deal or a match), :class:`SeatView` and
+:class:`Rules` and never asks which game it holds:
+
+- ``to_move`` (seat or None), ``is_over``, ``winner`` (seat or None),
+  ``phase`` (one :class:`Phase`), ``players``, ``dealer``, ``deal_number``
+  (0 for a match's first deal), ``rules``;
+- ``hand_masks``: each seat's hand as an int bitmask (bit ``i`` is
+  ``ALL_CARDS[i]``); ``hands``: the same as :class:`~fly_rules.cards.CardSet`;
+- ``trick_cards``: card indices of the current trick in play order;
+  ``trick``: the same as ``(seat, Card)`` pairs; ``leader``: the seat that led
+  it (or leads next);
+- ``tricks_taken`` per seat, ``actions`` (this deal's, or the whole match's,
+  oldest first), ``previous_deal`` (the deal played out just before the
+  current one in a match; always None on a lone deal);
+- ``legal_actions()`` a tuple, or a sequence that compares equal to the tuple
+  of the same actions; ``apply(action)``; ``view(seat)``.
+
+A rules object has ``players``, ``max_deals`` (None for no limit; the match
+ends after that many deals even without a winner) and ``revoke_mode`` (whether
+a play that breaks a duty is refused or accepted and penalised; each game
+names its own values). Each game's ``PRESETS`` is a ``dict[str, <its Rules>]``
+and ``<its Rules>.preset(name)`` returns one. A refused action raises
+``RuleViolation(rule, detail, offending=action)``: ``offending`` is always the
+action as given, never a part of it.
+
+Section functions (deal, exchange, play, scoring, end, match) are pure
+functions over a state's pieces and never import their game's ``state``
+module; ``state.py`` holds the fields, ``view`` and the dispatch of ``apply``.
 """
 
 from __future__ import annotations
 
+import enum
 import functools
 import random
+import types
+import typing
 from collections.abc import Hashable, Sequence
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -18,11 +53,80 @@ import attrs
 from fly_rules.actions import Action
 from fly_rules.cards import ALL_CARDS, Card, CardSet
 
-__all__ = ["GameState", "MatchBase", "shuffled", "unwind"]
+__all__ = ["GameState", "MatchBase", "Phase", "Rules", "SeatView", "replace", "shuffled", "unwind"]
 
 _S = TypeVar("_S", bound="GameState")
 _V_co = TypeVar("_V_co", covariant=True)
 _V = TypeVar("_V")
+
+
+class Phase(enum.Enum):
+    """Where a deal stands, in either game."""
+
+    EXCHANGE = "exchange"
+    """Players declare or exchange in turn [FLY-4.1] [DRF-4.1]."""
+    PLAY = "play"
+    """Tricks are being played [FLY-6.2] [DRF-6.1]."""
+    OVER = "over"
+    """The deal is finished (played out, void, or ended by a record) [FLY-10.3] [DRF-6.7]."""
+
+
+@runtime_checkable
+class Rules(Protocol):
+    """What every game's rules object answers."""
+
+    @property
+    def players(self) -> int:
+        """Number of players."""
+
+    @property
+    def max_deals(self) -> int | None:
+        """Deals after which a match stops even without a winner; None for no limit."""
+
+    @property
+    def revoke_mode(self) -> str:
+        """Whether a play that breaks a duty is refused or accepted and penalised."""
+
+
+@runtime_checkable
+class SeatView(Protocol):
+    """What every game's view of one seat answers."""
+
+    @property
+    def seat(self) -> int:
+        """The seat this view belongs to."""
+
+    @property
+    def phase(self) -> Phase:
+        """Where the deal stands."""
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or None."""
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+
+    @property
+    def deal_number(self) -> int:
+        """0 for a match's first deal."""
+
+    @property
+    def hand(self) -> CardSet:
+        """This seat's cards."""
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The current trick as (seat, card) pairs in play order."""
+
+    @property
+    def tricks_taken(self) -> tuple[int, ...]:
+        """Tricks taken per seat in this deal."""
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, once decided."""
 
 
 @runtime_checkable
@@ -40,6 +144,58 @@ class GameState(Protocol):
     @property
     def winner(self) -> int | None:
         """The winning seat once decided, else None."""
+
+    @property
+    def phase(self) -> Phase:
+        """Where the current deal stands."""
+
+    @property
+    def players(self) -> int:
+        """Number of players."""
+
+    @property
+    def dealer(self) -> int:
+        """The current deal's dealer."""
+
+    @property
+    def deal_number(self) -> int:
+        """The current deal's number, 0 for a match's first."""
+
+    @property
+    def rules(self) -> Any:
+        """The rules options (the game's :class:`Rules`)."""
+
+    @property
+    def hand_masks(self) -> tuple[int, ...]:
+        """Each seat's hand as an int bitmask."""
+
+    @property
+    def hands(self) -> tuple[CardSet, ...]:
+        """Each seat's hand."""
+
+    @property
+    def trick_cards(self) -> tuple[int, ...]:
+        """Card indices of the current trick, in play order."""
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The current trick as (seat, card) pairs, in play order."""
+
+    @property
+    def leader(self) -> int:
+        """The seat that led the current trick (or leads the next)."""
+
+    @property
+    def tricks_taken(self) -> tuple[int, ...]:
+        """Tricks taken per seat in the current deal."""
+
+    @property
+    def previous_deal(self) -> Any:
+        """The deal played out just before the current one; None on a lone deal."""
+
+    @property
+    def actions(self) -> tuple[Any, ...]:
+        """Every action taken, oldest first."""
 
     def legal_actions(self) -> Sequence[Action]:
         """Every legal action for :attr:`to_move`, in a documented order."""
@@ -180,30 +336,76 @@ _REPLACERS: dict[tuple[type, tuple[str, ...]], Any] = {}
 _T = TypeVar("_T")
 
 
+def _runtime_types(hint: Any) -> tuple[type, ...]:
+    """The classes a value of type ``hint`` may be an instance of (``object`` when no check is possible)."""
+    origin = typing.get_origin(hint)
+    if hint is None or hint is type(None):
+        return (type(None),)
+    if origin is typing.Union or origin is types.UnionType:
+        return tuple(t for arg in typing.get_args(hint) for t in _runtime_types(arg))
+    if origin is typing.Literal:
+        return tuple({type(value) for value in typing.get_args(hint)})
+    if origin is not None:
+        return (origin,) if isinstance(origin, type) else (object,)
+    return (hint,) if isinstance(hint, type) else (object,)
+
+
 def _make_replacer(cls: type, changed: tuple[str, ...]) -> Any:
-    names = [field.name for field in attrs.fields(cls)]
-    unknown = set(changed) - set(names)
+    fields = attrs.fields(cls)
+    names = [field.name for field in fields]
+    unknown = set(changed) - {field.name for field in fields if field.init}
     if unknown:
-        raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
-    lines = [f"def replacer(old, {', '.join(changed)}):", "    new = new_object(cls)"]
+        raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r} that can be replaced")
+    try:
+        hints = typing.get_type_hints(cls)
+    except (NameError, TypeError):  # an annotation that cannot be resolved is not checked
+        hints = {}
+    allowed = {name: _runtime_types(hints.get(name, object)) for name in changed}
+    lines = [f"def replacer(old, {', '.join(changed)}):"]
+    for name in changed:
+        lines += [
+            f"    if not isinstance({name}, allowed[{name!r}]):",
+            f"        refuse({name!r}, {name})",
+        ]
+    lines.append("    new = new_object(cls)")
     lines += [f"    set_field(new, {name!r}, {name if name in changed else 'old.' + name})" for name in names]
     lines.append("    return new")
-    namespace: dict[str, Any] = {"new_object": object.__new__, "set_field": object.__setattr__, "cls": cls}
+
+    def refuse(name: str, value: object) -> None:
+        kinds = " or ".join(t.__name__ for t in allowed[name])
+        raise TypeError(f"{cls.__name__}.{name} must be {kinds}, not {value!r}")
+
+    namespace: dict[str, Any] = {
+        "new_object": object.__new__,
+        "set_field": object.__setattr__,
+        "cls": cls,
+        "allowed": allowed,
+        "refuse": refuse,
+    }
     exec("\n".join(lines), namespace)  # a straight-line copier per class and set of changed fields, built once
     return namespace["replacer"]
 
 
 def replace(instance: _T, **changes: Any) -> _T:
-    """A copy of a frozen attrs ``instance`` with some fields changed, without validation.
+    """A copy of a frozen attrs ``instance`` with some fields changed, without running ``__init__``.
 
-    The fast private path states use between their own, already valid, values
-    (``attrs.evolve`` re-runs ``__init__`` and costs several times more).
-    Fields derived in ``__init__`` are copied as they are, so only plain fields
-    may be changed.
+    Guarded: an unknown field, a field derived in ``__init__``, or a value
+    whose type the field's annotation does not allow raises ``TypeError``
+    (converters do not run, so ``card="KS"`` is refused rather than stored).
+    Validators beyond the type are not re-run; callers pass values they have
+    already checked.
 
     >>> from fly_rules.actions import Play
     >>> replace(Play("AS"), card=Play("KS").card)
     Play(card=Card.parse('KS'))
+    >>> replace(Play("AS"), card="KS")
+    Traceback (most recent call last):
+    ...
+    TypeError: Play.card must be Card, not 'KS'
+    >>> replace(Play("AS"), suit=None)
+    Traceback (most recent call last):
+    ...
+    TypeError: Play has no field 'suit' that can be replaced
     """
     key = (type(instance), tuple(changes))
     replacer = _REPLACERS.get(key)

@@ -8,7 +8,6 @@ action to its section.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -16,7 +15,7 @@ import attrs
 
 from fly_rules.actions import Action, Exchange, Fold, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, RankOrder, Suit
-from fly_rules.engine import replace, unwind
+from fly_rules.engine import Phase, replace, unwind
 from fly_rules.errors import RuleViolation
 from fly_rules.fly.rules import FlyRules
 from fly_rules.tricks import TrumpDuty
@@ -25,17 +24,6 @@ __all__ = ["ACE_OF_SPADES", "Bidding", "Declared", "FlyDeal", "FlyView", "Phase"
 
 ACE_OF_SPADES = 51
 """Index of the A♠ (``Card.parse("AS").index``)."""
-
-
-class Phase(enum.Enum):
-    """Where a deal stands."""
-
-    EXCHANGE = "exchange"
-    """Players declare in turn: exchange, stand or fold [FLY-4.1]."""
-    PLAY = "play"
-    """Tricks are being played [FLY-6.2]."""
-    OVER = "over"
-    """The deal is finished, void, or ended by a record reaching zero [FLY-10.3]."""
 
 
 def _to_card(value: Card | str) -> Card:
