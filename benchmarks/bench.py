@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench.py [--seconds 3] [--repeats 3] [--json out.json] [--quick]
+    python benchmarks/bench.py [--seconds 3] [--repeats 3] [--clock cpu|wall] [--json out.json] [--quick]
 
 Random legal play through the public API, one process. A *decision* is one
 ``apply`` of an action a player chose from ``legal_actions()``; deals are
@@ -10,6 +10,9 @@ shuffled from a fresh seed each time (the chance part), as OpenSpiel samples
 its chance nodes. OpenSpiel rows run when ``open_spiel`` is installed (the
 ``bench`` extra); each of our rows is paired with the OpenSpiel row it is
 compared against, and the table gives the ratio of decisions per second.
+The rows run in interleaved rounds (each row once per round, ``--repeats``
+rounds) and each row reports its median round, timed in CPU time by default so
+that other load on the machine does not count against either side.
 Speed is measured here, never in the test suite.
 """
 
@@ -33,29 +36,48 @@ Player = Callable[[], int]
 """Plays one complete game and returns the number of decisions made."""
 
 
-def measure(play_one: Player, seconds: float, repeats: int) -> dict[str, Any]:
-    """Median over ``repeats`` runs of about ``seconds`` each, after a warm-up."""
-    for _ in range(5):
-        play_one()
-    rows = []
-    for _ in range(repeats):
-        games = decisions = 0
-        start = time.perf_counter()
-        while True:
-            decisions += play_one()
-            games += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                break
-        rows.append((decisions / elapsed, games / elapsed))
-    rates = sorted(r[0] for r in rows)
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+"""``cpu``: this process's CPU time, fair on a loaded machine; ``wall``: elapsed time."""
+
+
+def one_round(play_one: Player, seconds: float, clock: Callable[[], float]) -> tuple[float, float]:
+    """Decisions and games per second of ``clock`` time over one round of about ``seconds``."""
+    games = decisions = 0
+    start = clock()
+    while True:
+        decisions += play_one()
+        games += 1
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            return decisions / elapsed, games / elapsed
+
+
+def summary(rounds: list[tuple[float, float]]) -> dict[str, Any]:
+    """The median of the rounds' rates, their spread, and every round's rate."""
+    rates = sorted(r[0] for r in rounds)
     median = statistics.median(rates)
     return {
         "decisions_per_s": round(median),
-        "games_per_s": round(statistics.median(r[1] for r in rows), 1),
+        "games_per_s": round(statistics.median(r[1] for r in rounds), 1),
         "spread_pct": round(100 * (rates[-1] - rates[0]) / median, 1),
-        "repeats": [round(r) for r in rates],
+        "repeats": [round(r[0]) for r in rounds],
     }
+
+
+def measure_interleaved(
+    players: dict[str, Player], seconds: float, repeats: int, clock: Callable[[], float]
+) -> dict[str, dict[str, Any]]:
+    """Every player warmed up, then ``repeats`` rounds in which each player runs once in turn,
+    so that a change in the machine's load falls on all rows alike; the median round per player."""
+    for play_one in players.values():
+        for _ in range(5):
+            play_one()
+    rounds: dict[str, list[tuple[float, float]]] = {name: [] for name in players}
+    for _ in range(repeats):
+        for name, play_one in players.items():
+            gc.collect()
+            rounds[name].append(one_round(play_one, seconds, clock))
+    return {name: summary(found) for name, found in rounds.items()}
 
 
 def random_player(new_state: Callable[[int], Any], rng_seed: int) -> Player:
@@ -205,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run every row, print the table and the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds (the median is reported)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="cpu (default) or wall time")
     parser.add_argument("--deals", type=int, default=100_000, help="deals for the memory-growth check")
     parser.add_argument("--json", help="also write the JSON to this file")
     parser.add_argument("--quick", action="store_true", help="5-player Fly and Dreyfus only, no memory checks")
@@ -216,28 +239,35 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quick:
         rows += [(f"fly {n}p", fly_player(n), f"oh_hell(players={n},num_tricks_fixed=5)") for n in (3, 4, 6, 7)]
     rows.append(("dreyfus", dreyfus_player(), reference))
-    adapters = [
-        ("fly 5p openspiel-adapter", adapter_player("python_fly(players=5)"), reference),
-        ("fly 5p pettingzoo", pettingzoo_player("fly", 5), reference),
-        ("dreyfus openspiel-adapter", adapter_player("python_dreyfus"), reference),
-        ("dreyfus pettingzoo", pettingzoo_player("dreyfus"), reference),
-    ]
-    rows += [row for row in adapters if row[1] is not None]
-    spiel: dict[str, dict[str, Any] | None] = {}
-    results = []
+    if not args.quick:
+        adapters = [
+            ("fly 5p openspiel-adapter", adapter_player("python_fly(players=5)"), reference),
+            ("fly 5p pettingzoo", pettingzoo_player("fly", 5), reference),
+            ("dreyfus openspiel-adapter", adapter_player("python_dreyfus"), reference),
+            ("dreyfus pettingzoo", pettingzoo_player("dreyfus"), reference),
+        ]
+        rows += [row for row in adapters if row[1] is not None]
+    players: dict[str, Player] = {}
     for name, player, against in rows:
-        if against not in spiel:
-            other = openspiel_player(against)
-            spiel[against] = None if other is None else measure(other, args.seconds, args.repeats)
         assert player is not None
-        ours = measure(player, args.seconds, args.repeats)
-        theirs = spiel[against]
+        players[name] = player
+        if against not in players:
+            other = openspiel_player(against)
+            if other is not None:
+                players[against] = other
+    measured = measure_interleaved(players, args.seconds, args.repeats, CLOCKS[args.clock])
+    results = []
+    for name, _player, against in rows:
+        ours = measured[name]
+        theirs = measured.get(against)
         ratio = None if theirs is None else round(ours["decisions_per_s"] / theirs["decisions_per_s"], 3)
         results.append({"row": name, "ours": ours, "openspiel_game": against, "openspiel": theirs, "ratio": ratio})
     report: dict[str, Any] = {
         "python": sys.version.split()[0],
         "machine": platform.machine(),
         "openspiel_mode": "child (a new state per step)",
+        "clock": args.clock,
+        "rounds": f"{args.repeats} interleaved rounds of {args.seconds} s each, median",
         "rows": results,
     }
     if not args.quick:

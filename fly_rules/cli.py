@@ -53,7 +53,7 @@ def narrate_fly_match(match: fly.FlyMatch, choose: Callable[[Any, Sequence[Any]]
         before = match.deal
         match = match.apply(action)
         moved_on = match.deal.deal_number != before.deal_number
-        after = match.previous if moved_on else match.deal
+        after = match.previous_deal if moved_on else match.deal
         assert after is not None
         _narrate_action(before, after, mover, action, out)
         if after.is_over:

@@ -388,7 +388,7 @@ def _board(state: Any) -> list[str]:
             status = "" if deal.active[seat] else "  (folded)"
             cards = " ".join(c.symbol for c in hand.sorted(deal.rules.rank_order))
             lines.append(f"  seat {seat}: {cards:<20} record {deal.records[seat]}{status}")
-        trick = "  ".join(f"{s}:{c.symbol}" for s, c in deal.trick_pairs)
+        trick = "  ".join(f"{s}:{c.symbol}" for s, c in deal.trick)
     else:
         lines = [
             f"Dreyfus; seat {deal.dealer} deals; {_contract_text(deal)}",

@@ -133,7 +133,7 @@ class FlyMatch(MatchBase[FlyDeal, FlyView]):
     """The deal in progress (or the last one, once the match is over)."""
     max_deals: int | None = None
     """Stop after this many deals even without a winner; None for no limit [FLY-10.1]."""
-    previous: FlyDeal | None = attrs.field(default=None, eq=False)
+    previous_deal: FlyDeal | None = attrs.field(default=None, eq=False)
     """The deal finished just before ``deal`` began, for reporting; None at first."""
     first_dealer: int = 0
     """The dealer of the match's first deal [FLY-2.1]."""
@@ -145,6 +145,41 @@ class FlyMatch(MatchBase[FlyDeal, FlyView]):
     def is_over(self) -> bool:
         """Whether the match has ended: a winner, or ``max_deals`` reached [FLY-10.1]."""
         return self.deal.is_over
+
+    @property
+    def phase(self) -> Phase:
+        """Where the current deal stands."""
+        return self.deal.phase
+
+    @property
+    def players(self) -> int:
+        """Number of players [FLY-1.1]."""
+        return self.rules.players
+
+    @property
+    def hand_masks(self) -> tuple[int, ...]:
+        """Each seat's hand in the current deal, as a bitmask."""
+        return self.deal.hand_masks
+
+    @property
+    def hands(self) -> tuple[CardSet, ...]:
+        """Each seat's hand in the current deal."""
+        return self.deal.hands
+
+    @property
+    def trick_cards(self) -> tuple[int, ...]:
+        """Card indices of the current trick, in play order."""
+        return self.deal.trick_cards
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The current trick as (seat, card) pairs, in play order."""
+        return self.deal.trick
+
+    @property
+    def leader(self) -> int:
+        """The seat that led the current trick (or leads the next)."""
+        return self.deal.leader
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -180,7 +215,7 @@ class FlyMatch(MatchBase[FlyDeal, FlyView]):
         for done in deal.actions:
             history = (done, history)
         following = _deal_from_seed(self.rules, self.seed, number, dealer, deal.records)
-        return replace(self, deal=following, previous=deal, history=history)
+        return replace(self, deal=following, previous_deal=deal, history=history)
 
     def __repr__(self) -> str:
         return f"<FlyMatch seed={self.seed!r} deal={self.deal_number} records={self.records} winner={self.winner}>"

@@ -313,7 +313,7 @@ class FlyDeal:
             stock_size=len(self.bidding.stock_indices),
             declarations=tuple(tuple(_public(a) for a in actions) for actions in self.bidding.declared),
             active=self.active,
-            trick=self.trick_pairs,
+            trick=self.trick,
             tricks=tuple(tuple((s, ALL_CARDS[c]) for s, c in trick) for trick in self.tally.completed),
             tricks_taken=self.tricks_taken,
             records=self.records,
@@ -403,14 +403,19 @@ class FlyDeal:
         return CardSet(self.bidding.discard_mask)
 
     @property
-    def trick(self) -> tuple[Card, ...]:
-        """The cards of the current trick, in play order."""
-        return tuple(ALL_CARDS[i] for i in self.trick_cards)
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The current trick as (seat, card) pairs, in play order."""
+        return tuple((s, ALL_CARDS[c]) for s, c in zip(self.trick_seats, self.trick_cards, strict=True))
 
     @property
-    def trick_pairs(self) -> tuple[tuple[int, Card], ...]:
-        """The current trick as (seat, card) pairs."""
-        return tuple((s, ALL_CARDS[c]) for s, c in zip(self.trick_seats, self.trick_cards, strict=True))
+    def players(self) -> int:
+        """Number of players [FLY-1.1]."""
+        return self.table.rules.players
+
+    @property
+    def previous_deal(self) -> None:
+        """None: a lone deal has no deal before it (a match's ``previous_deal`` does)."""
+        return None
 
     @property
     def trick_seats(self) -> tuple[int, ...]:

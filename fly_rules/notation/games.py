@@ -149,7 +149,7 @@ def finished_deal(before: Match | Deal, after: Match | Deal) -> Deal | None:
     old = deal_of(before)
     new = deal_of(after)
     if new.deal_number != old.deal_number:
-        return after.previous if isinstance(after, fly.FlyMatch) else after.last_deal  # type: ignore[union-attr]
+        return after.previous_deal if isinstance(after, fly.FlyMatch) else after.last_deal  # type: ignore[union-attr]
     return new if new.is_over else None
 
 

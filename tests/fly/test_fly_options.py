@@ -105,8 +105,8 @@ def test_fly_2_2_deal_passes_left_after_every_deal_even_void() -> None:
     m2 = new_match(RULES3, seed=seed, dealer=0)
     for _ in range(3):
         m2 = m2.apply(Fold())
-    assert m2.previous is not None
-    assert m2.previous.void
+    assert m2.previous_deal is not None
+    assert m2.previous_deal.void
     assert m2.deal_number == 1
     assert m2.dealer == 1
     assert m2.records == (25, 25, 25)
@@ -120,9 +120,9 @@ def test_fly_5_4_redeal_same_dealer_keeps_the_dealer() -> None:
         while m.deal_number == 0 and Fold() in m.legal_actions():
             m = m.apply(Fold())
         if m.deal_number == 1:
-            assert m.previous is not None
-            assert m.previous.void
-            assert m.previous.redeal
+            assert m.previous_deal is not None
+            assert m.previous_deal.void
+            assert m.previous_deal.redeal
             assert m.dealer == 1
             assert m.records == (25, 25, 25)
             return

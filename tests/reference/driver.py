@@ -109,7 +109,7 @@ def assert_same_deal(engine: fly.FlyDeal, ref: RefDeal) -> None:
         "stock": (engine.stock, tuple(ref.stock)),
         "records": (engine.records, tuple(ref.records)),
         "tricks_taken": (engine.tricks_taken, tuple(ref.tricks_taken)),
-        "trick": (engine.trick, tuple(card for _, card, _ in ref.trick)),
+        "trick": (engine.trick, tuple((seat, card) for seat, card, _ in ref.trick)),
         "discards": (engine.discards, CardSet.of(ref.discards)),
         "played": (engine.played, CardSet.of(ref.played | {card for _, card, _ in ref.trick})),
         "active": (engine.active, tuple(ref.active())),
@@ -249,7 +249,7 @@ def play_match(match: fly.FlyMatch, ref: RefMatch, rnd: random.Random, *, max_st
             assert_same_deal(match.deal, ref.deal)
             continue
         # the deal just finished: the current one when the match is over, else the previous one
-        finished = match.deal if match.is_over else match.previous
+        finished = match.deal if match.is_over else match.previous_deal
         assert finished is not None
         assert ref.last_deal is not None
         assert_same_deal(finished, ref.last_deal)
