@@ -53,7 +53,7 @@ import attrs
 from fly_rules.actions import Action
 from fly_rules.cards import ALL_CARDS, Card, CardSet
 
-__all__ = ["GameState", "MatchBase", "Phase", "Rules", "SeatView", "replace", "shuffled", "unwind"]
+__all__ = ["GameState", "MatchBase", "Phase", "Pictured", "Rules", "SeatView", "replace", "shuffled", "unwind"]
 
 _S = TypeVar("_S", bound="GameState")
 _V_co = TypeVar("_V_co", covariant=True)
@@ -236,7 +236,22 @@ class _Deal(Protocol[_V_co]):
 _D = TypeVar("_D", bound=_Deal[Any])
 
 
-class MatchBase(Generic[_D, _V]):
+class Pictured:
+    """A deal, match or view that shows itself as a picture of the table in Jupyter.
+
+    Jupyter calls ``_repr_svg_`` to display a value; the picture is
+    :func:`fly_rules.svg.deal_picture` of the state (every hand face up) or of the view (one seat's cards).
+    """
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        from fly_rules.svg import deal_picture  # noqa: PLC0415 - svg imports the games, which import this module
+
+        return deal_picture(self)
+
+
+class MatchBase(Pictured, Generic[_D, _V]):
     """What every game's match passes straight to its current deal: the seat to
     move, the legal actions, the views, the tricks and the winner.
 

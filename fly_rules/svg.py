@@ -31,7 +31,6 @@ from fly_rules.cards import Card, CardSet, Suit
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Svg", "card", "deal_picture", "table"]
 
 SVG_NS: Final = "http://www.w3.org/2000/svg"
-XLINK_NS: Final = "http://www.w3.org/1999/xlink"
 
 CARD_WIDTH: Final = 50
 """The width of a drawn card, in SVG user units (pixels at scale 1)."""
@@ -78,11 +77,12 @@ def _colour(suit: Suit) -> str:
     return _RED if suit in (Suit.HEARTS, Suit.DIAMONDS) else _BLACK
 
 
-def _defs(root: ET.Element) -> None:
-    defs = ET.SubElement(root, "defs")
-    for suit, path in _SUIT_PATHS.items():
-        symbol = ET.SubElement(defs, "symbol", {"id": f"suit-{suit.letter.lower()}", "viewBox": "0 0 100 100"})
-        ET.SubElement(symbol, "path", {"d": path})
+def _suit(parent: ET.Element, suit: Suit, x: int, y: int, size: int) -> None:
+    """The suit symbol in a ``size`` square at (x, y): its path inline, with no id to reference, so that any
+    number of pictures can share one HTML page (ids must be unique on a page)."""
+    box = {"x": str(x), "y": str(y), "width": str(size), "height": str(size), "viewBox": "0 0 100 100"}
+    symbol = ET.SubElement(parent, "svg", {"class": "suit", **box, "fill": _colour(suit)})
+    ET.SubElement(symbol, "path", {"d": _SUIT_PATHS[suit]})
 
 
 def _draw_card(parent: ET.Element, face: Card | None, x: float, y: float) -> None:
@@ -103,11 +103,8 @@ def _draw_card(parent: ET.Element, face: Card | None, x: float, y: float) -> Non
         {"x": "5", "y": "17", "fill": colour, "font-family": "sans-serif", "font-size": "15", "font-weight": "bold"},
     )
     text.text = face.rank.label
-    suit = f"#suit-{face.suit.letter.lower()}"
-    small = {"x": "6", "y": "21", "width": "11", "height": "11", "fill": colour}
-    ET.SubElement(group, "use", {"href": suit, f"{{{XLINK_NS}}}href": suit, **small})
-    big = {"x": str(CARD_WIDTH - 32), "y": str(CARD_HEIGHT - 34), "width": "26", "height": "26", "fill": colour}
-    ET.SubElement(group, "use", {"href": suit, f"{{{XLINK_NS}}}href": suit, **big})
+    _suit(group, face.suit, 6, 21, 11)
+    _suit(group, face.suit, CARD_WIDTH - 32, CARD_HEIGHT - 34, 26)
     title = ET.SubElement(group, "title")
     title.text = face.symbol
 
@@ -125,13 +122,10 @@ def _label(parent: ET.Element, text: str, x: float, y: float, *, bold: bool = Fa
 
 def _document(width: int, height: int) -> ET.Element:
     ET.register_namespace("", SVG_NS)
-    ET.register_namespace("xlink", XLINK_NS)
-    root = ET.Element(
+    return ET.Element(
         f"{{{SVG_NS}}}svg",
         {"version": "1.1", "width": str(width), "height": str(height), "viewBox": f"0 0 {width} {height}"},
     )
-    _defs(root)
-    return root
 
 
 def _serialise(root: ET.Element) -> Svg:

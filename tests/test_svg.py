@@ -63,9 +63,21 @@ def test_red_suits_are_red_and_black_suits_black() -> None:
     """Hearts and diamonds are drawn in red, clubs and spades in black."""
     for text, red in (("KH", True), ("TD", True), ("7C", False), ("AS", False)):
         root = ET.fromstring(card(Card.parse(text)))
-        fills = {u.get("fill") for u in root.iter("{http://www.w3.org/2000/svg}use")}
-        assert fills == ({RED} if red else {"#1a1a1a"}), text
-        assert len(root.findall(".//svg:symbol", NS)) == 4
+        suits = [s for s in root.iter("{http://www.w3.org/2000/svg}svg") if s.get("class") == "suit"]
+        assert len(suits) == 2, text  # the small symbol under the rank and the big one
+        assert {s.get("fill") for s in suits} == ({RED} if red else {"#1a1a1a"}), text
+
+
+def test_pictures_define_no_ids_so_many_fit_on_one_page() -> None:
+    """HTML ids must be unique on a page: a picture defines none and references none, so any number of
+    pictures (the same one twice included) can be embedded together."""
+    match = fly.new_match(fly.FlyRules(players=4), seed=7, dealer=0)
+    pictures = [card(Card.parse("AS")), _example(), deal_picture(match), deal_picture(match)]
+    page = "<div>" + "".join(pictures) + "</div>"
+    root = ET.fromstring(page)
+    assert len(list(root.iter("{http://www.w3.org/2000/svg}path"))) > 40
+    assert [e.get("id") for e in root.iter() if e.get("id") is not None] == []
+    assert "href" not in page
 
 
 def test_one_card_and_its_back() -> None:
@@ -235,3 +247,17 @@ def test_a_browser_draws_the_table(tmp_path: Path, which: str) -> None:
     assert bytes.fromhex("2e7d4f") in colours  # the felt
     assert bytes.fromhex("ffffff") in colours  # card faces
     assert bytes.fromhex("c8102e") in colours  # hearts and diamonds
+
+
+def test_deals_matches_and_views_show_themselves_in_jupyter() -> None:
+    """Jupyter displays a value by its ``_repr_svg_``: every deal, match and view of both games draws its
+    table, a view showing only its own seat's cards."""
+    fly_match = fly.new_match(fly.FlyRules(players=4), seed=7, dealer=0)
+    dreyfus_match = dreyfus.new_match(dreyfus.DreyfusRules(), seed=7, dealer=0)
+    for match in (fly_match, dreyfus_match):
+        whole = match._repr_svg_()
+        assert whole == deal_picture(match) == match.deal._repr_svg_()
+        view = match.view(1)._repr_svg_()
+        assert view == deal_picture(match.view(1))
+        assert ET.fromstring(view).tag == "{http://www.w3.org/2000/svg}svg"
+        assert view.count('class="card back"') > whole.count('class="card back"')

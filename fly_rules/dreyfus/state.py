@@ -25,7 +25,7 @@ from fly_rules.dreyfus.exchange import check_exchange, discardable, exchange_cho
 from fly_rules.dreyfus.play import PLAYS, check_play, legal_play_mask, opening_leader, required_mask, trick_taker
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.scoring import end_of_deal, scores_below
-from fly_rules.engine import replace, unwind
+from fly_rules.engine import Pictured, replace, unwind
 from fly_rules.errors import RuleViolation
 
 __all__ = ["DreyfusDeal", "DreyfusView", "new_deal"]
@@ -44,7 +44,7 @@ def _set(values: _Triple, seat: int, value: int) -> _Triple:
 
 
 @attrs.frozen(repr=False)
-class DreyfusView:
+class DreyfusView(Pictured):
     """What one seat may know of a deal, and nothing more [DRF-11.1] [DRF-4.6] [DRF-1.3]."""
 
     seat: int
@@ -90,7 +90,7 @@ class DreyfusView:
 
 
 @attrs.frozen(repr=False)
-class DreyfusDeal:
+class DreyfusDeal(Pictured):
     """One deal of Dreyfus in progress [DRF-4.1] [DRF-5.1] [DRF-6.7].
 
     Build one with :func:`new_deal` or from a match (:func:`~fly_rules.dreyfus.new_match`).

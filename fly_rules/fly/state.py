@@ -15,7 +15,7 @@ import attrs
 
 from fly_rules.actions import Action, Exchange, Fold, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, RankOrder, Suit
-from fly_rules.engine import Phase, replace, unwind
+from fly_rules.engine import Phase, Pictured, replace, unwind
 from fly_rules.errors import RuleViolation
 from fly_rules.fly.rules import FlyRules
 from fly_rules.tricks import TrumpDuty
@@ -54,7 +54,7 @@ class Declared:
 
 
 @attrs.frozen(kw_only=True)
-class FlyView:
+class FlyView(Pictured):
     """What one seat may know of a deal: its own hand and everything public [FLY-5.1]."""
 
     seat: int
@@ -218,7 +218,7 @@ _TALLY_FIELDS: Final = frozenset(a.name for a in attrs.fields(Tally))
 
 
 @attrs.frozen(repr=False)
-class FlyDeal:
+class FlyDeal(Pictured):
     """One deal of Fly, from the exchange to its end [FLY-3.1].
 
     Build one with :func:`fly_rules.fly.match.new_deal` (an explicit position) or get

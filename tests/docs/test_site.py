@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -94,6 +95,56 @@ def test_the_landing_page_leads_to_every_section(built_html: Path) -> None:
     links = set(_parse(built_html / "index.html").links)
     for section in ("tutorials", "how-to", "rules", "catalogue", "explanation", "reference"):
         assert f"{section}/index.html" in links
+
+
+def test_the_landing_page_says_how_to_install_and_start(built_html: Path) -> None:
+    """A newcomer finds an install line from a checkout, how to build a wheel, a quick start and the changelog."""
+    html = (built_html / "index.html").read_text(encoding="utf-8")
+    assert 'id="install"' in html
+    text = unescape(re.sub(r"<[^>]+>", "", html))  # the words, without the highlighting's markup
+    assert "pip install -e '.[cli]'" in text
+    assert "python -m build" in text
+    assert "twine check" in text
+    assert "Quick start" in text
+    assert "fly-rules demo" in text
+    assert "changelog.html" in set(_parse(built_html / "index.html").links)
+    changelog = (built_html / "changelog.html").read_text(encoding="utf-8")
+    assert "0.1.0" in changelog
+
+
+def test_no_page_assumes_a_published_package() -> None:
+    """The install lines name a checkout (``pip install -e '.[extra]'``), not a package on an index."""
+    pages = [p for p in (ROOT / "docs").rglob("*.md") if "_build" not in p.parts]
+    assert len(pages) > 20
+    assert [str(p) for p in pages if "install 'fly_rules[" in p.read_text(encoding="utf-8")] == []
+
+
+def test_the_api_index_describes_each_module_in_sections(built_html: Path) -> None:
+    """The API index has sections, and each public module's row has a one-line description."""
+    text = (built_html / "reference" / "api" / "index.html").read_text(encoding="utf-8")
+    for section in ("The games", "Shared by both games", "Bots", "Tools"):
+        assert f'{section}<a class="headerlink"' in text
+    rows = re.findall(
+        r'<tr class="row-(?:odd|even)"><td><p><a [^>]*><code [^>]*><span class="pre">([^<]+)</span>'
+        r"</code></a></p></td>\s*<td><p>(.+?)</p></td>",
+        text,
+    )
+    described = dict(rows)
+    assert "fly_rules.cards" in described
+    assert described["fly_rules.bots.monte_carlo"].startswith("A determinised Monte-Carlo bot")
+    assert len(described) == len(list((built_html / "reference" / "api").glob("fly_rules*.html")))
+
+
+def test_the_test_sources_sit_under_one_rulebook_entry(built_html: Path) -> None:
+    """The rulebook's sidebar lists the spec pages, the Decisions and one page for the test sources, under
+    which the test files' pages are; the landing page's sidebar does not list test files at all."""
+    rulebook = (built_html / "rules" / "index.html").read_text(encoding="utf-8")
+    assert 'href="tests/index.html"' in rulebook
+    tests_index = _parse(built_html / "rules" / "tests" / "index.html").links
+    assert len([link for link in tests_index if link.startswith("tests-")]) >= 20
+    home = (built_html / "index.html").read_text(encoding="utf-8")
+    assert "rules/tests/index.html" in home
+    assert "rules/tests/tests-" not in home
 
 
 _OBJECT = re.compile(r'<dl class="py (class|function|data|exception)">\s*<dt class="sig[^"]*" id="([^"]+)"')
