@@ -12,32 +12,43 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
+import textwrap
 import tomllib
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from fly_rules import dreyfus, fly, svg
+from fly_rules.actions import Play
 from fly_rules.bots import BOTS, Tally, make_bot, run_matches
-from fly_rules.errors import FlyRulesError, InvalidNotation
-from fly_rules.notation.games import action_text, deal_of, finished_deal, game_of, make_rules, new_game, parse_action
+from fly_rules.cards import Card
+from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation
+from fly_rules.narration import narrate
+from fly_rules.notation.games import action_text, deal_of, game_of, make_rules, new_game, parse_action
 from fly_rules.notation.history import dump_history, load_history
 from fly_rules.notation.position import parse_position
-from fly_rules.spec import find_spec_dir, load_rules, test_citations
+from fly_rules.spec import Rule, find_spec_dir, load_rules, test_citations
 
-__all__ = ["CommandError", "register"]
+__all__ = ["CommandError", "bot_names", "register"]
 
 
 class CommandError(FlyRulesError):
     """Input a command cannot use: a missing file, an unknown bot, input that ran out."""
 
 
+# every preset by name, so that `--help` lists them
+_PRESETS_HELP: Final = (
+    f"rules preset (Fly: {', '.join(fly.PRESETS)}; Dreyfus: {', '.join(dreyfus.PRESETS)}; default 'default')"
+)
+
+
 def _game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=["fly", "dreyfus"], default="fly", help="which game (default fly)")
     parser.add_argument("--players", type=int, default=None, help="Fly: 3 to 7 players (default 4); Dreyfus: 3")
-    parser.add_argument("--preset", default="default", help="rules preset (Fly: default, mouche_1718; Dreyfus: …)")
+    parser.add_argument("--preset", default="default", help=_PRESETS_HELP)
     parser.add_argument("--seed", default="1", help="seed of the shuffles and the bots (default 1)")
     parser.add_argument("--max-deals", type=int, default=100, help="stop a match after this many deals (default 100)")
 
@@ -56,14 +67,23 @@ def _players(rules: Any) -> int:
     return rules.players if isinstance(rules, fly.FlyRules) else 3
 
 
-def _bot_names(text: str, players: int) -> list[str]:
+def bot_names(text: str, seats: int) -> list[str]:
+    """The bot of each of ``seats`` seats, from ``--bots``: names separated by commas, the last repeating.
+
+    Raises:
+        CommandError: for an unknown bot, no bot at all, or more bots than seats.
+    """
     names = [n.strip() for n in text.split(",") if n.strip()]
     for name in names:
         if name not in BOTS:
             raise CommandError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
-    if not names or len(names) > players:
-        raise CommandError(f"give 1 to {players} bots, not {len(names)}")
-    return names + [names[-1]] * (players - len(names))
+    if not names or len(names) > seats:
+        raise CommandError(f"--bots names {len(names)} bots for {seats} seats: give 1 to {seats}, the last repeats")
+    return names + [names[-1]] * (seats - len(names))
+
+
+def _bots_help(whose: str) -> str:
+    return f"{whose}, comma-separated, the last repeating: {', '.join(BOTS)}"
 
 
 def register(sub: Any) -> None:
@@ -71,13 +91,17 @@ def register(sub: Any) -> None:
     play = sub.add_parser("play", help="play a match in the terminal against bots")
     _game_options(play)
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    play.add_argument("--bots", default="rule-of-thumb", help="the other seats' bots, comma-separated")
+    play.add_argument(
+        "--bots", default="rule-of-thumb", help=_bots_help("the other seats' bots (default rule-of-thumb)")
+    )
     play.add_argument("--save", type=Path, default=None, help="write the game's history to this file")
     play.set_defaults(run=_cmd_play)
 
     sim = sub.add_parser("simulate", help="play many matches between bots and tabulate the results")
     _game_options(sim)
-    sim.add_argument("--bots", default="rule-of-thumb,random", help="bots by seat, comma-separated (last repeats)")
+    sim.add_argument(
+        "--bots", default="rule-of-thumb,random", help=_bots_help("bots by seat (default rule-of-thumb,random)")
+    )
     sim.add_argument("-n", "--matches", type=int, default=100, help="number of matches (default 100)")
     sim.add_argument("--workers", type=int, default=1, help="processes to use (default 1); results do not change")
     sim.add_argument(
@@ -105,8 +129,17 @@ def register(sub: Any) -> None:
     show.set_defaults(run=_cmd_show)
 
     rules = sub.add_parser("rules", help="print a rule of the specification, or search the rules")
-    rules.add_argument("id", nargs="?", default=None, help="a rule ID such as FLY-7.2")
-    rules.add_argument("--search", nargs="+", default=None, metavar="WORD", help="rules whose text has every word")
+    rules.add_argument(
+        "id", nargs="?", default=None, help="a rule ID such as FLY-7.2, a section (FLY-7) or a file (FLY)"
+    )
+    rules.add_argument(
+        "--search",
+        nargs="+",
+        default=None,
+        metavar="WORD",
+        help="the rules, sections and files that mention every word or quoted phrase, in any case, in their text, "
+        "sources or decisions (card names find card symbols: 'ace of spades' finds A♠)",
+    )
     rules.set_defaults(run=_cmd_rules)
 
 
@@ -133,8 +166,13 @@ def _describe(view: Any, seat: int) -> list[str]:
 _MENU = 40
 
 
-def _ask(legal: Sequence[Any], read: Any, out: TextIO) -> Any:
-    """Number the legal actions and read a choice (a number or an action's text) until one is legal."""
+def _ask(state: Any, read: Any, out: TextIO) -> Any:
+    """The human's action: the only legal one without asking; else number the legal actions and read a choice
+    (a number or an action's text, in any case) until one is legal, saying which rule refuses the others."""
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        print(f"   your only legal action: {action_text(legal[0])}", file=out)
+        return legal[0]
     shown = [legal[i] for i in range(min(len(legal), _MENU))]
     for number, action in enumerate(shown, start=1):
         print(f"   {number:>2}. {action_text(action)}", file=out)
@@ -149,13 +187,23 @@ def _ask(legal: Sequence[Any], read: Any, out: TextIO) -> Any:
         if text.isdigit() and 1 <= int(text) <= len(shown):
             return shown[int(text) - 1]
         try:
-            action = parse_action(text)
+            action = parse_action(text.lower())
         except InvalidNotation as error:
             print(f"   not understood: {error.detail}; give a number 1-{len(shown)} or an action", file=out)
             continue
         if action in legal:
             return action
-        print(f"   not a legal action now: {text}", file=out)
+        print(f"   not a legal action now: {text}: {_why_not(state, action)}", file=out)
+
+
+def _why_not(state: Any, action: Any) -> str:
+    """The rule an action breaks, by ID and title, and what is wrong."""
+    try:
+        state.apply(action)
+    except RuleViolation as error:
+        rule = load_rules().get(error.rule)
+        return f"{error.rule} ({rule.title if rule else 'unknown rule'}): {error.detail}"
+    return "it is not among the legal actions"  # pragma: no cover - legal_actions lists every action apply takes
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
@@ -164,39 +212,31 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     if not 0 <= args.seat < players:
         raise CommandError(f"--seat must be 0 to {players - 1}, not {args.seat}")
     seed = _seed(args.seed)
-    state: Any = new_game(rules, seed=seed, max_deals=args.max_deals)
-    others = _bot_names(args.bots, players - 1)
+    start: Any = new_game(rules, seed=seed, max_deals=args.max_deals)
+    others = bot_names(args.bots, players - 1)
     bots = {s: make_bot(others[k], rules) for k, s in enumerate(x for x in range(players) if x != args.seat)}
     rng = random.Random(f"{seed}:play")
     taken: list[Any] = []
-    print(f"{game_of(rules).capitalize()}, {players} players, seed {seed}; you are seat {args.seat}", file=out)
-    while not state.is_over:
+
+    def choose(state: Any, legal: Sequence[Any]) -> Any:
         seat = state.to_move
         view = state.view(seat)
         if seat == args.seat:
             print("\n".join(_describe(view, seat)), file=out)
-            action = _ask(state.legal_actions(), sys.stdin.readline, out)
+            action = _ask(state, sys.stdin.readline, out)
         else:
-            action = bots[seat].choose(view, state.legal_actions(), rng)
-        before = state
-        state = state.apply(action)
+            action = bots[seat].choose(view, legal, rng)
+            if isinstance(action, Play):
+                print(f"   seat {seat} plays {action.card.symbol}", file=out)
         taken.append(action)
-        print(f"   seat {seat}: {action_text(action)}", file=out)
-        done = finished_deal(before, state)
-        if done is not None:
-            print(f"   deal {done.deal_number + 1} over: {_deal_summary(done)}", file=out)
-    winner = "no winner" if state.winner is None else f"seat {state.winner} wins"
-    print(f"== match over: {winner}", file=out)
+        return action
+
+    print(f"{game_of(rules).capitalize()}, {players} players, seed {seed}; you are seat {args.seat}", file=out)
+    state = narrate(start, choose, out, seat=args.seat)
     if args.save is not None:
         args.save.write_text(dump_history(state, actions=taken), encoding="utf-8")
         print(f"history saved to {args.save}", file=out)
     return 0
-
-
-def _deal_summary(deal: Any) -> str:
-    if isinstance(deal, fly.FlyDeal):
-        return "records " + ", ".join(f"seat {s} {r}" for s, r in enumerate(deal.records))
-    return f"tricks {deal.tricks_taken}, upper {deal.upper}, lower {deal.lower}"
 
 
 # --- simulate ----------------------------------------------------------------------------
@@ -210,7 +250,7 @@ def _chunks(total: int, parts: int) -> list[range]:
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     rules = _rules(args)
     players = _players(rules)
-    names = _bot_names(args.bots, players)
+    names = bot_names(args.bots, players)
     if args.matches < 1 or args.workers < 1:
         raise CommandError("--matches and --workers must be at least 1")
     seed = _seed(args.seed)
@@ -276,7 +316,12 @@ def _progress(total: int) -> _Progress:
 def _console(stream: TextIO) -> Any:
     from rich.console import Console  # noqa: PLC0415 - the cli extra, only when printing
 
-    return Console(file=stream, width=100, highlight=False)
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            # rich exits with 1 when the reader (say `head`) stops; let main() end quietly with 0 instead
+            raise BrokenPipeError
+
+    return _Console(file=stream, width=100, highlight=False)
 
 
 def _pct(rate: float, ci: Sequence[float]) -> str:
@@ -328,20 +373,12 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         state: Any = _fresh(final, data)
     else:
         state = new_game(rules, seed=data["seed"], dealer=data["dealer"], max_deals=data.get("max_deals"))
+    # the history has been checked by load_history: its actions replay in order
+    actions = iter(
+        [parse_action(entry.partition(":")[2]) for deal in data.get("deal", []) for entry in deal["actions"]]
+    )
     print(f"{game.capitalize()} history {args.file}: {_players(rules)} players", file=out)
-    for number, table in enumerate(data.get("deal", [])):
-        deal = deal_of(state)
-        head = f"trump card {deal.trump_card.symbol}" if isinstance(deal, fly.FlyDeal) else _contract_text(deal)
-        print(f"\n== deal {number + 1}: seat {deal.dealer} deals; {head}", file=out)
-        for entry in table.get("actions", []):
-            seat, _, action = entry.partition(":")
-            before = state
-            state = state.apply(parse_action(action))
-            print(f"   seat {seat.strip()}: {action.strip()}", file=out)
-            done = finished_deal(before, state)
-            if done is not None:
-                print(f"   deal over: {_deal_summary(done)}", file=out)
-    print(f"\n== {_outcome(final)}", file=out)
+    narrate(state, lambda _state, _legal: next(actions, None), out)
     return 0
 
 
@@ -408,28 +445,88 @@ def _who(seat: int | None) -> str:
 
 # --- rules -------------------------------------------------------------------------------
 
+_CARD_SYMBOL = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9TJQKA])([♠♥♦♣])")
+
+
+def _searchable(*texts: str) -> str:
+    """The texts as one lower-case line, each card symbol followed by its name (``A♠ ace of spades``),
+    so that a search in words finds the rules written with symbols."""
+
+    def named(match: re.Match[str]) -> str:
+        card = Card.parse(match.group(0))
+        return f"{match.group(0)} {card.rank.name} of {card.suit.name}"
+
+    return _CARD_SYMBOL.sub(named, " ".join(" ".join(texts).split())).casefold()
+
+
+def _outline(rules: dict[str, Rule]) -> dict[str, tuple[str, str]]:
+    """The spec files and their numbered sections, by ID prefix (``FLY``, ``FLY-7``): each one's heading and
+    its searchable text (a file's title and introduction, a section's heading)."""
+    spec_dir = find_spec_dir()
+    outline: dict[str, tuple[str, str]] = {}
+    for file in dict.fromkeys(rule.file for rule in rules.values()):
+        in_file = [rule for rule in rules.values() if rule.file == file]
+        lines = (spec_dir / file).read_text(encoding="utf-8").splitlines()
+        headings = [(n, line[3:].strip()) for n, line in enumerate(lines, start=1) if line.startswith("## ")]
+        title = next((line[2:].strip() for line in lines if line.startswith("# ")), file)
+        first = headings[0][0] if headings else len(lines)
+        outline[in_file[0].id.split("-")[0]] = (f"{title} ({file})", _searchable(title, *lines[1 : first - 1]))
+        for (start, heading), (end, _) in zip(headings, [*headings[1:], (len(lines) + 1, "")], strict=True):
+            inside = [rule for rule in in_file if start < rule.line < end]
+            if inside:
+                name = re.sub(r"^[0-9]+\.\s*", "", heading)
+                outline[inside[0].id.split(".")[0]] = (name, _searchable(name))
+    return outline
+
 
 def _cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
     rules = load_rules()
     if args.search:
-        words = [w.lower() for w in args.search]
-        found = [
-            r
-            for r in rules.values()
-            if all(w in f"{r.id} {r.title} {r.text} {' '.join(r.decisions)}".lower() for w in words)
-        ]
-        if not found:
-            raise CommandError(f"no rule mentions {' '.join(args.search)!r}")
-        for match in found:
-            print(f"{match.id}  {match.title}", file=out)
-        return 0
+        return _search(rules, args.search, out)
     if args.id is None:
         for each in rules.values():
             print(f"{each.id}  {each.title}", file=out)
         return 0
-    rule = rules.get(args.id.upper())
-    if rule is None:
-        raise CommandError(f"no rule {args.id!r} in the specification (try: fly-rules rules --search WORDS)")
+    key = args.id.strip().upper()
+    if key in rules:
+        _print_rule(rules[key], out)
+        return 0
+    inside = [rule for rule in rules.values() if rule.id.startswith((key + ".", key + "-"))]
+    if not inside:
+        raise CommandError(f"no rule or section {args.id!r} in the specification (try: fly-rules rules --search WORDS)")
+    heading = _outline(rules).get(key, (key, ""))[0]
+    print(f"{key}  {heading}: {len(inside)} rules\n", file=out)
+    for rule in inside:
+        print(f"{rule.id}  {rule.title}", file=out)
+        if "-" in key and rule.text:  # a section: each rule's text too; a whole file: the titles
+            print(textwrap.indent(rule.text.strip(), "    ") + "\n", file=out)
+    print(f"\nA rule in full, with its sources, decisions and tests: fly-rules rules {inside[0].id}", file=out)
+    return 0
+
+
+def _search(rules: dict[str, Rule], terms: Sequence[str], out: TextIO) -> int:
+    """Print the files, sections and rules whose text has every term (a word, or a phrase in quotes)."""
+    wanted = [" ".join(term.split()).casefold() for term in terms]
+    places = [
+        (key, heading) for key, (heading, text) in _outline(rules).items() if all(term in text for term in wanted)
+    ]
+    texts = {
+        rule.id: _searchable(
+            rule.id, rule.title, rule.text, *rule.sources, *rule.decisions, *rule.options, *rule.examples
+        )
+        for rule in rules.values()
+    }
+    found = [rule for rule in rules.values() if all(term in texts[rule.id] for term in wanted)]
+    if not places and not found:
+        raise CommandError(f"no rule mentions {' '.join(terms)!r}")
+    for key, heading in places:
+        print(f"{key}  {heading}  (all of it: fly-rules rules {key})", file=out)
+    for rule in found:
+        print(f"{rule.id}  {rule.title}", file=out)
+    return 0
+
+
+def _print_rule(rule: Rule, out: TextIO) -> None:
     print(f"{rule.id} {rule.title}   ({rule.file}, line {rule.line}; {rule.status})\n", file=out)
     if rule.text:
         print(rule.text.strip() + "\n", file=out)
@@ -439,7 +536,6 @@ def _cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
     print("Tests that cite it:", file=out)
     for line in _citing_tests(rule.id):
         print(f"  {line}", file=out)
-    return 0
 
 
 def _citing_tests(rule_id: str) -> list[str]:

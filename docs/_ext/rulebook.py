@@ -223,7 +223,7 @@ API_GROUPS: tuple[tuple[str, str], ...] = (
     ("Records and formats", "fly_rules.notation"),
     ("Bots", "fly_rules.bots"),
     ("Other projects' game APIs", "fly_rules.adapters"),
-    ("Tools", "fly_rules.spec fly_rules.svg fly_rules.strategies fly_rules.cli fly_rules.commands"),
+    ("Tools", "fly_rules.spec fly_rules.svg fly_rules.strategies fly_rules.cli fly_rules.commands fly_rules.narration"),
 )
 """The API index's sections: each lists the modules named here and the modules inside them."""
 

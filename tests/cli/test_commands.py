@@ -61,7 +61,7 @@ def test_rec_3_3_play_with_scripted_input_rejects_bad_input_and_saves_the_histor
     assert "   1. " in out
     assert "not understood" in out
     assert "not a legal action now" in out
-    assert "== match over" in out
+    assert "== Match over" in out
     check = run("replay", "--check", str(saved))
     assert check.returncode == 0
     assert check.stdout.startswith("ok:")
@@ -115,8 +115,8 @@ def test_rec_4_3_replay_narrates_checks_and_rejects(tmp_path: Path) -> None:
     good.write_text(dump_history(random_fly_match(4, 5000, 3)), encoding="utf-8")
     told = run("replay", str(good))
     assert told.returncode == 0
-    assert "== deal 1: seat" in told.stdout
-    assert "deal over: records" in told.stdout
+    assert "== Deal 1: seat" in told.stdout
+    assert "   records: seat 0 " in told.stdout
     bad = tmp_path / "bad.toml"
     other_version = f"rules_version = {fly.RULES_VERSION + 1}"
     bad.write_text(good.read_text().replace(f"rules_version = {fly.RULES_VERSION}", other_version), encoding="utf-8")
@@ -155,7 +155,7 @@ def test_rec_2_4_replay_narrates_explicit_deals(tmp_path: Path) -> None:
     told = run("replay", str(path))
     assert told.returncode == 0
     assert "Dreyfus history" in told.stdout
-    assert "in progress" in told.stdout
+    assert "== In progress" in told.stdout
 
 
 def test_rec_5_1_show_draws_a_position_and_its_svg(tmp_path: Path) -> None:

@@ -1,0 +1,166 @@
+"""Telling a game as it goes, in words and card symbols: who deals, the hands, each declaration,
+every trick with the seat that took it, the records after each deal and the winner.
+
+One narration serves the ``fly-rules`` command's ``demo`` (bots play), ``replay`` (a saved history)
+and ``play`` (you against bots). It tells everything, or only what one seat may know: told for a
+seat, the other hands and the cards the others exchange stay hidden [FLY-4.2].
+
+>>> import io
+>>> from fly_rules import fly
+>>> match = fly.new_match(fly.FlyRules(players=3), seed=4, dealer=0)
+>>> out = io.StringIO()
+>>> end = narrate(match, lambda state, legal: legal[0], out)  # everyone stands, then plays his first card
+>>> print("\\n".join(out.getvalue().splitlines()[1:9]))
+== Deal 1: seat 0 deals; trump card Q♦
+   seat 0: 9♣ 9♥ 10♥ J♥ Q♥   (record 25)
+   seat 1: 7♣ 8♣ A♦ 7♠ J♠   (record 25)
+   seat 2: 10♦ K♦ 8♠ 10♠ Q♠   (record 25)
+   seat 1 stands
+   seat 2 stands
+   seat 0 stands
+   trick 1: 1:7♣  2:10♦  0:9♣  -> seat 2 takes it (record 24)
+
+Told to seat 1, the others' hands and exchanged cards stay hidden:
+
+>>> out = io.StringIO()
+>>> end = narrate(match, lambda state, legal: legal[-1], out, seat=1)  # everyone exchanges all five
+>>> print("\\n".join(out.getvalue().splitlines()[1:6]))
+== Deal 1: seat 0 deals; trump card Q♦
+   seat 1: 7♣ 8♣ A♦ 7♠ J♠   (record 25)
+   seat 1 exchanges 5: 7♣ 8♣ A♦ 7♠ J♠
+   seat 2 exchanges 5
+   seat 0 exchanges 5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TextIO
+
+from fly_rules import fly
+from fly_rules.actions import Exchange, Fold, Play, Stand
+from fly_rules.cards import ALL_CARDS, Card
+from fly_rules.notation.games import deal_of, finished_deal
+
+__all__ = ["Chooser", "action_lines", "deal_lines", "narrate", "outcome_lines"]
+
+Chooser = Callable[[Any, Sequence[Any]], Any]
+"""Picks the next action: ``choose(state, legal_actions)``; ``None`` ends the narration there."""
+
+
+def _seat(seat: int) -> str:
+    return f"seat {seat}"
+
+
+def _cards(cards: Iterable[Card]) -> str:
+    return " ".join(card.symbol for card in cards)
+
+
+def deal_lines(deal: Any, seat: int | None = None) -> list[str]:
+    """The start of a deal: a blank line, its number, the dealer, the trumps and the hands (only ``seat``'s
+    when told to one seat)."""
+    if isinstance(deal, fly.FlyDeal):
+        trumps = f"trump card {deal.trump_card.symbol}"
+    else:
+        trumps = "no trumps" if deal.contract is None else f"{deal.contract.symbol} trumps"
+    lines = ["", f"== Deal {deal.deal_number + 1}: {_seat(deal.dealer)} deals; {trumps}"]
+    for s in range(len(deal.hands)) if seat is None else (seat,):
+        hand = deal.view(s).hand
+        if isinstance(deal, fly.FlyDeal):
+            lines.append(f"   {_seat(s)}: {_cards(hand.sorted(deal.rules.rank_order))}   (record {deal.records[s]})")
+        else:
+            lines.append(f"   {_seat(s)}: {_cards(hand.sorted())}")
+    return lines
+
+
+def action_lines(before: Any, after: Any, mover: int, action: Any, seat: int | None = None) -> list[str]:
+    """What one action did: the declaration, the trick it completed and who took it, the end of the deal.
+
+    ``before`` and ``after`` are the states (deals or matches) around the action. The cards of an
+    exchange or a discard are named only when told to everyone (``seat`` None) or to the seat that moved.
+    """
+    old, done = deal_of(before), finished_deal(before, after)
+    new = deal_of(after) if done is None else done
+    hidden = seat is not None and seat != mover
+    lines: list[str] = []
+    if isinstance(action, Exchange):
+        verb, which = ("exchanges", ": ") if isinstance(old, fly.FlyDeal) else ("buys", ", discarding ")
+        lines.append(f"   {_seat(mover)} {verb} {len(action.cards)}" + ("" if hidden else which + _cards(action.cards)))
+    elif isinstance(action, fly.SwapTrump):
+        lines.append(
+            f"   {_seat(mover)} takes the trump card" + ("" if hidden else f", discarding {action.card.symbol}")
+        )
+    elif isinstance(action, Stand | Fold):
+        lines.append(f"   {_seat(mover)} {'stands' if isinstance(action, Stand) else 'folds'}")
+    lines += _fly_tricks(old, new, action) if isinstance(old, fly.FlyDeal) else _dreyfus_tricks(old, new)
+    if done is not None:
+        lines += _deal_end(done)
+    return lines
+
+
+def _fly_tricks(old: fly.FlyDeal, new: Any, action: Any) -> list[str]:
+    if old.phase is fly.Phase.EXCHANGE and new.phase is not fly.Phase.EXCHANGE and new.completed:
+        return [f"   {_seat(new.completed[0][0][0])} takes every trick without play"]
+    if not isinstance(action, Play) or len(new.completed) == len(old.completed):
+        return []
+    cards = "  ".join(f"{s}:{fly.FlyDeal.card_symbol(c)}" for s, c in new.completed[-1])
+    taker = new.leader
+    return [f"   trick {len(new.completed)}: {cards}  -> {_seat(taker)} takes it (record {new.records[taker]})"]
+
+
+def _dreyfus_tricks(old: Any, new: Any) -> list[str]:
+    if len(new.tricks) == len(old.tricks):
+        return []
+    leader, cards = new.tricks[-1]
+    played = "  ".join(f"{(leader + k) % 3}:{ALL_CARDS[c].symbol}" for k, c in enumerate(cards))
+    return [f"   trick {len(new.tricks)}: {played}  -> {_seat(new.leader)} takes it"]
+
+
+def _deal_end(deal: Any) -> list[str]:
+    if not isinstance(deal, fly.FlyDeal):
+        return [f"   tricks {deal.tricks_taken}; upper {deal.upper}, lower {deal.lower}"]
+    void = ["   deal void: records unchanged"] if deal.void else []
+    return [*void, "   records: " + ", ".join(f"{_seat(s)} {r}" for s, r in enumerate(deal.records))]
+
+
+def outcome_lines(state: Any) -> list[str]:
+    """How the match (or the one explicit deal) stands: the winner and the standings or settlement."""
+    if not state.is_over:
+        return ["", "== In progress"]
+    if not hasattr(state, "deal"):
+        return ["", "== Deal over: " + ("no winner" if state.winner is None else f"{_seat(state.winner)} wins")]
+    winner = "no winner (deal limit reached)" if state.winner is None else f"{_seat(state.winner)} wins the match"
+    if isinstance(state, fly.FlyMatch):
+        standings = ", ".join(f"{_seat(s)} {state.records[s]}" for s in state.standings())
+        return ["", f"== Match over after {state.deal_number + 1} deal(s): {winner}", f"   standings: {standings}"]
+    settlement = ", ".join(f"{_seat(s)} {p:+d}" for s, p in enumerate(state.settlement()))
+    return ["", f"== Match over after {state.deals_played} deal(s): {winner}", f"   settlement: {settlement}"]
+
+
+def narrate(state: Any, choose: Chooser, out: TextIO, *, seat: int | None = None) -> Any:
+    """Play ``state`` (a match or a deal of either game) on with ``choose`` and tell it to ``out``.
+
+    Args:
+        state: where to start.
+        choose: picks each action; ``None`` stops before the end (a history that ends in progress).
+        out: where the lines go.
+        seat: tell only what this seat may know; None (the default) tells every hand and exchange.
+
+    Returns:
+        The state reached.
+    """
+    told = -1
+    while not state.is_over:
+        deal = deal_of(state)
+        if deal.deal_number != told:
+            told = deal.deal_number
+            print("\n".join(deal_lines(deal, seat)), file=out)
+        mover = state.to_move
+        action = choose(state, state.legal_actions())
+        if action is None:
+            break
+        before, state = state, state.apply(action)
+        for line in action_lines(before, state, mover, action, seat):
+            print(line, file=out)
+    print("\n".join(outcome_lines(state)), file=out)
+    return state
