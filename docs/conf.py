@@ -55,6 +55,8 @@ nitpick_ignore_regex = [
     ("py:obj", r"(fly_rules\.engine\.)?_[A-Z](_co)?"),
     # the adapters' third-party libraries (numpy arrays, OpenSpiel and PettingZoo base classes)
     ("py:class", r"(numpy|np|pyspiel|pettingzoo|gymnasium)\..*"),
+    # the private named-tuple fields behind a Dreyfus match (its own page lists what they mean)
+    ("py:class", r"fly_rules\.dreyfus\.match\._Fields"),
     # The game modules, cited by docstrings before they land; once they exist, they resolve.
     ("py:mod", r"fly_rules\.(fly|dreyfus|records|cli)"),
 ]

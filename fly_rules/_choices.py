@@ -47,9 +47,12 @@ class SubsetChoices(Sequence[_T]):
     ``make`` must be injective and must map back through ``mask_of``: an element
     ``x`` belongs to the sequence exactly when ``mask_of(x)`` is such a subset (or
     ``x`` is in ``prefix``).
+
+    It compares equal to a tuple (or another such sequence) holding the same
+    elements in the same order, as a tuple of the choices would.
     """
 
-    __slots__ = ("_elems", "_make", "_mask", "_mask_of", "_max", "_prefix", "_sizes")
+    __slots__ = ("_elems", "_len", "_make", "_mask", "_mask_of", "_max", "_prefix", "_sizes")
 
     def __init__(
         self,
@@ -61,14 +64,29 @@ class SubsetChoices(Sequence[_T]):
     ) -> None:
         self._prefix = prefix
         self._mask = mask
-        self._elems = tuple(1 << i for i in bits(mask))
-        self._max = max(0, min(max_size, len(self._elems)))
+        elems = []
+        while mask:
+            low = mask & -mask
+            elems.append(low)
+            mask ^= low
+        self._elems = tuple(elems)
+        self._max = max(0, min(max_size, len(elems)))
         self._make = make
         self._mask_of = mask_of or _cards_mask
-        self._sizes = tuple(_COMB[len(self._elems)][k] for k in range(1, self._max + 1))
+        self._sizes = _COMB[len(elems)][1 : self._max + 1]
+        self._len = len(prefix) + sum(self._sizes)
 
     def __len__(self) -> int:
-        return len(self._prefix) + sum(self._sizes)
+        return self._len
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SubsetChoices):
+            return self._len == other._len and all(a == b for a, b in zip(self, other, strict=True))
+        if isinstance(other, tuple):
+            return self._len == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to tuples, but not hashed like them
 
     @overload
     def __getitem__(self, index: int) -> _T: ...
@@ -79,7 +97,7 @@ class SubsetChoices(Sequence[_T]):
     def __getitem__(self, index: int | slice) -> _T | Sequence[_T]:
         if isinstance(index, slice):
             return tuple(self[i] for i in range(*index.indices(len(self))))
-        size = len(self)
+        size = self._len
         if index < 0:
             index += size
         if not 0 <= index < size:

@@ -151,13 +151,12 @@ def _describe(view: Any, seat: int) -> list[str]:
     lines = [f"-- deal {view.deal_number + 1}, dealer seat {view.dealer}; you are seat {seat}"]
     if isinstance(view, fly.FlyView):
         lines.append(f"   trump card {view.trump_card.symbol}; stock {view.stock_size} cards")
-        trick = "  ".join(f"{s}:{c.symbol}" for s, c in view.trick)
         lines.append(f"   records: {', '.join(f'seat {s} {r}' for s, r in enumerate(view.records))}")
     else:
         trumps = "no trumps" if view.contract is None else f"trumps {view.contract.symbol}"
         lines.append(f"   {trumps}; talon {view.talon_left} cards")
-        trick = "  ".join(f"{(view.leader + k) % 3}:{c.symbol}" for k, c in enumerate(view.trick))
         lines.append(f"   upper {view.upper}, lower {view.lower}")
+    trick = "  ".join(f"{s}:{c.symbol}" for s, c in view.trick)
     lines.append(f"   trick so far: {trick or '(none)'}; tricks taken {view.tricks_taken}")
     lines.append(f"   your hand: {' '.join(c.symbol for c in view.hand.sorted())}")
     return lines
@@ -429,12 +428,12 @@ def _board(state: Any) -> list[str]:
     else:
         lines = [
             f"Dreyfus; seat {deal.dealer} deals; {_contract_text(deal)}",
-            f"phase {deal.phase}; to move: {_who(deal.to_move)}; talon {deal.talon_left} cards",
+            f"phase {deal.phase.value}; to move: {_who(deal.to_move)}; talon {deal.talon_left} cards",
         ]
         for seat in range(3):
             cards = " ".join(c.symbol for c in deal.view(seat).hand.sorted())
             lines.append(f"  seat {seat}: {cards}  upper {deal.upper[seat]} lower {deal.lower[seat]}")
-        trick = "  ".join(f"{(deal.leader + k) % 3}:{c.symbol}" for k, c in enumerate(deal.view(0).trick))
+        trick = "  ".join(f"{s}:{c.symbol}" for s, c in deal.trick)
     lines.append(f"trick: {trick or '(none)'}")
     return lines
 

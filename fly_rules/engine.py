@@ -228,6 +228,27 @@ class _Deal(Protocol[_V_co]):
     @property
     def actions(self) -> tuple[Any, ...]: ...
 
+    @property
+    def phase(self) -> Phase: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def hand_masks(self) -> tuple[int, ...]: ...
+
+    @property
+    def hands(self) -> tuple[CardSet, ...]: ...
+
+    @property
+    def trick_cards(self) -> tuple[int, ...]: ...
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]: ...
+
+    @property
+    def leader(self) -> int: ...
+
     def legal_actions(self) -> Sequence[Any]: ...
 
     def view(self, seat: int) -> _V_co: ...
@@ -292,6 +313,41 @@ class MatchBase(Pictured, Generic[_D, _V]):
     def tricks_taken(self) -> tuple[int, ...]:
         """Tricks taken per seat in the current deal."""
         return self.deal.tricks_taken
+
+    @property
+    def phase(self) -> Phase:
+        """Where the current deal stands."""
+        return self.deal.phase
+
+    @property
+    def players(self) -> int:
+        """Number of players."""
+        return self.deal.players
+
+    @property
+    def hand_masks(self) -> tuple[int, ...]:
+        """Each seat's hand in the current deal, as a bitmask."""
+        return self.deal.hand_masks
+
+    @property
+    def hands(self) -> tuple[CardSet, ...]:
+        """Each seat's hand in the current deal."""
+        return self.deal.hands
+
+    @property
+    def trick_cards(self) -> tuple[int, ...]:
+        """Card indices of the current trick, in play order."""
+        return self.deal.trick_cards
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The current trick as (seat, card) pairs, in play order."""
+        return self.deal.trick
+
+    @property
+    def leader(self) -> int:
+        """The seat that led the current trick (or leads the next)."""
+        return self.deal.leader
 
     def legal_actions(self) -> Sequence[Any]:
         """The legal actions of the seat to move, in the current deal's documented order."""

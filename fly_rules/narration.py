@@ -39,7 +39,7 @@ from typing import Any, TextIO
 
 from fly_rules import fly
 from fly_rules.actions import Exchange, Fold, Play, Stand
-from fly_rules.cards import ALL_CARDS, Card
+from fly_rules.cards import Card
 from fly_rules.notation.games import deal_of, finished_deal
 
 __all__ = ["Chooser", "action_lines", "deal_lines", "narrate", "outcome_lines"]
@@ -111,8 +111,7 @@ def _fly_tricks(old: fly.FlyDeal, new: Any, action: Any) -> list[str]:
 def _dreyfus_tricks(old: Any, new: Any) -> list[str]:
     if len(new.tricks) == len(old.tricks):
         return []
-    leader, cards = new.tricks[-1]
-    played = "  ".join(f"{(leader + k) % 3}:{ALL_CARDS[c].symbol}" for k, c in enumerate(cards))
+    played = "  ".join(f"{seat}:{card.symbol}" for seat, card in new.tricks[-1])
     return [f"   trick {len(new.tricks)}: {played}  -> {_seat(new.leader)} takes it"]
 
 

@@ -151,7 +151,7 @@ def dreyfus_rules_options(draw: st.DrawFn, /, **fixed: Any) -> DreyfusRules:
         "max_deals": draw(st.one_of(st.none(), st.integers(1, 12))),
         "settlement": draw(st.sampled_from(["gross", "net_of_winner_upper", "pairwise"])),
         "shortfall_floor_zero": draw(st.booleans().map(lambda b: not b)),
-        "revoke_handling": draw(st.sampled_from(["prevent", "penalize"])),
+        "revoke_mode": draw(st.sampled_from(["prevent", "penalize"])),
         "revoke_upper_penalty": draw(st.sampled_from([10, 0, 5])),
         "revoke_penalty_per": draw(st.sampled_from(["deal", "occurrence"])),
         "revoke_adds_undertricks": draw(st.booleans()),

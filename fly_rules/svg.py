@@ -254,7 +254,7 @@ def deal_picture(state: Any, seat: int | None = None, *, title: str | None = Non
     if isinstance(state, fly.FlyMatch | dreyfus.DreyfusMatch):
         state = state.deal
     if isinstance(state, fly.FlyDeal | dreyfus.DreyfusDeal):
-        players = len(state.hands)
+        players = state.rules.players
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat {seat!r} is out of range for {players} seats")
         view = state.view(seat or 0)
@@ -293,19 +293,18 @@ def _fly_picture(view: Any, faces: dict[int, CardSet], title: str | None) -> Svg
 
 
 def _dreyfus_picture(view: Any, faces: dict[int, CardSet], title: str | None) -> Svg:
-    trick = [((view.leader + k) % 3, c) for k, c in enumerate(view.trick)]
-    played = {s for s, _ in trick}
+    played = {s for s, _ in view.trick}
     hands: list[CardSet | int | None] = [
         faces[s] if s in faces else 12 - len(view.tricks) - (s in played) for s in range(3)
     ]
     if title is None:
         trumps = "no trumps" if view.contract is None else f"trumps {view.contract.symbol}"
-        title = f"Dreyfus, deal {view.deal_number + 1}: {view.phase}, {trumps}"
+        title = f"Dreyfus, deal {view.deal_number + 1}: {view.phase.value}, {trumps}"
     return table(
         hands,
         trump=view.trump_indicator,
         stock=view.talon_left,
-        trick=trick,
+        trick=view.trick,
         records=[f"{u}/{lo}" for u, lo in zip(view.upper, view.lower, strict=True)],
         to_move=view.to_move,
         title=title,

@@ -16,9 +16,10 @@ import enum
 from collections.abc import Sequence
 from typing import Final
 
-from fly_rules.cards import SUIT_MASKS, RankOrder
+from fly_rules.actions import Play
+from fly_rules.cards import ALL_CARDS, SUIT_MASKS, RankOrder
 
-__all__ = ["Duty", "TrumpDuty", "beaten_by_mask", "playable", "trick_winner", "unmet_duty"]
+__all__ = ["Duty", "TrumpDuty", "beaten_by_mask", "playable", "plays_of", "trick_winner", "unmet_duty"]
 
 
 class TrumpDuty(enum.StrEnum):
@@ -152,3 +153,29 @@ def trick_winner(trick: Sequence[int], trump: int | None, order: RankOrder) -> i
             best_key = key
             best_pos = pos
     return best_pos
+
+
+_PLAYS: Final[tuple[Play, ...]] = tuple(Play(card) for card in ALL_CARDS)
+# the plays of every set of cards of one suit met so far (at most 4 x 8192 entries): a player's
+# legal cards are most often one suit, so most calls are one lookup
+_ONE_SUIT_PLAYS: Final[dict[int, tuple[Play, ...]]] = {}
+
+
+def plays_of(mask: int) -> tuple[Play, ...]:
+    """One :class:`~fly_rules.actions.Play` per card of ``mask``, in canonical card order.
+
+    >>> plays_of(0b101)
+    (Play(card=Card.parse('2C')), Play(card=Card.parse('4C')))
+    """
+    found = _ONE_SUIT_PLAYS.get(mask)
+    if found is not None:
+        return found
+    if (mask & -mask).bit_length() - 1 >= (mask.bit_length() - 1) // 13 * 13:  # lowest card in the top suit
+        found = _ONE_SUIT_PLAYS[mask] = tuple(_PLAYS[i] for i in range(mask.bit_length()) if mask >> i & 1)
+        return found
+    return (
+        plays_of(mask & 0x1FFF)
+        + plays_of(mask & 0x3FFE000)
+        + plays_of(mask & 0x7FFC000000)
+        + plays_of(mask >> 39 << 39)
+    )

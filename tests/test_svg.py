@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from fly_rules import Card, CardSet, dreyfus, fly
+from fly_rules.engine import Phase
 from fly_rules.svg import CARD_HEIGHT, CARD_WIDTH, Svg, card, deal_picture, table
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -190,7 +191,7 @@ def test_a_fly_deal_is_drawn_whole_or_as_one_seat_sees_it() -> None:
 def test_a_dreyfus_deal_is_drawn_with_its_contract_and_records() -> None:
     """deal_picture of Dreyfus: twelve cards a hand, the talon, upper/lower records, the trick in order."""
     match = dreyfus.new_match(dreyfus.DreyfusRules(), seed=7, dealer=0)
-    while match.deal.phase == "exchange":
+    while match.deal.phase is Phase.EXCHANGE:
         match = match.apply(dreyfus.Stand())
     match = match.apply(match.legal_actions()[0])
     root = ET.fromstring(deal_picture(match, seat=(match.deal.leader + 1) % 3))

@@ -97,7 +97,7 @@ def action_id(action: Any) -> int:
 
 
 def _hand(deal: Deal, seat: int) -> int:
-    return deal.hand_masks[seat] if isinstance(deal, FlyDeal) else deal.hands[seat]
+    return deal.hand_masks[seat]
 
 
 def _immediate(deal: Deal) -> bool:
@@ -222,6 +222,20 @@ def _one_hot(out: Floats, at: int, size: int, value: int | None) -> int:
     return at + size
 
 
+_PHASES: Final = (Phase.EXCHANGE, Phase.PLAY, Phase.OVER)
+
+
+def _tricks(out: Floats, at: int, players: int, view: View) -> int:
+    """The current trick, then every card played to completed tricks, by seat (``players``×52 each)."""
+    for seat, card in view.trick:
+        out[at + 52 * seat + card.index] = 1.0
+    at += 52 * players
+    for trick in view.tricks:
+        for seat, card in trick:
+            out[at + 52 * seat + card.index] = 1.0
+    return at + 52 * players
+
+
 def write_fly_observation(view: FlyView, marked: int, start_record: int, out: Floats) -> None:
     """Fill ``out`` (zeros, :func:`observation_size` long) with a Fly seat's observation [FLY-5.1].
 
@@ -235,13 +249,7 @@ def write_fly_observation(view: FlyView, marked: int, start_record: int, out: Fl
     at = _cards(out, 0, view.hand)
     at = _cards(out, at, marked)
     at = _cards(out, at, view.trump_card.bit)
-    for seat, card in view.trick:
-        out[at + 52 * seat + card.index] = 1.0
-    at += 52 * n
-    for trick in view.tricks:
-        for seat, card in trick:
-            out[at + 52 * seat + card.index] = 1.0
-    at += 52 * n
+    at = _tricks(out, at, n, view)
     for seat, declared in enumerate(view.declarations):
         for item in declared:
             if item.kind == "exchange":
@@ -257,7 +265,7 @@ def write_fly_observation(view: FlyView, marked: int, start_record: int, out: Fl
     at = _one_hot(out, at, n, view.seat)
     at = _one_hot(out, at, n, view.to_move)
     at = _one_hot(out, at, n, view.dealer)
-    at = _one_hot(out, at, 3, (Phase.EXCHANGE, Phase.PLAY, Phase.OVER).index(view.phase))
+    at = _one_hot(out, at, 3, _PHASES.index(view.phase))
     out[at] = view.stock_size / 52
 
 
@@ -279,13 +287,7 @@ def write_dreyfus_observation(view: DreyfusView, marked: int, target: int, out: 
     at += 52 * 3
     at = _cards(out, at, view.revealed_talon if view.revealed_talon is not None else 0)
     at = _one_hot(out, at, 5, 4 if view.contract is None else int(view.contract))
-    for offset, card in enumerate(view.trick):
-        out[at + 52 * ((view.leader + offset) % 3) + card.index] = 1.0
-    at += 52 * 3
-    for leader, cards in view.tricks:
-        for offset, card in enumerate(cards):
-            out[at + 52 * ((leader + offset) % 3) + card.index] = 1.0
-    at += 52 * 3
+    at = _tricks(out, at, 3, view)
     for seat in range(3):
         out[at + seat] = view.bought[seat] / 12
         out[at + 4 + seat] = view.tricks_taken[seat] / 12
@@ -297,7 +299,7 @@ def write_dreyfus_observation(view: DreyfusView, marked: int, target: int, out: 
     at = _one_hot(out, at, 3, view.seat)
     at = _one_hot(out, at, 3, view.to_move)
     at = _one_hot(out, at, 3, view.dealer)
-    _one_hot(out, at, 3, ("exchange", "play", "over").index(view.phase))
+    _one_hot(out, at, 3, _PHASES.index(view.phase))
 
 
 def write_observation(view: View, marked: int, rules: FlyRules | DreyfusRules, out: Floats) -> None:
@@ -330,15 +332,16 @@ def observation_text(view: View, marked: int) -> str:
             f"tricks {tricks} | taken {view.tricks_taken} | records {view.records}"
         )
     contract = "NT" if view.contract is None else view.contract.symbol
-    tricks = " ".join(f"[{lead}: {' '.join(c.symbol for c in cards)}]" for lead, cards in view.tricks)
+    tricks = " ".join("[" + _trick_text(t) + "]" for t in view.tricks)
     revealed = ""
     if view.revealed_discards is not None:
         revealed += " | discards " + " / ".join(str(d) for d in view.revealed_discards)
     if view.revealed_talon is not None:
         revealed += f" | talon left {view.revealed_talon}"
     return (
-        f"seat {view.seat} | {view.phase} | to move {view.to_move} | dealer {view.dealer} | contract {contract} | "
-        f"hand {view.hand}{marks} | discarded {view.discarded} | bought {view.bought} | talon {view.talon_left}"
-        f"{revealed} | leader {view.leader} | trick {' '.join(c.symbol for c in view.trick)} | tricks {tricks} | "
+        f"seat {view.seat} | {view.phase.value} | to move {view.to_move} | dealer {view.dealer} | "
+        f"contract {contract} | hand {view.hand}{marks} | discarded {view.discarded} | "
+        f"bought {view.bought} | talon {view.talon_left}{revealed} | leader {view.leader} | "
+        f"trick {_trick_text(view.trick)} | tricks {tricks} | "
         f"taken {view.tricks_taken} | upper {view.upper} | lower {view.lower}"
     )

@@ -242,12 +242,13 @@ class _DreyfusKind:
 
     @staticmethod
     def stock(deal: Any) -> tuple[int, ...]:
-        talon: tuple[int, ...] = deal.talon[deal.talon_taken :]
+        talon: tuple[int, ...] = deal.table.talon[12 - deal.talon_left :]
         return talon
 
     @staticmethod
     def with_stock(deal: Any, order: tuple[int, ...]) -> Any:
-        return replace(deal, talon=deal.talon[: deal.talon_taken] + order)
+        table = deal.table
+        return deal._replace(table=attrs.evolve(table, talon=table.talon[: 12 - deal.talon_left] + order))
 
     @staticmethod
     def returns(deal: Any) -> list[float]:
@@ -493,7 +494,7 @@ class DreyfusGame(pyspiel.Game):  # type: ignore[misc]
         """The rules the parameters select."""
         rules = self.rules
         revoke = 0
-        if rules.revoke_handling == "penalize":
+        if rules.revoke_mode == "penalize":
             revoke = rules.revoke_upper_penalty * (12 if rules.revoke_penalty_per == "occurrence" else 1)
         info = pyspiel.GameInfo(
             num_distinct_actions=DREYFUS_ACTIONS,

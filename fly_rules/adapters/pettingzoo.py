@@ -190,7 +190,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         if self.match is None:
             return None
         deal = self.match.deal
-        hands = deal.hands if isinstance(deal, dreyfus.DreyfusDeal) else deal.hand_masks
+        hands = deal.hand_masks
         lines = [observation_text(self.match.view(self.match.to_move or 0), self.marked)]
         lines += [f"player_{seat}: {CardSet(hand)}" for seat, hand in enumerate(hands)]
         text = "\n".join(lines)

@@ -84,7 +84,7 @@ def play_match(rules: Any, names: Sequence[str], seed: int | str, index: int, ma
 
 
 def _previous(state: Any) -> Any:
-    return state.previous_deal if isinstance(state, fly.FlyMatch) else state.last_deal
+    return state.previous_deal
 
 
 def run_matches(

@@ -19,6 +19,7 @@ from fly_rules import dreyfus, fly
 from fly_rules.actions import Fold, Play, Stand
 from fly_rules.bots.rule_of_thumb import DreyfusRuleOfThumbBot, FlyRuleOfThumbBot
 from fly_rules.cards import DECK_48, Card
+from fly_rules.engine import Phase
 from fly_rules.errors import RuleViolation
 
 __all__ = ["MonteCarloBot"]
@@ -49,7 +50,7 @@ class MonteCarloBot:
 
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The play with the best average playout; the rule of thumb elsewhere."""
-        if view.phase not in (fly.Phase.PLAY, "play") or len(legal_actions) == 1:
+        if view.phase is not Phase.PLAY or len(legal_actions) == 1:
             return self.policy.choose(view, legal_actions, rng)
         totals = [0.0] * len(legal_actions)
         counted = 0
@@ -125,7 +126,7 @@ class MonteCarloBot:
             rules, hands=start_hands, trump_card=view.trump_card, stock=rest, dealer=view.dealer, records=(_BIG,) * n
         )
         queues = {seat: list(view.declarations[seat]) for seat in range(n)}
-        while deal.phase is fly.Phase.EXCHANGE:
+        while deal.phase is Phase.EXCHANGE:
             mover = deal.to_move
             assert mover is not None
             said = queues[mover].pop(0) if queues[mover] else None
@@ -137,8 +138,8 @@ class MonteCarloBot:
         return deal if deal.to_move == view.seat else None
 
     def _dreyfus_deal(self, view: dreyfus.DreyfusView, rng: random.Random) -> dreyfus.DreyfusDeal | None:
-        tricks = [_seated(leader, cards) for leader, cards in view.tricks]
-        current = _seated(view.leader, view.trick)
+        tricks = list(view.tricks)
+        current = view.trick
         plays = [*(p for trick in tricks for p in trick), *current]
         played = {seat: [c for s, c in plays if s == seat] for seat in range(3)}
         known = set(view.hand) | set(view.discarded) | {c for _, c in plays}
@@ -153,17 +154,13 @@ class MonteCarloBot:
             [*view.hand, *played[seat]] if seat == view.seat else [*hands[seat], *played[seat]] for seat in range(3)
         ]
         deal = dreyfus.new_deal(self.rules, start, talon, view.contract, view.dealer, deal_number=view.deal_number)
-        while deal.phase == "exchange":
+        while deal.phase is Phase.EXCHANGE:
             deal = deal.apply(Stand())
         for seat, card in plays:
             if deal.to_move != seat:
                 return None
             deal = deal.apply(Play(card))
         return deal if deal.to_move == view.seat else None
-
-
-def _seated(leader: int, cards: Sequence[Card]) -> tuple[tuple[int, Card], ...]:
-    return tuple(((leader + k) % 3, card) for k, card in enumerate(cards))
 
 
 def _voids(tricks: Sequence[Sequence[tuple[int, Card]]], trump: Any) -> dict[int, set[Any]]:

@@ -15,6 +15,7 @@ from fly_rules import dreyfus, fly
 from fly_rules.actions import Exchange, Fold, Stand
 from fly_rules.bots.base import cheapest_winner, strength
 from fly_rules.cards import ACE_HIGH, Card, CardSet, Rank, RankOrder, Suit
+from fly_rules.engine import Phase
 
 __all__ = ["DreyfusRuleOfThumbBot", "FlyRuleOfThumbBot", "RuleOfThumbBot"]
 
@@ -38,7 +39,7 @@ class FlyRuleOfThumbBot:
 
     def choose(self, view: fly.FlyView, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """Declare by the hand's strength; play to win cheaply."""
-        if view.phase is fly.Phase.PLAY:
+        if view.phase is Phase.PLAY:
             return cheapest_winner(legal_actions, [c for _, c in view.trick], view.trump, self.order)
         trump = view.trump
         hand = view.hand
@@ -69,8 +70,8 @@ class DreyfusRuleOfThumbBot:
     def choose(self, view: dreyfus.DreyfusView, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """Buy in the exchange; play to win cheaply."""
         trump = view.contract
-        if view.phase == "play":
-            return cheapest_winner(legal_actions, view.trick, trump)
+        if view.phase is Phase.PLAY:
+            return cheapest_winner(legal_actions, [c for _, c in view.trick], trump)
         wanted = sorted(
             (c for c in view.hand if c.suit != trump and c.rank <= self.highest_discard),
             key=lambda c: c.rank,

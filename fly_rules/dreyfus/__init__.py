@@ -20,13 +20,14 @@ from typing import Final
 
 from fly_rules.actions import Exchange, Play, Stand
 from fly_rules.dreyfus.match import DreyfusMatch, new_match
-from fly_rules.dreyfus.rules import PRESETS, DreyfusRules
+from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, DreyfusRules
 from fly_rules.dreyfus.scoring import purchase_record
 from fly_rules.dreyfus.settlement import settle
 from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView, new_deal
 
 __all__ = [
     "PRESETS",
+    "RENAMED_OPTIONS",
     "RULES_VERSION",
     "DreyfusDeal",
     "DreyfusMatch",

@@ -9,18 +9,95 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import attrs
+
 from fly_rules._deal_tools import deal_in_packets
 from fly_rules.cards import DECK_48, Card, Suit
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.engine import shuffled
 from fly_rules.errors import RuleViolation
+from fly_rules.tricks import TrumpDuty
 
-__all__ = ["check_position", "contract_of", "deal_cards", "draw_dealer", "eldest", "left_of", "next_dealer"]
+__all__ = [
+    "DealTable",
+    "check_position",
+    "contract_of",
+    "deal_cards",
+    "draw_dealer",
+    "eldest",
+    "left_of",
+    "next_dealer",
+    "set_seat",
+]
 
 SEATS = 3
 """The number of players [DRF-1.1]."""
 HAND_SIZE = 12
 """Cards in each hand and in the talon [DRF-2.2]."""
+
+
+@attrs.frozen
+class DealTable:
+    """What stays fixed for a whole deal: the rules, the dealer, the contract, the cards as dealt,
+    and the option values the play reads on every card, looked up once [DRF-2.2] [DRF-3.1]."""
+
+    rules: DreyfusRules
+    """The rules in force."""
+    deal_number: int
+    """Deals completed before this one in the match."""
+    dealer: int
+    """The dealer's seat."""
+    contract: Suit | None
+    """The trump suit, None for no trump [DRF-3.1]."""
+    dealt: tuple[int, int, int]
+    """Each hand as dealt, as a mask [DRF-2.2]."""
+    talon: tuple[int, ...]
+    """The talon as dealt, card indices, top first [DRF-2.3]."""
+    trump: int | None = attrs.field(init=False, eq=False)
+    """The contract as a suit number, None for no trump."""
+    fosk: int = attrs.field(init=False, eq=False)
+    """The cards that may be discarded under this contract, as a mask [DRF-4.2]."""
+    penalize: bool = attrs.field(init=False, eq=False)
+    """Whether a play breaking a duty is accepted as a revoke rather than refused [DRF-10.1]."""
+    must_head: bool = attrs.field(init=False, eq=False)
+    """``rules.must_head_trick`` [DRF-6.4]."""
+    trump_duty: TrumpDuty = attrs.field(init=False, eq=False)
+    """``rules.trump_duty`` [DRF-6.3]."""
+    incremental: bool = attrs.field(init=False, eq=False)
+    """Whether cards are exchanged one at a time [DRF-4.4]."""
+
+    @trump.default
+    def _trump(self) -> int | None:
+        return None if self.contract is None else int(self.contract)
+
+    @fosk.default
+    def _fosk(self) -> int:
+        return self.rules.fosk_mask(self.contract)
+
+    @penalize.default
+    def _penalize(self) -> bool:
+        return self.rules.revoke_mode == "penalize"
+
+    @must_head.default
+    def _must_head(self) -> bool:
+        return self.rules.must_head_trick
+
+    @trump_duty.default
+    def _trump_duty(self) -> TrumpDuty:
+        return self.rules.trump_duty
+
+    @incremental.default
+    def _incremental(self) -> bool:
+        return self.rules.exchange_mode == "incremental"
+
+
+def set_seat(values: tuple[int, int, int], seat: int, value: int) -> tuple[int, int, int]:
+    """``values`` (one per seat) with ``seat``'s entry replaced by ``value``."""
+    if seat == 0:
+        return (value, values[1], values[2])
+    if seat == 1:
+        return (values[0], value, values[2])
+    return (values[0], values[1], value)
 
 
 def left_of(seat: int) -> int:

@@ -8,29 +8,25 @@ the deal in which the winner is found.
 
 from __future__ import annotations
 
-from typing import Any
-
-import attrs
+from typing import Any, NamedTuple
 
 from fly_rules.actions import Action
 from fly_rules.cards import DECK_48, Suit
-from fly_rules.dreyfus.deal import contract_of, deal_cards, draw_dealer, next_dealer
+from fly_rules.dreyfus.deal import DealTable, contract_of, deal_cards, draw_dealer, next_dealer
 from fly_rules.dreyfus.end import match_ends
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.settlement import settle
-from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView, _fresh
+from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView, fresh_deal
 from fly_rules.engine import MatchBase, shuffled
 from fly_rules.errors import RuleViolation
 
 __all__ = ["DreyfusMatch", "new_match"]
 
 _Triple = tuple[int, int, int]
+_new = tuple.__new__
 
 
-@attrs.frozen(repr=False)
-class DreyfusMatch(MatchBase[DreyfusDeal, DreyfusView]):
-    """A match of Dreyfus in progress [DRF-8.1]; build one with :func:`new_match`."""
-
+class _Fields(NamedTuple):
     rules: DreyfusRules
     """The rules in force."""
     seed: int | str
@@ -39,15 +35,36 @@ class DreyfusMatch(MatchBase[DreyfusDeal, DreyfusView]):
     """Who dealt the first deal [DRF-2.1]."""
     deal: DreyfusDeal
     """The deal in progress (the last deal once the match is over)."""
-    last_deal: DreyfusDeal | None
-    """The previous deal, played out, or None during the first."""
+    previous_deal: DreyfusDeal | None
+    """The deal played out before the current one, or None during the first."""
     deals_played: int
     """Deals played out so far."""
     is_over: bool
     """Whether the match has ended [DRF-8.1] [DRF-8.3]."""
-    history: tuple[Any, ...] | None = attrs.field(default=None, eq=False)
+    history: tuple[Any, ...] | None
     """The actions of the deals before the current one, newest first, as nested pairs
     (the current deal keeps its own)."""
+
+
+class DreyfusMatch(_Fields, MatchBase[DreyfusDeal, DreyfusView]):
+    """A match of Dreyfus in progress [DRF-8.1]; build one with :func:`new_match`.
+
+    Immutable like its deals (a named tuple underneath); equal when the positions are. Its
+    fields: ``rules``, ``seed``, ``first_dealer``, ``deal`` (the deal in progress, or the last
+    once the match is over), ``previous_deal`` (the deal played out before it, or None),
+    ``deals_played``, ``is_over`` and ``history`` (the finished deals' actions, newest first).
+    """
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is DreyfusMatch and self[:-1] == other[:-1]
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self[:-1])
 
     @property
     def upper(self) -> _Triple:
@@ -71,19 +88,17 @@ class DreyfusMatch(MatchBase[DreyfusDeal, DreyfusView]):
         Raises:
             RuleViolation: naming the rule the action breaks; the state is unchanged.
         """
-        deal = self.deal.apply(action)
-        history = self.history
+        rules, seed, first_dealer, deal, previous, played, _, history = self
+        deal = deal.apply(action)
         if deal.to_move is not None:
-            return DreyfusMatch(
-                self.rules, self.seed, self.first_dealer, deal, self.last_deal, self.deals_played, False, history
-            )
-        played = self.deals_played + 1
-        if match_ends(deal.winner, played, self.rules):
-            return DreyfusMatch(self.rules, self.seed, self.first_dealer, deal, self.last_deal, played, True, history)
+            return _new(DreyfusMatch, (rules, seed, first_dealer, deal, previous, played, False, history))
+        played += 1
+        if match_ends(deal.winner, played, rules):
+            return DreyfusMatch(rules, seed, first_dealer, deal, previous, played, True, history)
         for done in deal.actions:
             history = (done, history)
-        nxt = _deal_number(self.rules, self.seed, played, next_dealer(deal.dealer, self.rules), deal.upper, deal.lower)
-        return DreyfusMatch(self.rules, self.seed, self.first_dealer, nxt, deal, played, False, history)
+        nxt = _deal_number(rules, seed, played, next_dealer(deal.dealer, rules), deal.upper, deal.lower)
+        return DreyfusMatch(rules, seed, first_dealer, nxt, deal, played, False, history)
 
     def settlement(self) -> _Triple:
         """Payments per seat once the match is over: the winner's gain positive, each
@@ -107,7 +122,7 @@ def _deal_number(
 ) -> DreyfusDeal:
     """Deal number ``number`` of the match: seeded shuffle, packets, its contract [DRF-2.2] [DRF-3.3]."""
     hands, talon = deal_cards(shuffled(DECK_48, seed, number), dealer, rules)
-    return _fresh(rules, number, dealer, contract_of(number, rules), hands, talon, upper, lower)
+    return fresh_deal(DealTable(rules, number, dealer, contract_of(number, rules), hands, talon), upper, lower)
 
 
 def new_match(rules: DreyfusRules, seed: int | str, dealer: int | None = None) -> DreyfusMatch:
@@ -127,4 +142,4 @@ def new_match(rules: DreyfusRules, seed: int | str, dealer: int | None = None) -
     elif isinstance(dealer, bool) or dealer not in (0, 1, 2):
         raise ValueError(f"the dealer is seat 0, 1 or 2, not {dealer!r}")
     deal = _deal_number(rules, seed, 0, dealer, (0, 0, 0), (0, 0, 0))
-    return DreyfusMatch(rules, seed, dealer, deal, None, 0, False)
+    return DreyfusMatch(rules, seed, dealer, deal, None, 0, False, None)

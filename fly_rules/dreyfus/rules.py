@@ -25,7 +25,7 @@ from fly_rules.cards import SUIT_MASKS, Rank, Suit
 from fly_rules.errors import InvalidRules
 from fly_rules.tricks import TrumpDuty
 
-__all__ = ["DEFAULT_FOSK_RANKS", "PRESETS", "DreyfusRules"]
+__all__ = ["DEFAULT_FOSK_RANKS", "PRESETS", "RENAMED_OPTIONS", "DreyfusRules"]
 
 _Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
 
@@ -139,7 +139,7 @@ class DreyfusRules:
     """How the losers pay [DRF-9.1]."""
     shortfall_floor_zero: bool = attrs.field(default=True, validator=_boolean)
     """Whether a lower record above the target is paid as zero shortfall, not negative [DRF-9.1]."""
-    revoke_handling: Literal["prevent", "penalize"] = attrs.field(
+    revoke_mode: Literal["prevent", "penalize"] = attrs.field(
         default="prevent",
         validator=_one_of("prevent", "penalize"),
     )
@@ -194,6 +194,11 @@ class DreyfusRules:
             return self._fosk & ~SUIT_MASKS[contract]
         return self._fosk
 
+    @property
+    def players(self) -> int:
+        """Dreyfus is always for three players [DRF-1.1]."""
+        return 3
+
     @classmethod
     def preset(cls, name: str) -> DreyfusRules:
         """The named rules: ``"default"``, ``"shram"``, ``"whist_honours"`` or ``"table"`` [DRF-4.2] [DRF-10.1].
@@ -212,6 +217,10 @@ PRESETS: Final[dict[str, DreyfusRules]] = {
     "default": DreyfusRules(),
     "shram": DreyfusRules(fosk_ranks=frozenset(Rank(r) for r in range(3, 9))),
     "whist_honours": DreyfusRules(fosk_ranks=frozenset(Rank(r) for r in range(3, 10))),
-    "table": DreyfusRules(revoke_handling="penalize"),
+    "table": DreyfusRules(revoke_mode="penalize"),
 }
 """The named rule sets of :meth:`DreyfusRules.preset` [DRF-4.2]."""
+
+RENAMED_OPTIONS: Final[dict[str, str]] = {"revoke_handling": "revoke_mode"}
+"""Options known by an older name (histories and positions written before the rename) and their name now
+[DRF-10.1]."""

@@ -6,10 +6,65 @@ Implements DRF §7 (scoring) and the scoring side of DRF §10 of ``specs/dreyfus
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
+from fly_rules.dreyfus.deal import set_seat
 from fly_rules.dreyfus.rules import DreyfusRules
 
-__all__ = ["end_of_deal", "purchase_record", "scores_below"]
+__all__ = ["Score", "buy", "end_of_deal", "purchase_record", "revoke", "score_deal", "scores_below", "take_trick"]
+
+_Triple = tuple[int, int, int]
+
+
+class Score(NamedTuple):
+    """The running score of a deal: tricks, both records, revokes, and who reached the target [DRF-7.1]."""
+
+    tricks_taken: tuple[int, int, int]
+    """Tricks taken by each seat this deal."""
+    upper: tuple[int, int, int]
+    """Upper records, including this deal so far [DRF-4.5]."""
+    lower: tuple[int, int, int]
+    """Lower records, including this deal's overtricks so far [DRF-7.2]."""
+    revokes: tuple[int, int, int]
+    """Revokes by each seat this deal (penalty mode only) [DRF-10.1]."""
+    reached: tuple[int, ...]
+    """Seats whose lower record reached the target this deal, in order [DRF-8.2]."""
+
+
+def buy(score: Score, seat: int, count: int) -> Score:
+    """Write ``count`` bought cards above for ``seat`` as they are taken [DRF-4.5]."""
+    taken, upper, lower, revokes, reached = score
+    return Score(taken, set_seat(upper, seat, upper[seat] + count), lower, revokes, reached)
+
+
+def revoke(score: Score, seat: int, rules: DreyfusRules) -> Score:
+    """Record a revoke by ``seat``: on his first he loses this deal's overtricks already written
+    below and any claim to have reached the target [DRF-10.1]."""
+    taken, upper, lower, revokes, reached = score
+    if not revokes[seat]:
+        lower = set_seat(lower, seat, lower[seat] - max(0, taken[seat] - rules.par_tricks))
+        reached = tuple(s for s in reached if s != seat)
+    return Score(taken, upper, lower, set_seat(revokes, seat, revokes[seat] + 1), reached)
+
+
+def take_trick(score: Score, taker: int, rules: DreyfusRules) -> Score:
+    """Credit a trick to ``taker``; an overtrick is written below at once, and a lower record
+    reaching the target is noted in order [DRF-7.2] [DRF-8.2]."""
+    taken, upper, lower, revokes, reached = score
+    count = taken[taker] + 1
+    taken = set_seat(taken, taker, count)
+    if scores_below(count, revokes[taker] > 0, rules):
+        now = lower[taker] + 1
+        lower = set_seat(lower, taker, now)
+        if now >= rules.target_lower and taker not in reached:
+            reached = (*reached, taker)
+    return Score(taken, upper, lower, revokes, reached)
+
+
+def score_deal(score: Score, rules: DreyfusRules) -> Score:
+    """The score once the twelfth trick is taken (see :func:`end_of_deal`) [DRF-7.3] [DRF-10.1]."""
+    upper, lower = end_of_deal(score.upper, score.lower, score.tricks_taken, score.revokes, rules)
+    return score._replace(upper=upper, lower=lower)
 
 
 def scores_below(tricks_now: int, revoked: bool, rules: DreyfusRules) -> bool:

@@ -147,41 +147,6 @@ class FlyMatch(MatchBase[FlyDeal, FlyView]):
         return self.deal.is_over
 
     @property
-    def phase(self) -> Phase:
-        """Where the current deal stands."""
-        return self.deal.phase
-
-    @property
-    def players(self) -> int:
-        """Number of players [FLY-1.1]."""
-        return self.rules.players
-
-    @property
-    def hand_masks(self) -> tuple[int, ...]:
-        """Each seat's hand in the current deal, as a bitmask."""
-        return self.deal.hand_masks
-
-    @property
-    def hands(self) -> tuple[CardSet, ...]:
-        """Each seat's hand in the current deal."""
-        return self.deal.hands
-
-    @property
-    def trick_cards(self) -> tuple[int, ...]:
-        """Card indices of the current trick, in play order."""
-        return self.deal.trick_cards
-
-    @property
-    def trick(self) -> tuple[tuple[int, Card], ...]:
-        """The current trick as (seat, card) pairs, in play order."""
-        return self.deal.trick
-
-    @property
-    def leader(self) -> int:
-        """The seat that led the current trick (or leads the next)."""
-        return self.deal.leader
-
-    @property
     def winners(self) -> tuple[int, ...]:
         """Every winning seat (more than one only with ``tie_break="shared"``) [FLY-9.4]."""
         return self.deal.winners

@@ -35,6 +35,7 @@ __all__ = [
     "options_of",
     "parse_action",
     "rules_version",
+    "upgrade_options",
 ]
 
 GAMES: Final = ("fly", "dreyfus")
@@ -86,6 +87,16 @@ def make_rules(game: str, *, players: int | None = None, preset: str = "default"
         base = dreyfus.DreyfusRules.preset(preset)
         return attrs.evolve(base, **_known(dreyfus.DreyfusRules, options))
     raise InvalidRules("game", f"unknown game {game!r} (known: fly, dreyfus)")
+
+
+def upgrade_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` with every former option name of ``game`` replaced by its current name [REC-2.3].
+
+    >>> upgrade_options("dreyfus", {"revoke_handling": "penalize"})
+    {'revoke_mode': 'penalize'}
+    """
+    renamed = dreyfus.RENAMED_OPTIONS if game == "dreyfus" else {}
+    return {renamed.get(name, name): value for name, value in options.items()}
 
 
 def _known(cls: type[Any], options: Mapping[str, Any]) -> dict[str, Any]:
@@ -149,7 +160,7 @@ def finished_deal(before: Match | Deal, after: Match | Deal) -> Deal | None:
     old = deal_of(before)
     new = deal_of(after)
     if new.deal_number != old.deal_number:
-        return after.previous_deal if isinstance(after, fly.FlyMatch) else after.last_deal  # type: ignore[union-attr]
+        return after.previous_deal
     return new if new.is_over else None
 
 

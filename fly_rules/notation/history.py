@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from fly_rules import dreyfus, fly
-from fly_rules.cards import ALL_CARDS, CardSet, Suit
+from fly_rules.cards import CardSet, Suit
 from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation
 from fly_rules.notation.games import (
     GAMES,
@@ -41,6 +41,7 @@ from fly_rules.notation.games import (
     options_of,
     parse_action,
     rules_version,
+    upgrade_options,
 )
 
 __all__ = ["FORMAT", "VERSION", "InvalidHistory", "dump_history", "history_data", "load_history"]
@@ -213,7 +214,7 @@ def _canonical_start(deal: Deal) -> dict[str, Any]:
     return {
         "dealer": deal.dealer,
         "hands": [_cards(deal.view(seat).hand) for seat in range(3)],
-        "talon": _cards([ALL_CARDS[i] for i in deal.talon]),
+        "talon": _cards(deal.talon),
         "contract": _contract(deal.contract),
         "upper": list(deal.upper),
         "lower": list(deal.lower),
@@ -396,6 +397,7 @@ def _read_rules(reader: _Reader, data: Mapping[str, Any], game: str) -> Any:
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise reader.fail(options, "options", "must be a table", "REC-2.3")
+    options = upgrade_options(game, options)
     try:
         rules = make_rules(game, players=players, **options)
     except (FlyRulesError, TypeError) as error:

@@ -21,9 +21,9 @@ from typing import Any
 
 from fly_rules import dreyfus, fly
 from fly_rules.actions import Exchange, Fold, Play, Stand
-from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
+from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.errors import FlyRulesError, InvalidNotation
-from fly_rules.notation.games import Deal, first_dealer, make_rules, new_game, options_of
+from fly_rules.notation.games import Deal, first_dealer, make_rules, new_game, options_of, upgrade_options
 
 __all__ = ["parse_position", "position_of"]
 
@@ -91,7 +91,7 @@ def position_of(state: Any, *, start: Deal | None = None, moves: Sequence[Any] |
         records = ",".join(str(r) for r in first.records)
         return f"fly {opts} {first.dealer} {first.trump_card} {hands} {_cards(first.stock)} {records} {steps} {turn}"
     hands = "/".join(_cards(first.view(s).hand) for s in range(3))
-    talon = _cards([ALL_CARDS[i] for i in first.talon])
+    talon = _cards(first.talon)
     contract = "NT" if first.contract is None else first.contract.letter
     records = ",".join(map(str, first.upper)) + "/" + ",".join(map(str, first.lower))
     return f"dreyfus {opts} {first.dealer} {contract} {hands} {talon} {records} {steps} {turn} {first.deal_number}"
@@ -187,6 +187,7 @@ def _parse(game: str, fields: list[str], text: str) -> Deal:
             if not equals:
                 raise InvalidNotation(text, f"options: {item!r} is not name=value")
             options[name] = _parse_option(value)
+    options = upgrade_options(game, options)
     if not fields[2].isdigit():
         raise InvalidNotation(text, f"dealer: {fields[2]!r} is not a seat")
     dealer = int(fields[2])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import attrs
 import numpy as np
 import pyspiel
 from hypothesis import given, settings
@@ -20,7 +21,7 @@ from fly_rules import dreyfus, fly
 from fly_rules._choices import bits
 from fly_rules.adapters import openspiel  # noqa: F401 - registers the games
 from fly_rules.adapters.pettingzoo import dreyfus_env, fly_env
-from fly_rules.engine import replace
+from fly_rules.engine import Phase, replace
 from fly_rules.strategies import dreyfus_rules_options, fly_rules_options
 
 
@@ -29,8 +30,8 @@ def permute_hidden(deal: Any, seat: int, rng: random.Random) -> Any:
     if isinstance(deal, fly.FlyDeal):
         hands, stock = list(deal.hand_masks), deal.bidding.stock_indices
     else:
-        hands, stock = list(deal.hands), deal.talon[deal.talon_taken :]
-        if deal.rules.reveal_leftover_talon and deal.phase != "exchange":
+        hands, stock = list(deal.hand_masks), deal.table.talon[12 - deal.talon_left :]
+        if deal.rules.reveal_leftover_talon and deal.phase is not Phase.EXCHANGE:
             stock = ()  # DRF-4.6: shown to all once the exchange is over, so not hidden
     others = [s for s in range(len(hands)) if s != seat]
     pool = [c for s in others for c in bits(hands[s])] + list(stock)
@@ -41,7 +42,8 @@ def permute_hidden(deal: Any, seat: int, rng: random.Random) -> Any:
         pool = pool[size:]
     if isinstance(deal, fly.FlyDeal):
         return replace(deal, hand_masks=tuple(hands), bidding=replace(deal.bidding, stock_indices=tuple(pool)))
-    return replace(deal, hands=tuple(hands), talon=deal.talon[: len(deal.talon) - len(stock)] + tuple(pool))
+    talon = deal.table.talon[: 12 - len(stock)] + tuple(pool)
+    return deal._replace(hand_masks=tuple(hands), table=attrs.evolve(deal.table, talon=talon))
 
 
 def openspiel_seen(state: Any, seat: int) -> tuple[Any, ...]:
@@ -83,7 +85,11 @@ def check_pettingzoo(env: Any, seed: int, steps: int, shuffle: random.Random) ->
     for seat, agent in enumerate(env.possible_agents):
         before = env.observe(agent)
         original = env.match
-        env.match = replace(original, deal=permute_hidden(original.deal, seat, shuffle))
+        hidden = permute_hidden(original.deal, seat, shuffle)
+        if isinstance(original, fly.FlyMatch):
+            env.match = replace(original, deal=hidden)
+        else:
+            env.match = original._replace(deal=hidden)
         after = env.observe(agent)
         env.match = original
         assert np.array_equal(before["observation"], after["observation"])

@@ -23,6 +23,7 @@ from fly_rules.bots import (
     wilson_interval,
 )
 from fly_rules.cards import CardSet
+from fly_rules.engine import Phase
 from tests.notation.helpers import random_dreyfus_match, random_fly_match
 
 
@@ -105,22 +106,20 @@ def test_fly_5_1_bot_choice_is_invariant_when_hidden_cards_are_permuted(name: st
 
 def test_drf_11_1_dreyfus_bot_choice_ignores_the_hidden_hands() -> None:
     """DRF-11.1: the Monte-Carlo bot chooses the same card whatever the opponents' hidden hands hold."""
-    import attrs
-
     match, _ = random_dreyfus_match(3, 50)
-    while match.deal.phase != "play" or not match.deal.trick:
+    while match.deal.phase is not Phase.PLAY or not match.deal.trick:
         match = match.apply(match.legal_actions()[0])
     deal = match.deal
     seat = deal.to_move
     assert seat is not None
     others = [s for s in range(3) if s != seat]
-    pooled = [c for s in others for c in CardSet(deal.hands[s])]
+    pooled = [c for s in others for c in deal.hands[s]]
     random.Random(1).shuffle(pooled)
-    hands = list(deal.hands)
-    size = len(CardSet(deal.hands[others[0]]))
+    hands = list(deal.hand_masks)
+    size = len(deal.hands[others[0]])
     hands[others[0]] = CardSet.of(pooled[:size]).mask
     hands[others[1]] = CardSet.of(pooled[size:]).mask
-    other = attrs.evolve(deal, hands=(hands[0], hands[1], hands[2]))
+    other = deal._replace(hand_masks=(hands[0], hands[1], hands[2]))
     assert other.view(seat) == deal.view(seat)
     bot = MonteCarloBot(match.rules, samples=6)
     assert bot.choose(deal.view(seat), deal.legal_actions(), random.Random(2)) == bot.choose(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fly_rules.actions import Action, Play, Stand
 from fly_rules.cards import Suit
 from fly_rules.dreyfus import DreyfusDeal, DreyfusMatch, DreyfusRules, new_deal
+from fly_rules.engine import Phase
 
 RANKS = "3456789TJQKA"
 
@@ -44,7 +45,7 @@ def deal(
 
 def stand_all(state: DreyfusDeal) -> DreyfusDeal:
     """Everyone stands: the play begins."""
-    while state.phase == "exchange":
+    while state.phase is Phase.EXCHANGE:
         state = state.apply(Stand())
     return state
 

@@ -77,6 +77,6 @@ def test_drf_8_4_a_new_match_starts_from_zero_at_spades() -> None:
     """DRF-8.4: a new match has every record at zero, no deal played and spades trump."""
     m = new_match(DreyfusRules(), seed="x", dealer=1)
     assert (m.upper, m.lower, m.deals_played, m.contract) == ((0, 0, 0), (0, 0, 0), 0, Suit.SPADES)
-    assert m.last_deal is None
+    assert m.previous_deal is None
     assert m.tricks_taken == (0, 0, 0)
     assert "seed='x'" in repr(m)

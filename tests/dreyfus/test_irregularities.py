@@ -7,7 +7,7 @@ from fly_rules.dreyfus import DreyfusRules, purchase_record
 
 from .helpers import deal, play_out, run, stand_all
 
-PENALIZE = DreyfusRules(revoke_handling="penalize")
+PENALIZE = DreyfusRules(revoke_mode="penalize")
 
 
 def test_drf_10_1_edge_10_revoke_costs_ten_above_and_the_trick_score() -> None:
@@ -27,7 +27,7 @@ def test_drf_10_1_edge_10_revoke_costs_ten_above_and_the_trick_score() -> None:
 
 def test_drf_10_1_revoke_options_per_occurrence_and_with_undertricks() -> None:
     """DRF-10.1: "occurrence" writes the penalty for each revoke; revoke_adds_undertricks adds the shortfall too."""
-    rules = DreyfusRules(revoke_handling="penalize", revoke_penalty_per="occurrence", revoke_adds_undertricks=True)
+    rules = DreyfusRules(revoke_mode="penalize", revoke_penalty_per="occurrence", revoke_adds_undertricks=True)
     s = stand_all(deal(("AS", "3H"), ("KS", "4H"), contract=Suit.CLUBS, rules=rules))
     s = run(s, "5S", "5H", "3D", "6S", "6H", "4D")  # seat 1 holds AS KS but twice plays a heart
     s = play_out(s)

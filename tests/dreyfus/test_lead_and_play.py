@@ -6,6 +6,7 @@ import pytest
 
 from fly_rules import CardSet, RuleViolation, Suit
 from fly_rules.dreyfus import DreyfusRules, Exchange, Play, Stand
+from fly_rules.engine import Phase
 
 from .helpers import deal, run, stand_all
 
@@ -56,7 +57,7 @@ def test_drf_6_1_a_card_not_in_hand_is_refused() -> None:
     with pytest.raises(RuleViolation) as caught:
         s.apply(Play("3H"))
     assert caught.value.rule == "DRF-6.1"
-    assert caught.value.offending == Play("3H").card
+    assert caught.value.offending == Play("3H")
 
 
 def test_drf_6_2_must_follow_suit() -> None:
@@ -138,7 +139,7 @@ def test_drf_6_7_twelve_tricks_then_the_deal_is_over() -> None:
     assert len(s.tricks) == 12
     assert sum(s.tricks_taken) == 12
     assert s.legal_actions() == ()
-    assert s.phase == "over"
+    assert s.phase is Phase.OVER
     with pytest.raises(RuleViolation) as caught:
         s.apply(Play("3S"))
     assert caught.value.rule == "DRF-6.7"

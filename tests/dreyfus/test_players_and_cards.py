@@ -24,7 +24,7 @@ def test_drf_1_2_the_deck_is_48_cards_without_twos_ace_high() -> None:
     """DRF-1.2: every card dealt is from the 48-card deck, and the ace wins its suit."""
     m = new_match(DreyfusRules(), seed=3, dealer=1)
     d = m.deal
-    everything = d.hands[0] | d.hands[1] | d.hands[2] | sum(1 << i for i in d.talon)
+    everything = d.hand_masks[0] | d.hand_masks[1] | d.hand_masks[2] | CardSet.of(d.talon).mask
     assert everything == DECK_48.mask
     s = stand_all(deal())
     s = s.apply(Play("KS")).apply(Play("3H")).apply(Play("3D"))

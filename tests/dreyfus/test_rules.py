@@ -22,7 +22,7 @@ def test_drf_1_1_default_rules_follow_the_spec_defaults() -> None:
     assert rules.first_lead == "eldest"
     assert rules.trump_duty is TrumpDuty.ANY_TRUMP
     assert rules.settlement == "gross"
-    assert rules.revoke_handling == "prevent"
+    assert rules.revoke_mode == "prevent"
     assert rules.max_deals is None
     assert pickle.loads(pickle.dumps(rules)) == rules
     assert hash(rules) == hash(DreyfusRules())
@@ -38,7 +38,7 @@ def test_drf_1_1_default_rules_follow_the_spec_defaults() -> None:
         ("first_lead", "dealer"),
         ("winner_rule", "co_winners"),
         ("settlement", "split"),
-        ("revoke_handling", "ignore"),
+        ("revoke_mode", "ignore"),
         ("revoke_penalty_per", "trick"),
         ("par_tricks", 13),
         ("par_tricks", True),
@@ -80,7 +80,7 @@ def test_drf_4_2_presets_select_the_fosk_readings() -> None:
 
 def test_drf_10_1_table_preset_penalises_revokes() -> None:
     """DRF-10.1: the table preset accepts revokes and penalises them."""
-    assert DreyfusRules.preset("table").revoke_handling == "penalize"
+    assert DreyfusRules.preset("table").revoke_mode == "penalize"
 
 
 def test_drf_1_1_every_option_docstring_names_a_rule() -> None:

@@ -13,6 +13,7 @@ from fly_rules import Card, CardSet, Fold, RuleViolation
 from fly_rules.actions import Action
 from fly_rules.cards import ALL_CARDS, DECK_48
 from fly_rules.dreyfus import DreyfusDeal, DreyfusMatch, DreyfusRules, Exchange, Play, Stand, new_match
+from fly_rules.engine import Phase
 
 from .strategies import rules_options
 
@@ -23,27 +24,25 @@ MATCHES = {"started": 0, "finished": 0, "actions": 0}
 def check_deal(d: DreyfusDeal) -> None:
     """The per-state invariants of a deal [DRF-2.2] [DRF-4.3] [DRF-6.7]."""
     played = 0
-    for _, cards in d.tricks:
-        for i in cards:
-            played |= 1 << i
-    for i in d.trick:
-        played |= 1 << i
-    talon_left = sum(1 << i for i in d.talon[d.talon_taken :])
-    places = [*d.hands, *d.discards, played, talon_left]
+    for trick in (*d.tricks, d.trick):
+        for _, card in trick:
+            played |= card.bit
+    talon_left = CardSet.of(d.talon[12 - d.talon_left :]).mask
+    places = [*d.hand_masks, *(discards.mask for discards in d.discards), played, talon_left]
     union = 0
     for mask in places:
         assert union & mask == 0, "a card is in two places"
         union |= mask
     assert union == DECK_48.mask, "card conservation"
-    assert sum(d.bought) == d.talon_taken <= 12
+    assert sum(d.bought) == 12 - d.talon_left <= 12
     for seat in range(3):
-        assert d.discards[seat].bit_count() == d.bought[seat]
-    if d.phase == "exchange":
-        assert all(h.bit_count() == 12 for h in d.hands)
+        assert len(d.discards[seat]) == d.bought[seat]
+    if d.phase is Phase.EXCHANGE:
+        assert all(len(h) == 12 for h in d.hands)
     else:
         in_trick = {(d.leader + k) % 3 for k in range(len(d.trick))}
         for seat in range(3):
-            assert d.hands[seat].bit_count() == 12 - len(d.tricks) - (seat in in_trick)
+            assert d.hand_masks[seat].bit_count() == 12 - len(d.tricks) - (seat in in_trick)
     assert sum(d.tricks_taken) == len(d.tricks) <= 12
     assert d.is_over == (len(d.tricks) == 12)
 
@@ -62,19 +61,19 @@ def check_finished_deal(d: DreyfusDeal, start_upper: tuple[int, ...], start_lowe
 
 def hidden_swap(d: DreyfusDeal, seat: int, rng: random.Random) -> DreyfusDeal | None:
     """``d`` with two cards swapped between places hidden from ``seat`` (other hands, unseen talon), or None."""
-    places: list[tuple[str, int]] = [("hand", s) for s in range(3) if s != seat and d.hands[s]]
-    if not (d.rules.reveal_leftover_talon and d.turn >= 3) and d.talon_taken < 12:
+    places: list[tuple[str, int]] = [("hand", s) for s in range(3) if s != seat and d.hand_masks[s]]
+    if not (d.rules.reveal_leftover_talon and d.phase is not Phase.EXCHANGE) and d.talon_left:
         places.append(("talon", 0))
     if len(places) < 2:
         return None
     (ka, a), (kb, b) = rng.sample(places, 2)
-    hands = list(d.hands)
-    talon = list(d.talon)
+    hands = list(d.hand_masks)
+    talon = list(d.table.talon)
 
     def pick(kind: str, where: int) -> int:
         if kind == "hand":
             return rng.choice([i for i in range(52) if hands[where] >> i & 1])
-        return rng.randrange(d.talon_taken, 12)
+        return rng.randrange(12 - d.talon_left, 12)
 
     x, y = pick(ka, a), pick(kb, b)
     cx = x if ka == "hand" else talon[x]
@@ -84,7 +83,7 @@ def hidden_swap(d: DreyfusDeal, seat: int, rng: random.Random) -> DreyfusDeal | 
             hands[where] = hands[where] & ~(1 << old) | 1 << new
         else:
             talon[pos] = new
-    return attrs.evolve(d, hands=(hands[0], hands[1], hands[2]), talon=tuple(talon))
+    return d._replace(hand_masks=(hands[0], hands[1], hands[2]), table=attrs.evolve(d.table, talon=tuple(talon)))
 
 
 class DreyfusMatchMachine(RuleBasedStateMachine):
@@ -112,7 +111,7 @@ class DreyfusMatchMachine(RuleBasedStateMachine):
         self.history.append(action)
         MATCHES["actions"] += 1
         if after.deals_played != before.deals_played:
-            finished = after.deal if after.is_over else after.last_deal
+            finished = after.deal if after.is_over else after.previous_deal
             assert finished is not None
             check_finished_deal(finished, *self.start)
             self.start = (after.upper, after.lower)
@@ -201,9 +200,9 @@ class DreyfusMatchMachine(RuleBasedStateMachine):
         d = self.match.deal
         for seat in range(3):
             v = d.view(seat)
-            assert v.hand == CardSet(d.hands[seat])
+            assert v.hand == CardSet(d.hand_masks[seat])
             assert v.bought == d.bought
-            assert all(isinstance(c, Card) for c in v.trick)
+            assert all(isinstance(c, Card) for _, c in v.trick)
 
 
 TestDreyfusMatches = DreyfusMatchMachine.TestCase

@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fly_rules import dreyfus, fly
-from fly_rules.cards import ALL_CARDS
 from fly_rules.errors import InvalidNotation
 from fly_rules.notation.position import parse_position, position_of
 from tests.notation.helpers import random_dreyfus_match, random_fly_match
@@ -72,7 +71,7 @@ def test_rec_5_2_dreyfus_position_round_trips(seed: int, steps: int) -> None:
     start = dreyfus.new_deal(
         full.rules,
         [full.view(s).hand for s in range(3)],
-        [ALL_CARDS[i] for i in full.talon],
+        list(full.talon),
         None if seed % 5 == 0 else full.contract,
         full.dealer,
         (1, 2, 3),

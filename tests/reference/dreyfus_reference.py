@@ -53,6 +53,7 @@ class RefMatch:
         self.phase = "exchange"
         self.to_move: int | None = self.exchangers[0]
         self.trick: list[tuple[int, Card]] = []
+        self.completed: list[tuple[tuple[int, Card], ...]] = []
         self.taken = [0, 0, 0]
         self.revoked = [0, 0, 0]
         self.reached: list[int] = []
@@ -105,7 +106,7 @@ class RefMatch:
             for k in range(1, most + 1):
                 actions += [Exchange(CardSet.of(combo)) for combo in itertools.combinations(foski, k)]
             return actions
-        if self.rules.revoke_handling == "penalize":
+        if self.rules.revoke_mode == "penalize":
             return [Play(c) for c in self.hands[seat]]
         return [Play(c) for c in self.duty_cards(seat)]
 
@@ -169,6 +170,7 @@ class RefMatch:
             self.to_move = (seat + 1) % 3
             return
         taker = self.trick[self.best()][0]
+        self.completed.append(tuple(self.trick))
         self.trick = []
         self.taken[taker] += 1
         if self.taken[taker] > par and not self.revoked[taker]:

@@ -1,4 +1,8 @@
-"""The engine against the naive reference model (tests/dreyfus/reference.py) on random matches."""
+"""The Dreyfus engine against the naive reference model (tests/reference/dreyfus_reference.py) on random matches.
+
+At every step of random trajectories under random options, the seat to move, the legal actions,
+both records, the tricks (the current one and those completed) and the match's end agree.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fly_rules.dreyfus import DreyfusRules, new_match
-
-from .reference import RefMatch
-from .strategies import rules_options
+from tests.dreyfus.strategies import rules_options
+from tests.reference.dreyfus_reference import RefMatch
 
 
 def compare_match(rules: DreyfusRules, seed: int, dealer: int | None, choice_seed: int) -> int:
@@ -24,6 +27,8 @@ def compare_match(rules: DreyfusRules, seed: int, dealer: int | None, choice_see
         assert engine.upper == tuple(ref.upper)
         assert engine.lower == tuple(ref.lower)
         assert engine.tricks_taken == tuple(ref.taken)
+        assert engine.trick == tuple(ref.trick)
+        assert engine.deal.tricks == tuple(ref.completed)
         assert engine.is_over == ref.over
         assert engine.deals_played == ref.deals_played
         assert engine.contract == ref.trump
