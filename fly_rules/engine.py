@@ -53,7 +53,18 @@ import attrs
 from fly_rules.actions import Action
 from fly_rules.cards import ALL_CARDS, Card, CardSet
 
-__all__ = ["GameState", "MatchBase", "Phase", "Pictured", "Rules", "SeatView", "replace", "shuffled", "unwind"]
+__all__ = [
+    "GameState",
+    "MatchBase",
+    "Phase",
+    "Pictured",
+    "Rules",
+    "SeatView",
+    "replace",
+    "shuffled",
+    "shuffled_indices",
+    "unwind",
+]
 
 _S = TypeVar("_S", bound="GameState")
 _V_co = TypeVar("_V_co", covariant=True)
@@ -379,12 +390,33 @@ def shuffled(deck: CardSet, seed: int | str, deal_number: int) -> tuple[Card, ..
     >>> shuffled(DECK_32, 7, 0) == shuffled(DECK_32, 7, 1)
     False
     """
+    return tuple(ALL_CARDS[i] for i in shuffled_indices(deck, seed, deal_number))
+
+
+def shuffled_indices(deck: CardSet, seed: int | str, deal_number: int) -> list[int]:
+    """:func:`shuffled` as card indices (a new list), for code that works on indices.
+
+    >>> from fly_rules.cards import DECK_32
+    >>> [ALL_CARDS[i] for i in shuffled_indices(DECK_32, 7, 0)] == list(shuffled(DECK_32, 7, 0))
+    True
+    """
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise TypeError(f"a seed must be an int or a str, not {seed!r}")
-    rng = random.Random(f"fly_rules:{seed}:{deal_number}")
     indices = list(_indices_of(deck.mask))
-    rng.shuffle(indices)
-    return tuple(ALL_CARDS[i] for i in indices)
+    _shuffle(indices, random.Random(f"fly_rules:{seed}:{deal_number}").getrandbits)
+    return indices
+
+
+def _shuffle(items: list[int], getrandbits: Any) -> None:
+    """``random.Random.shuffle`` as CPython 3.11 writes it (same draws, same order), without its
+    per-card method calls: a match shuffles once per deal, on the hot path of random play."""
+    for i in range(len(items) - 1, 0, -1):
+        bound = i + 1
+        width = bound.bit_length()
+        j = getrandbits(width)
+        while j >= bound:
+            j = getrandbits(width)
+        items[i], items[j] = items[j], items[i]
 
 
 def unwind(history: tuple[Any, ...] | None) -> tuple[Any, ...]:

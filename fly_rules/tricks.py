@@ -173,9 +173,9 @@ def plays_of(mask: int) -> tuple[Play, ...]:
     if (mask & -mask).bit_length() - 1 >= (mask.bit_length() - 1) // 13 * 13:  # lowest card in the top suit
         found = _ONE_SUIT_PLAYS[mask] = tuple(_PLAYS[i] for i in range(mask.bit_length()) if mask >> i & 1)
         return found
-    return (
-        plays_of(mask & 0x1FFF)
-        + plays_of(mask & 0x3FFE000)
-        + plays_of(mask & 0x7FFC000000)
-        + plays_of(mask >> 39 << 39)
-    )
+    found = ()
+    for suit in SUIT_MASKS:
+        part = mask & suit
+        if part:
+            found += _ONE_SUIT_PLAYS.get(part) or plays_of(part)
+    return found

@@ -49,3 +49,18 @@ def test_replace_accepts_every_member_of_a_union() -> None:
     assert replace(rules, revoke_mode="adjudicate").revoke_mode == "adjudicate"
     with pytest.raises(TypeError, match="revoke_mode"):
         replace(rules, revoke_mode=1)
+
+
+def test_shuffled_draws_exactly_as_the_standard_library_shuffle() -> None:
+    """The engine's own shuffle loop gives the order ``random.Random.shuffle`` gives, so seeds replay."""
+    import random
+
+    from fly_rules.cards import ALL_CARDS, DECK_32, DECK_48
+    from fly_rules.engine import shuffled
+
+    for deck in (DECK_32, DECK_48):
+        for seed in (*range(40), "x", "match 7"):
+            for number in (-1, 0, 5):
+                indices = [card.index for card in deck]
+                random.Random(f"fly_rules:{seed}:{number}").shuffle(indices)
+                assert shuffled(deck, seed, number) == tuple(ALL_CARDS[i] for i in indices)

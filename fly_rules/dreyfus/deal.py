@@ -7,7 +7,10 @@ talon is a tuple of card indices, top first.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import operator
+from collections.abc import Callable, Sequence
+from typing import Final
 
 import attrs
 
@@ -23,9 +26,9 @@ __all__ = [
     "check_position",
     "contract_of",
     "deal_cards",
+    "deal_indices",
     "draw_dealer",
     "eldest",
-    "left_of",
     "next_dealer",
     "set_seat",
 ]
@@ -100,11 +103,6 @@ def set_seat(values: tuple[int, int, int], seat: int, value: int) -> tuple[int, 
     return (values[0], values[1], value)
 
 
-def left_of(seat: int) -> int:
-    """The seat to the left of ``seat``: the next one round the table [DRF-5.3]."""
-    return (seat + 1) % SEATS
-
-
 def eldest(dealer: int) -> int:
     """The player left of the dealer, first to receive cards and to exchange [DRF-2.2] [DRF-4.1]."""
     return (dealer + 1) % SEATS
@@ -135,14 +133,36 @@ def deal_cards(cards: Sequence[Card], dealer: int, rules: DreyfusRules) -> tuple
     """Deal the shuffled ``cards`` (first card dealt first) in packets to eldest, the next
     player, the dealer and the talon; return the hands as masks by seat and the talon,
     top first [DRF-2.2] [DRF-2.3]."""
-    first = eldest(dealer)
-    packets = deal_in_packets([card.index for card in cards], receivers=SEATS + 1, packet=rules.deal_packet_size)
-    hands = [0, 0, 0]
-    for offset in range(SEATS):
-        for index in packets[offset]:
-            hands[(first + offset) % SEATS] |= 1 << index
-    talon = tuple(reversed(packets[SEATS]))  # DRF-2.3: the last card dealt lies on top
-    return (hands[0], hands[1], hands[2]), talon
+    return deal_indices([card.index for card in cards], dealer, rules)
+
+
+@functools.cache
+def _packets(packet: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+    """For each receiver in dealing order (eldest, next, dealer, talon), a getter of the cards he
+    receives from the 48 dealt, in the order dealt [DRF-2.2]."""
+    return tuple(operator.itemgetter(*got) for got in deal_in_packets(range(48), receivers=SEATS + 1, packet=packet))
+
+
+_BIT: Final = tuple(1 << i for i in range(52))
+
+
+def deal_indices(
+    indices: Sequence[int], dealer: int, rules: DreyfusRules
+) -> tuple[tuple[int, int, int], tuple[int, ...]]:
+    """:func:`deal_cards` for card indices: the hands as masks by seat and the talon, top first
+    [DRF-2.2] [DRF-2.3]."""
+    eldest_gets, next_gets, dealer_gets, talon_gets = _packets(rules.deal_packet_size)
+    masks = (
+        sum(map(_BIT.__getitem__, eldest_gets(indices))),
+        sum(map(_BIT.__getitem__, next_gets(indices))),
+        sum(map(_BIT.__getitem__, dealer_gets(indices))),
+    )
+    talon = talon_gets(indices)[::-1]  # DRF-2.3: the last card dealt lies on top
+    if dealer == 0:
+        return (masks[2], masks[0], masks[1]), talon
+    if dealer == 1:
+        return (masks[1], masks[2], masks[0]), talon
+    return masks, talon
 
 
 def check_position(hands: Sequence[int], talon: Sequence[int]) -> None:

@@ -12,12 +12,12 @@ from typing import Any, NamedTuple
 
 from fly_rules.actions import Action
 from fly_rules.cards import DECK_48, Suit
-from fly_rules.dreyfus.deal import DealTable, contract_of, deal_cards, draw_dealer, next_dealer
+from fly_rules.dreyfus.deal import DealTable, contract_of, deal_indices, draw_dealer, next_dealer
 from fly_rules.dreyfus.end import match_ends
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.settlement import settle
 from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView, fresh_deal
-from fly_rules.engine import MatchBase, shuffled
+from fly_rules.engine import MatchBase, shuffled_indices
 from fly_rules.errors import RuleViolation
 
 __all__ = ["DreyfusMatch", "new_match"]
@@ -121,7 +121,7 @@ def _deal_number(
     rules: DreyfusRules, seed: int | str, number: int, dealer: int, upper: _Triple, lower: _Triple
 ) -> DreyfusDeal:
     """Deal number ``number`` of the match: seeded shuffle, packets, its contract [DRF-2.2] [DRF-3.3]."""
-    hands, talon = deal_cards(shuffled(DECK_48, seed, number), dealer, rules)
+    hands, talon = deal_indices(shuffled_indices(DECK_48, seed, number), dealer, rules)
     return fresh_deal(DealTable(rules, number, dealer, contract_of(number, rules), hands, talon), upper, lower)
 
 

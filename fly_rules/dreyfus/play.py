@@ -112,7 +112,7 @@ def play_card(
         raise refuse_play(action, hand, trick, table)
     if table.penalize and not required_mask(hand, trick, table) >> card & 1:
         score = revoke(score, seat, table.rules)
-    hand &= ~(1 << card)
+    hand ^= 1 << card  # held: the legal cards are all in the hand
     if seat == 0:
         hands = (hand, hands[1], hands[2])
     elif seat == 1:
@@ -121,7 +121,7 @@ def play_card(
         hands = (hands[0], hands[1], hand)
     trick = (*trick, card)
     if len(trick) < 3:
-        after = seat + 1 if seat < 2 else 0
+        after = seat + 1 if seat < 2 else 0  # DRF-5.3: the next to the left
         hand = hands[after]
         if not table.penalize:
             hand = playable(hand, trick, table.trump, ACE_HIGH, must_head=table.must_head, trump_duty=table.trump_duty)

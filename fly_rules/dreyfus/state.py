@@ -118,7 +118,9 @@ class DreyfusDeal(NamedTuple):
     history: tuple[Any, ...] | None
     """The actions taken in this deal, newest first, as nested pairs."""
 
-    _repr_svg_ = Pictured._repr_svg_  # shown as a picture in Jupyter, like every state (a named tuple has one base)
+    def _repr_svg_(self) -> str:
+        # shown as a picture in Jupyter like every state (a named tuple cannot take Pictured as a base)
+        return Pictured._repr_svg_(self)  # type: ignore[arg-type]
 
     def __eq__(self, other: object) -> bool:
         return type(other) is DreyfusDeal and self[:-1] == other[:-1]
