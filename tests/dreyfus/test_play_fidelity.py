@@ -1,14 +1,16 @@
-"""Regression tests for the rule IDs of refused plays (issue 13): the overtrump duty is an option of
-DRF-6.3, so its refusals cite DRF-6.3 and name the overtrump duty."""
+"""Worked cases found by mutation testing (issue 13): the rule IDs of refused plays (the overtrump duty
+is an option of DRF-6.3, so its refusals cite DRF-6.3 and name the overtrump duty), the first lead by
+the first buyer counting round past seat 2, and a revoker below par."""
 
 from __future__ import annotations
 
 import pytest
 
-from fly_rules import RuleViolation, Suit
-from fly_rules.dreyfus import DreyfusRules, Play
+from fly_rules import CardSet, RuleViolation, Suit
+from fly_rules.cards import ALL_CARDS
+from fly_rules.dreyfus import DreyfusRules, Exchange, Play, Stand
 
-from .helpers import deal, run, stand_all
+from .helpers import deal, play_out, run, stand_all
 
 # Seat 2 holds 3♥ and A♥ and no spade; seat 0 leads 5♠ and seat 1 ruffs with 4♥.
 ABLE = (("3D", "AH"), ("4D", "3H"))
@@ -33,3 +35,33 @@ def test_drf_6_3_overtrump_refusal_cites_drf_6_3_and_names_the_overtrump_duty(
         s.apply(Play(card))
     assert caught.value.rule == rule
     assert str(caught.value) == f"{rule}: {duty}"
+
+
+@pytest.mark.parametrize(
+    ("dealer", "buyer", "leader"),
+    [(0, 0, 0), (0, 2, 2), (1, 1, 1), (1, 0, 0), (2, 1, 1), (2, 2, 2)],
+)
+def test_drf_5_1_first_actual_buyer_counts_round_from_eldest(dealer: int, buyer: int, leader: int) -> None:
+    """DRF-5.1 (``first_lead="first_actual_buyer"``): when only ``buyer`` buys, he leads, counting in
+    turn from eldest round past seat 2 (dealer 0: eldest 1, then 2, then 0)."""
+    s = deal(dealer=dealer, rules=DreyfusRules(first_lead="first_actual_buyer"))
+    while s.phase == "exchange":
+        seat = s.to_move
+        assert seat is not None
+        hand = s.hands[seat]
+        low = min(c for c in range(52) if hand >> c & 1)
+        s = s.apply(Exchange(CardSet.of([ALL_CARDS[low]])) if seat == buyer else Stand())
+    assert s.bought[buyer] == 1
+    assert s.to_move == leader
+
+
+@pytest.mark.parametrize(("adds", "upper"), [(True, 14), (False, 10)])
+def test_drf_10_1_revoker_below_par_adds_his_undertricks(adds: bool, upper: int) -> None:
+    """DRF-10.1: seat 1 revokes (5♥ on the 5♠ lead while holding A♠) and takes no trick; with
+    ``revoke_adds_undertricks`` he writes the 10 penalty and his 4 undertricks above, else only 10."""
+    rules = DreyfusRules(revoke_handling="penalize", revoke_adds_undertricks=adds)
+    s = play_out(run(stand_all(deal(("AS", "3H"), contract=Suit.DIAMONDS, rules=rules)), "5S", "5H", "3D"))
+    assert s.revokes == (0, 1, 0)
+    assert s.tricks_taken == (0, 0, 12)
+    assert s.upper == (4, upper, 0)
+    assert s.lower == (0, 0, 8)

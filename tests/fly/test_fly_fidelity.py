@@ -137,3 +137,23 @@ def test_fly_5_4_all_fold_only_when_nobody_was_dealt_the_ace_of_spades(rules: fl
         escape = [a for a in actions if _gives_up_the_ace(a)][:1]
         d = d.apply(fly.Fold() if fly.Fold() in actions else (escape or [fly.Stand()])[0])
     assert any(d.active) or not dealt
+
+
+# BASE of test_fly_edge_cases turned one seat round: seat 2 (leading, dealer 1) takes tricks 1-3 and
+# seat 0 tricks 4-5, so the higher seat is the earlier to reach zero.
+TURNED = ("AC KC 7D 8D 9D", "8H 9H TH 7S 8S", "AH KH QH 7C 8C")
+TURNED_TRICKS = ("AH 7D 8H", "KH 8D 9H", "QH 9D TH", "7C AC 7S", "KC 8S 8C")
+
+
+@pytest.mark.parametrize(("tie_break", "winners"), [("earliest", (2,)), ("shared", (2, 0))])
+def test_fly_9_4_two_players_reach_zero_in_one_deal(tie_break: str, winners: tuple[int, ...]) -> None:
+    """FLY-9.4: ``stop_mode="end_of_deal"``, records (2, 25, 3): seat 2 reaches 0 with the third trick,
+    seat 0 with the fifth. The earlier (seat 2) wins although his seat number is higher; shared, both
+    win, earliest first."""
+    d = stand_all(position(TURNED, dealer=1, records=(2, 25, 3), stop_mode="end_of_deal", tie_break=tie_break))
+    assert d.to_move == 2
+    d = play(d, " ".join(TURNED_TRICKS))
+    assert d.is_over
+    assert d.records == (0, 30, 0)
+    assert d.winner == 2
+    assert d.winners == winners

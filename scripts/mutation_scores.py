@@ -1,0 +1,61 @@
+"""Print the mutation score of each mutated module from mutmut's results (``mutants/**/*.py.meta``).
+
+Score = detected / (mutants - equivalent): a mutant is detected when a test failed (killed) or ran out
+of time; the equivalent mutants are those named in ``tests/mutation/equivalent.md`` (one per line,
+in backquotes, with the reason). Surviving mutants that are not listed there are printed by name.
+Exits 1 if a module scores below ``--target`` (default 95).
+
+Usage: python scripts/mutation_scores.py [--target 95] [--survivors]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+DETECTED = {1, 3, 36, -24, 24, 152, 255}  # mutmut's exit codes for killed and timeout
+EQUIVALENT = Path("tests/mutation/equivalent.md")
+
+
+def equivalent_names() -> set[str]:
+    """The mutant names listed as equivalent, with a reason, in tests/mutation/equivalent.md."""
+    if not EQUIVALENT.exists():
+        return set()
+    return set(re.findall(r"^- `([\w.ǁ]+__mutmut_\d+)`", EQUIVALENT.read_text(encoding="utf-8"), re.MULTILINE))
+
+
+def main() -> int:
+    """Print one line per module and the survivors; return 1 if a module is under the target."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--target", type=float, default=95.0)
+    parser.add_argument("--survivors", action="store_true", help="list every undetected mutant")
+    args = parser.parse_args()
+    equivalent = equivalent_names()
+    failing = False
+    print(f"{'module':34} {'mutants':>7} {'equiv':>5} {'killed':>6} {'survived':>8} {'score':>7}")
+    for meta in sorted(Path("mutants").glob("fly_rules/**/*.py.meta")):
+        codes: dict[str, int | None] = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+        tried = {name: code for name, code in codes.items() if code is not None}
+        if not tried:
+            continue
+        equiv = {name for name in tried if name in equivalent}
+        detected = {name for name, code in tried.items() if code in DETECTED}
+        survivors = sorted(set(tried) - detected - equiv)
+        counted = len(tried) - len(equiv)
+        score = 100.0 * len(detected - equiv) / counted if counted else 100.0
+        module = str(meta.relative_to("mutants"))[: -len(".meta")]
+        untried = len(codes) - len(tried)
+        note = f"  ({untried} not run)" if untried else ""
+        print(f"{module:34} {len(tried):7} {len(equiv):5} {len(detected):6} {len(survivors):8} {score:6.1f}%{note}")
+        if args.survivors:
+            for name in survivors:
+                print(f"    survived: {name} (exit {tried[name]})")
+        failing = failing or score < args.target
+    return 1 if failing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

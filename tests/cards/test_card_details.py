@@ -1,0 +1,39 @@
+"""Worked cases for the card types' edges: the lowest and highest card across suits, and the error
+each bad input raises names what is wrong [CARD-1.3] [CARD-3.1] [CARD-4.1]."""
+
+from __future__ import annotations
+
+import pytest
+
+from fly_rules import InvalidNotation
+from fly_rules.cards import ACE_BELOW_JACK, ACE_HIGH, Card, CardSet, Suit
+
+
+def test_card_1_3_highest_and_lowest_across_suits_rank_first_then_suit() -> None:
+    """CARD-1.3: without a suit, the highest and lowest card compare ranks first (under the order),
+    then suits (clubs lowest): 2♠ is lower than 3♣, and of two aces the spade is higher."""
+    cards = CardSet.parse("3C 2S AC AS JD")
+    assert cards.lowest() == Card.parse("2S")
+    assert cards.highest() == Card.parse("AS")
+    assert cards.highest(ACE_BELOW_JACK) == Card.parse("JD")
+    assert CardSet.parse("2S 2C").lowest() == Card.parse("2C")
+    assert CardSet.parse("AS AC").lowest(ACE_HIGH) == Card.parse("AC")
+    assert cards.lowest(suit=Suit.CLUBS) == Card.parse("3C")
+    assert CardSet().lowest() is None
+    assert CardSet().highest() is None
+
+
+def test_card_3_1_bad_suit_names_the_expected_spellings() -> None:
+    """CARD-3.1: a bad suit is refused with the text and the accepted spellings."""
+    with pytest.raises(InvalidNotation, match=r"^invalid notation 'X': not a suit \(expected C, D, H, S, ♣, ♦, ♥, ♠"):
+        Suit.parse("X")
+
+
+def test_card_4_1_card_set_errors_name_the_card_and_the_problem() -> None:
+    """CARD-4.1: removing a card not in the set raises KeyError naming that card; filtering needs a
+    callable."""
+    with pytest.raises(KeyError) as caught:
+        CardSet.parse("7H").remove(Card.parse("8H"))
+    assert caught.value.args == (Card.parse("8H"),)
+    with pytest.raises(TypeError, match="^filter needs a callable predicate$"):
+        CardSet.parse("7H").filter("hearts")
