@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("dev", max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -33,3 +34,14 @@ settings.register_profile(
 )
 settings.register_profile("thorough", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+# Under scripts/mutation a mutant's run stops at the first failing test (-x), so the quick worked
+# cases go first and the slow differential and stateful tests last.
+_SLOW_LAST = ("tests/reference/", "test_reference.py", "test_stateful.py", "tests/stateful/", "test_endgames")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Order the tests quick first when running mutants (``HYPOTHESIS_PROFILE=mutation``)."""
+    if os.environ.get("HYPOTHESIS_PROFILE") == "mutation":
+        items.sort(key=lambda item: any(part in item.nodeid for part in _SLOW_LAST))

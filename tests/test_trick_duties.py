@@ -88,6 +88,7 @@ def test_fly_6_4_refusals_name_the_trump_duty_broken() -> None:
     assert duty("7H QH 2C", "2C", "9S 8H", trump_duty=over) is Duty.TRUMP
     assert duty("7H QH 2C", "2C", "9S 8H", trump_duty=free) is Duty.OVERTRUMP
     assert duty("7H QH 2C", "2C", "9S 8H") is Duty.TRUMP
+    assert duty("7H QH 2C", "7H", "9S 8H") is None  # by default any trump will do
     assert duty("7H QH 2C", "QH", "9S 8H", trump_duty=over) is None
 
 

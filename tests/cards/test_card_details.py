@@ -37,3 +37,26 @@ def test_card_4_1_card_set_errors_name_the_card_and_the_problem() -> None:
     assert caught.value.args == (Card.parse("8H"),)
     with pytest.raises(TypeError, match="^filter needs a callable predicate$"):
         CardSet.parse("7H").filter("hearts")
+
+
+@pytest.mark.parametrize(
+    ("read", "text", "message"),
+    [
+        (Card.parse, 5, "invalid notation '5': a card must be given as text"),
+        (CardSet.parse, 5, "invalid notation '5': cards must be given as text"),
+        (
+            Card.parse,
+            "1S",
+            "invalid notation '1S': not a card (expected a rank 2-10, T, J, Q, K, A and a suit C, D, H, S or ♣♦♥♠)",
+        ),
+        (CardSet.parse, "AS as", "invalid notation 'AS as': card AS is listed twice"),
+        (Suit.parse, "X", "invalid notation 'X': not a suit (expected C, D, H, S, ♣, ♦, ♥, ♠ or a name)"),
+    ],
+)
+def test_card_3_1_bad_notation_messages_quote_the_input_and_say_what_is_expected(
+    read: object, text: object, message: str
+) -> None:
+    """CARD-3.1, CARD-3.2: every refusal quotes the input as given and says what was expected."""
+    with pytest.raises(InvalidNotation) as caught:
+        read(text)  # type: ignore[operator]
+    assert str(caught.value) == message
