@@ -65,3 +65,30 @@ def test_drf_10_1_revoker_below_par_adds_his_undertricks(adds: bool, upper: int)
     assert s.tricks_taken == (0, 0, 12)
     assert s.upper == (4, upper, 0)
     assert s.lower == (0, 0, 8)
+
+
+def test_drf_6_1_and_6_2_refusals_say_what_is_wrong_and_carry_the_card() -> None:
+    """DRF-6.1, DRF-6.2: a card not held, and a card breaking the duty to follow, are refused with the
+    rule, a message saying why, and the card played."""
+    s = run(stand_all(deal(("3D", "3H"), contract=Suit.HEARTS)), "5S")
+    with pytest.raises(RuleViolation) as caught:
+        s.apply(Play("3C"))
+    assert str(caught.value) == "DRF-6.1: the card is not in the player's hand"
+    assert caught.value.offending in (Play("3C"), CardSet.parse("3C").lowest())
+    s = run(stand_all(deal(("AS", "3H"))), "5S")
+    with pytest.raises(RuleViolation) as caught:
+        s.apply(Play("4H"))
+    assert str(caught.value) == "DRF-6.2: must follow suit"
+    assert caught.value.offending in (Play("4H"), CardSet.parse("4H").lowest())
+
+
+@pytest.mark.parametrize(("per", "upper"), [("deal", 15), ("occurrence", 25)])
+def test_drf_10_1_revoke_penalty_once_a_deal_or_per_revoke_on_top_of_the_record(per: str, upper: int) -> None:
+    """DRF-10.1: seat 1, already on 5 above, revokes twice (hearts on spade leads while holding A♠
+    and K♠) and ends above par: he writes 10 once a deal, or 10 for each revoke, on top of his 5."""
+    rules = DreyfusRules(revoke_handling="penalize", revoke_penalty_per=per)
+    s = stand_all(deal(("AS", "3H"), ("KS", "4H"), contract=Suit.CLUBS, rules=rules, upper=(0, 5, 0)))
+    s = play_out(run(s, "5S", "5H", "3D", "6S", "6H", "4D"))
+    assert s.revokes == (0, 2, 0)
+    assert s.tricks_taken[1] >= 4
+    assert s.upper[1] == upper

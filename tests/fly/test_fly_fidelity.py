@@ -157,3 +157,34 @@ def test_fly_9_4_two_players_reach_zero_in_one_deal(tie_break: str, winners: tup
     assert d.records == (0, 30, 0)
     assert d.winner == 2
     assert d.winners == winners
+
+
+def _fold_two_then_exchange_all(d: fly.FlyDeal) -> fly.FlyDeal:
+    """Seven players, dealer 0: seats 1 and 2 fold, seats 3 to 6 each exchange their five cards; seat 6
+    gets the last card of the stock and four from the refilled stock."""
+    d = d.apply(fly.Fold()).apply(fly.Fold())
+    for _ in range(4):
+        seat = d.to_move
+        assert seat is not None
+        d = d.apply(fly.Exchange(d.hands[seat]))
+    return d
+
+
+def test_fly_4_5_folded_hands_refill_is_shuffled_from_the_seed_or_canonical_without_one() -> None:
+    """FLY-4.5 (``stock_exhaustion="folded_hands"``): the folded hands become the new stock, shuffled
+    from the match's seed (the same seed, the same order); an explicit position without a seed uses
+    them in canonical order."""
+    rules = fly.FlyRules(players=7, stock_exhaustion="folded_hands")
+    dealt = fly.new_match(rules, seed=2, dealer=0).deal
+    seeded = _fold_two_then_exchange_all(dealt)
+    again = _fold_two_then_exchange_all(fly.new_match(rules, seed=2, dealer=0).deal)
+    assert seeded.hands[6] == again.hands[6] == CardSet.parse("AC 5D 9D AH 9S")
+    position = fly.new_deal(
+        rules,
+        hands=list(dealt.hands),
+        trump_card=dealt.trump_card,
+        stock=list(dealt.stock),
+        dealer=0,
+        records=dealt.records,
+    )
+    assert _fold_two_then_exchange_all(position).hands[6] == CardSet.parse("5D AC 4D 9D JD")
