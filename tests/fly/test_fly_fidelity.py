@@ -188,3 +188,16 @@ def test_fly_4_5_folded_hands_refill_is_shuffled_from_the_seed_or_canonical_with
         records=dealt.records,
     )
     assert _fold_two_then_exchange_all(position).hands[6] == CardSet.parse("5D AC 4D 9D JD")
+
+
+@pytest.mark.parametrize(("trump", "ace_holder_record"), [("7S", 40), ("QH", 35)])
+def test_fly_8_5_ace_of_spades_holder_without_a_trick_pays_the_trump_penalty_when_spades_are_trump(
+    trump: str, ace_holder_record: int
+) -> None:
+    """FLY-8.5, FLY-12.1: seat 0's club flush takes the five tricks; seat 1 holds the A♠ and takes none,
+    so he pays ``ace_no_trick_penalty_trumps`` (15 here) when spades are trump, else
+    ``ace_no_trick_penalty`` (10); seat 2 pays the remise."""
+    hands = ("7C 8C 9C TC JC", "AS 7H 8H 9D TD", "7D 8D 9H TH JH")
+    d = stand_all(position(hands, trump, flush_wins=True, ace_no_trick_penalty_trumps=15))
+    assert d.tricks_taken == (5, 0, 0)
+    assert d.records == (20, ace_holder_record, 30)
