@@ -4,6 +4,8 @@ the first buyer counting round past seat 2, and a revoker below par."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pytest
 
 from fly_rules import CardSet, RuleViolation, Suit
@@ -83,7 +85,9 @@ def test_drf_6_1_and_6_2_refusals_say_what_is_wrong_and_carry_the_card() -> None
 
 
 @pytest.mark.parametrize(("per", "upper"), [("deal", 15), ("occurrence", 25)])
-def test_drf_10_1_revoke_penalty_once_a_deal_or_per_revoke_on_top_of_the_record(per: str, upper: int) -> None:
+def test_drf_10_1_revoke_penalty_once_a_deal_or_per_revoke_on_top_of_the_record(
+    per: Literal["deal", "occurrence"], upper: int
+) -> None:
     """DRF-10.1: seat 1, already on 5 above, revokes twice (hearts on spade leads while holding A♠
     and K♠) and ends above par: he writes 10 once a deal, or 10 for each revoke, on top of his 5."""
     rules = DreyfusRules(revoke_handling="penalize", revoke_penalty_per=per)
