@@ -9,8 +9,8 @@ from typing import Literal
 import pytest
 
 from fly_rules import CardSet, RuleViolation, Suit
-from fly_rules.cards import ALL_CARDS
 from fly_rules.dreyfus import DreyfusRules, Exchange, Play, Stand
+from fly_rules.engine import Phase
 
 from .helpers import deal, play_out, run, stand_all
 
@@ -47,12 +47,11 @@ def test_drf_5_1_first_actual_buyer_counts_round_from_eldest(dealer: int, buyer:
     """DRF-5.1 (``first_lead="first_actual_buyer"``): when only ``buyer`` buys, he leads, counting in
     turn from eldest round past seat 2 (dealer 0: eldest 1, then 2, then 0)."""
     s = deal(dealer=dealer, rules=DreyfusRules(first_lead="first_actual_buyer"))
-    while s.phase == "exchange":
+    while s.phase is Phase.EXCHANGE:
         seat = s.to_move
         assert seat is not None
-        hand = s.hands[seat]
-        low = min(c for c in range(52) if hand >> c & 1)
-        s = s.apply(Exchange(CardSet.of([ALL_CARDS[low]])) if seat == buyer else Stand())
+        lowest = min(s.hands[seat])  # a фоска: every hand of the base layout starts with its three
+        s = s.apply(Exchange(CardSet.of([lowest])) if seat == buyer else Stand())
     assert s.bought[buyer] == 1
     assert s.to_move == leader
 
@@ -61,7 +60,7 @@ def test_drf_5_1_first_actual_buyer_counts_round_from_eldest(dealer: int, buyer:
 def test_drf_10_1_revoker_below_par_adds_his_undertricks(adds: bool, upper: int) -> None:
     """DRF-10.1: seat 1 revokes (5♥ on the 5♠ lead while holding A♠) and takes no trick; with
     ``revoke_adds_undertricks`` he writes the 10 penalty and his 4 undertricks above, else only 10."""
-    rules = DreyfusRules(revoke_handling="penalize", revoke_adds_undertricks=adds)
+    rules = DreyfusRules(revoke_mode="penalize", revoke_adds_undertricks=adds)
     s = play_out(run(stand_all(deal(("AS", "3H"), contract=Suit.DIAMONDS, rules=rules)), "5S", "5H", "3D"))
     assert s.revokes == (0, 1, 0)
     assert s.tricks_taken == (0, 0, 12)
@@ -90,7 +89,7 @@ def test_drf_10_1_revoke_penalty_once_a_deal_or_per_revoke_on_top_of_the_record(
 ) -> None:
     """DRF-10.1: seat 1, already on 5 above, revokes twice (hearts on spade leads while holding A♠
     and K♠) and ends above par: he writes 10 once a deal, or 10 for each revoke, on top of his 5."""
-    rules = DreyfusRules(revoke_handling="penalize", revoke_penalty_per=per)
+    rules = DreyfusRules(revoke_mode="penalize", revoke_penalty_per=per)
     s = stand_all(deal(("AS", "3H"), ("KS", "4H"), contract=Suit.CLUBS, rules=rules, upper=(0, 5, 0)))
     s = play_out(run(s, "5S", "5H", "3D", "6S", "6H", "4D"))
     assert s.revokes == (0, 2, 0)
