@@ -64,7 +64,7 @@ def _rules(args: argparse.Namespace) -> Any:
 
 
 def _players(rules: Any) -> int:
-    return rules.players if isinstance(rules, fly.FlyRules) else 3
+    return int(rules.players)
 
 
 def bot_names(text: str, seats: int) -> list[str]:

@@ -254,7 +254,7 @@ def deal_picture(state: Any, seat: int | None = None, *, title: str | None = Non
     if isinstance(state, fly.FlyMatch | dreyfus.DreyfusMatch):
         state = state.deal
     if isinstance(state, fly.FlyDeal | dreyfus.DreyfusDeal):
-        players = state.rules.players
+        players = state.players
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat {seat!r} is out of range for {players} seats")
         view = state.view(seat or 0)

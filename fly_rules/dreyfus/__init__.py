@@ -10,8 +10,10 @@
 
 Modules follow the spec's sections: :mod:`.deal` (DRF §2, DRF §3),
 :mod:`.exchange` (DRF §4), :mod:`.play` (DRF §5, DRF §6), :mod:`.scoring`
-(DRF §7, DRF §10), :mod:`.end` (DRF §8), :mod:`.settlement` (DRF §9); the
-states are in :mod:`.state` and :mod:`.match`.
+(DRF §7, DRF §10), :mod:`.end` (DRF §8), :mod:`.settlement` (DRF §9): pure
+functions over a deal's pieces, which never import the states. The states are
+in :mod:`.state` (fields, views, dispatch) and :mod:`.match`; explicit deals
+are built in :mod:`.positions`.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Final
 
 from fly_rules.actions import Exchange, Play, Stand
 from fly_rules.dreyfus.match import DreyfusMatch, new_match
+from fly_rules.dreyfus.positions import new_deal
 from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, DreyfusRules
 from fly_rules.dreyfus.scoring import purchase_record
 from fly_rules.dreyfus.settlement import settle
-from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView, new_deal
+from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView
 
 __all__ = [
     "PRESETS",

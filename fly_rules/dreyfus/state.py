@@ -5,19 +5,20 @@ raises :class:`~fly_rules.errors.RuleViolation` naming the rule broken. The
 rule logic lives in the section modules (:mod:`fly_rules.dreyfus.exchange`, :mod:`fly_rules.dreyfus.play`,
 :mod:`fly_rules.dreyfus.scoring`, :mod:`fly_rules.dreyfus.end`); this module holds the fields, the
 view, and routes each action to its section. Hands are int masks and cards are indices, so ``apply``
-and ``legal_actions`` stay cheap; arguments are validated once, in :func:`new_deal`.
+and ``legal_actions`` stay cheap; arguments are validated once, in
+:func:`fly_rules.dreyfus.positions.new_deal`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import attrs
 
 from fly_rules.actions import Action, Exchange, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Rank, Suit
-from fly_rules.dreyfus.deal import HAND_SIZE, DealTable, check_position, eldest
+from fly_rules.dreyfus.deal import HAND_SIZE, DealTable, eldest
 from fly_rules.dreyfus.end import winner_of
 from fly_rules.dreyfus.exchange import Exchanges, discardable, end_turn, exchange_cards, exchange_choices
 from fly_rules.dreyfus.play import play_card
@@ -27,7 +28,7 @@ from fly_rules.engine import Phase, Pictured, unwind
 from fly_rules.errors import RuleViolation
 from fly_rules.tricks import plays_of
 
-__all__ = ["DreyfusDeal", "DreyfusView", "new_deal"]
+__all__ = ["DreyfusDeal", "DreyfusView", "fresh_deal"]
 
 _Triple = tuple[int, int, int]
 _Trick = tuple[tuple[int, Card], ...]
@@ -89,7 +90,7 @@ def _pairs(leader: int, cards: tuple[int, ...]) -> _Trick:
 class DreyfusDeal(NamedTuple):
     """One deal of Dreyfus in progress [DRF-4.1] [DRF-5.1] [DRF-6.7].
 
-    Build one with :func:`new_deal` or from a match (:func:`~fly_rules.dreyfus.new_match`).
+    Build one with :func:`~fly_rules.dreyfus.new_deal` or from a match (:func:`~fly_rules.dreyfus.new_match`).
     The fields are a named tuple, so a state cannot be changed (assignment raises) and
     ``apply`` builds its successor in one step, sharing every unchanged piece. Two
     states are equal when their positions are, whatever actions led there.
@@ -343,80 +344,6 @@ class DreyfusDeal(NamedTuple):
             f"<Dreyfus deal {self.deal_number} {self.phase.value}, contract {self.contract}, to move {self.to_move}, "
             f"hands {hands}, tricks {self.tricks_taken}, upper {self.upper}, lower {self.lower}>"
         )
-
-
-def _mask_of(cards: CardSet | str | Iterable[Card | str], what: str) -> int:
-    if isinstance(cards, CardSet):
-        return cards.mask
-    items = _card_list(cards)
-    mask = 0
-    for card in items:
-        if mask & card.bit:
-            raise RuleViolation("DRF-2.4", f"{card} appears twice in {what}", card)
-        mask |= card.bit
-    return mask
-
-
-def _card_list(cards: CardSet | str | Iterable[Card | str]) -> list[Card]:
-    if isinstance(cards, str):
-        cards = cards.replace(",", " ").split()
-    return [Card.parse(c) if isinstance(c, str) else c for c in cards]
-
-
-def _triple(values: Sequence[int], name: str) -> _Triple:
-    if len(values) != 3 or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
-        raise ValueError(f"{name} must be three non-negative ints, not {values!r}")
-    return (values[0], values[1], values[2])
-
-
-def _contract(contract: Suit | str | None) -> Suit | None:
-    if contract is None or isinstance(contract, Suit):
-        return contract
-    return Suit.parse(contract)
-
-
-def new_deal(
-    rules: DreyfusRules,
-    hands: Sequence[CardSet | str | Iterable[Card | str]],
-    talon: Sequence[Card | str] | str,
-    contract: Suit | str | None,
-    dealer: int,
-    upper: Sequence[int] = (0, 0, 0),
-    lower: Sequence[int] = (0, 0, 0),
-    *,
-    deal_number: int = 0,
-) -> DreyfusDeal:
-    """A deal from given hands and talon (``talon[0]`` is the top), ready for the exchange [DRF-2.4] [DRF-4.1].
-
-    Args:
-        rules: the rules in force.
-        hands: the three hands by seat, twelve cards each.
-        talon: the twelve talon cards, top first.
-        contract: the trump suit, or None for no trump.
-        dealer: the dealer's seat.
-        upper: upper records before the deal.
-        lower: lower records before the deal; each below the target.
-        deal_number: the deal's number in its match (for views).
-
-    Raises:
-        RuleViolation: DRF-2.4 or DRF-1.2 for an irregular deal; DRF-8.1 if a lower
-            record has already reached the target (the match is over).
-        ValueError: for a seat or records out of range.
-    """
-    if not isinstance(rules, DreyfusRules):
-        raise TypeError(f"rules must be DreyfusRules, not {type(rules).__name__}")
-    if isinstance(dealer, bool) or dealer not in (0, 1, 2):
-        raise ValueError(f"the dealer is seat 0, 1 or 2, not {dealer!r}")
-    masks = tuple(_mask_of(hand, f"hand {seat}") for seat, hand in enumerate(hands))
-    talon_cards = tuple(c.index for c in _card_list(talon))
-    check_position(masks, talon_cards)
-    up = _triple(upper, "upper")
-    low = _triple(lower, "lower")
-    for seat in range(3):
-        if low[seat] >= rules.target_lower:
-            raise RuleViolation("DRF-8.1", f"seat {seat} has already reached {rules.target_lower} below", low)
-    table = DealTable(rules, deal_number, dealer, _contract(contract), (masks[0], masks[1], masks[2]), talon_cards)
-    return fresh_deal(table, up, low)
 
 
 def fresh_deal(table: DealTable, upper: _Triple, lower: _Triple) -> DreyfusDeal:

@@ -157,7 +157,7 @@ def history_data(
         "version": VERSION,
         "game": game,
         "rules_version": rules_version(game),
-        "players": rules.players if isinstance(rules, fly.FlyRules) else 3,
+        "players": rules.players,
     }
     if isinstance(state, fly.FlyMatch | dreyfus.DreyfusMatch):
         if start is not None:

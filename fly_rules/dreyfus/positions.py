@@ -1,0 +1,93 @@
+"""Explicit positions: a deal set up card by card instead of shuffled from a seed [DRF-2.4] [DRF-4.1].
+
+A worked example, a puzzle or a bug report needs a chosen deal; :func:`new_deal` checks it once
+(DRF-2.4, DRF-1.2, DRF-8.1) and gives the deal at eldest's exchange turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from fly_rules.cards import Card, CardSet, Suit
+from fly_rules.dreyfus.deal import DealTable, check_position
+from fly_rules.dreyfus.rules import DreyfusRules
+from fly_rules.dreyfus.state import DreyfusDeal, fresh_deal
+from fly_rules.errors import RuleViolation
+
+__all__ = ["new_deal"]
+
+_Triple = tuple[int, int, int]
+
+
+def _mask_of(cards: CardSet | str | Iterable[Card | str], what: str) -> int:
+    if isinstance(cards, CardSet):
+        return cards.mask
+    items = _card_list(cards)
+    mask = 0
+    for card in items:
+        if mask & card.bit:
+            raise RuleViolation("DRF-2.4", f"{card} appears twice in {what}", card)
+        mask |= card.bit
+    return mask
+
+
+def _card_list(cards: CardSet | str | Iterable[Card | str]) -> list[Card]:
+    if isinstance(cards, str):
+        cards = cards.replace(",", " ").split()
+    return [Card.parse(c) if isinstance(c, str) else c for c in cards]
+
+
+def _triple(values: Sequence[int], name: str) -> _Triple:
+    if len(values) != 3 or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
+        raise ValueError(f"{name} must be three non-negative ints, not {values!r}")
+    return (values[0], values[1], values[2])
+
+
+def _contract(contract: Suit | str | None) -> Suit | None:
+    if contract is None or isinstance(contract, Suit):
+        return contract
+    return Suit.parse(contract)
+
+
+def new_deal(
+    rules: DreyfusRules,
+    hands: Sequence[CardSet | str | Iterable[Card | str]],
+    talon: Sequence[Card | str] | str,
+    contract: Suit | str | None,
+    dealer: int,
+    upper: Sequence[int] = (0, 0, 0),
+    lower: Sequence[int] = (0, 0, 0),
+    *,
+    deal_number: int = 0,
+) -> DreyfusDeal:
+    """A deal from given hands and talon (``talon[0]`` is the top), ready for the exchange [DRF-2.4] [DRF-4.1].
+
+    Args:
+        rules: the rules in force.
+        hands: the three hands by seat, twelve cards each.
+        talon: the twelve talon cards, top first.
+        contract: the trump suit, or None for no trump.
+        dealer: the dealer's seat.
+        upper: upper records before the deal.
+        lower: lower records before the deal; each below the target.
+        deal_number: the deal's number in its match (for views).
+
+    Raises:
+        RuleViolation: DRF-2.4 or DRF-1.2 for an irregular deal; DRF-8.1 if a lower
+            record has already reached the target (the match is over).
+        ValueError: for a seat or records out of range.
+    """
+    if not isinstance(rules, DreyfusRules):
+        raise TypeError(f"rules must be DreyfusRules, not {type(rules).__name__}")
+    if isinstance(dealer, bool) or dealer not in (0, 1, 2):
+        raise ValueError(f"the dealer is seat 0, 1 or 2, not {dealer!r}")
+    masks = tuple(_mask_of(hand, f"hand {seat}") for seat, hand in enumerate(hands))
+    talon_cards = tuple(c.index for c in _card_list(talon))
+    check_position(masks, talon_cards)
+    up = _triple(upper, "upper")
+    low = _triple(lower, "lower")
+    for seat in range(3):
+        if low[seat] >= rules.target_lower:
+            raise RuleViolation("DRF-8.1", f"seat {seat} has already reached {rules.target_lower} below", low)
+    table = DealTable(rules, deal_number, dealer, _contract(contract), (masks[0], masks[1], masks[2]), talon_cards)
+    return fresh_deal(table, up, low)
