@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
+
+import pytest
 
 from tests.docs.conftest import ROOT, sphinx_build
 
@@ -79,3 +82,25 @@ def test_a_rule_without_tests_fails_the_build(tmp_path: Path) -> None:
     assert result.returncode != 0
     assert f"rule {UNTESTED} (specs/fly.md:" in result.stderr
     assert "is cited by no test" in result.stderr
+
+
+def test_a_public_module_that_cannot_be_imported_names_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The API reference imports every public module, the adapters too: one whose library is missing stops
+    the build with a message naming the module and the extras the docs build needs."""
+    package = tmp_path / "made_up_package"
+    package.mkdir()
+    (package / "__init__.py").write_text('"""A package."""\n', encoding="utf-8")
+    (package / "needs_more.py").write_text('"""Needs a library."""\nimport not_installed_anywhere\n', encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(ROOT / "docs" / "_ext"))
+    rulebook = importlib.import_module("rulebook")
+    with pytest.raises(
+        RuntimeError,
+        match=r"needs_more, which cannot be imported .*pip install -e '\.\[docs,adapters,cli,testing\]'",
+    ):
+        rulebook.public_modules("made_up_package")
+    (package / "needs_more.py").write_text('"""Needs nothing now."""\n', encoding="utf-8")
+    importlib.invalidate_caches()
+    assert rulebook.public_modules("made_up_package") == ["made_up_package", "made_up_package.needs_more"]
