@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from fly_rules import dreyfus, fly
 from fly_rules.adapters.encoding import MARK, STAND
-from fly_rules.adapters.pettingzoo import CardGameEnv, dreyfus_env, fly_env
+from fly_rules.adapters.pettingzoo import CardGameEnv, dreyfus_env, dreyfus_v0, fly_env, fly_v0
+from fly_rules.errors import InvalidRules
 
 MAKERS: dict[str, Callable[[], CardGameEnv]] = {
     "fly-3": lambda: fly_env(fly.FlyRules(players=3)),
@@ -20,6 +22,12 @@ MAKERS: dict[str, Callable[[], CardGameEnv]] = {
     "fly-refill": lambda: fly_env(fly.FlyRules(players=6, stock_exhaustion="folded_hands")),
     "dreyfus": dreyfus_env,
     "dreyfus-incremental": lambda: dreyfus_env(dreyfus.DreyfusRules(exchange_mode="incremental"), max_deals=2),
+    "fly_v0-5": lambda: fly_v0.env(num_players=5),
+    "dreyfus_v0": dreyfus_v0.env,
+}
+CLASSIC: dict[str, Callable[..., object]] = {
+    "fly_v0-5": functools.partial(fly_v0.env, num_players=5),
+    "dreyfus_v0": dreyfus_v0.env,
 }
 
 
@@ -123,4 +131,80 @@ def test_max_cycles_truncates_and_render_shows_the_table(capsys: pytest.CaptureF
     assert "contract" in str(ansi.render())
     assert str(ansi) == "dreyfus_v0"
     with pytest.raises(ValueError, match="render_mode"):
-        fly_env(render_mode="rgb_array")
+        fly_env(render_mode="svg")
+
+
+@pytest.mark.parametrize("name", CLASSIC)
+def test_render_test(name: str) -> None:
+    """pettingzoo.test.render_test: "ansi" gives text, "human" prints and gives None, "rgb_array" an image."""
+    render_test(CLASSIC[name])
+
+
+def tiles(image: np.ndarray, row: int) -> int:
+    """How many white card tiles cross pixel row ``row`` (a tile's top row is plain white)."""
+    white = np.all(image[row] == (250, 250, 245), axis=1)
+    return int(white[0]) + int(np.sum(white[1:] & ~white[:-1]))
+
+
+def test_rgb_array_draws_every_card_of_the_table() -> None:
+    """One white tile per card in each seat's row (rows 20 pixels high, scaled by 3), the trick below."""
+    env = fly_v0.env(num_players=3, render_mode="rgb_array")
+    env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    while env.unwrapped.match.deal.phase is not fly.Phase.PLAY or not env.unwrapped.match.deal.trick_cards:
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    image = env.render()
+    assert image.dtype == np.uint8
+    assert image.shape[2] == 3
+    deal = env.unwrapped.match.deal
+    assert [tiles(image, 3 * (2 + 20 * seat)) for seat in range(3)] == [len(hand) for hand in deal.hands]
+    assert tiles(image, 3 * (2 + 20 * 3)) == len(deal.trick_cards)
+    five = fly_v0.env(num_players=5, render_mode="rgb_array")
+    five.reset(seed=4)
+    assert five.render().shape[0] == image.shape[0] + 2 * 60
+
+
+def test_classic_modules_take_num_players_and_rules_options() -> None:
+    """fly_v0.env(num_players=…, preset=…, option=…) and dreyfus_v0.env(option=…) build those rules,
+    wrapped like PettingZoo's classic games; fly_env/dreyfus_env are the raw constructors."""
+    env = fly_v0.env(num_players=5, preset="mouche_1718", max_exchange=3)
+    assert env.unwrapped.rules == fly.FlyRules.preset("mouche_1718", players=5, max_exchange=3)
+    assert env.unwrapped is not env
+    assert fly_v0.raw_env(num_players=6).rules == fly.FlyRules(players=6)
+    assert fly_env(fly.FlyRules(players=3)).rules == fly_v0.raw_env(num_players=3).rules
+    assert dreyfus_v0.raw_env(exchange_mode="incremental").rules == dreyfus.DreyfusRules(
+        exchange_mode="incremental", max_deals=1
+    )
+    assert dreyfus_env().rules == dreyfus.DreyfusRules(max_deals=1)
+    with pytest.raises(ValueError, match=r"unknown rules options \['bogus'\]"):
+        fly_v0.env(num_players=5, bogus=1)
+    with pytest.raises(ValueError, match="not both"):
+        fly_env(fly.FlyRules(), num_players=3)
+    with pytest.raises(ValueError, match="not both"):
+        dreyfus_env(dreyfus.DreyfusRules(), preset="shram")
+    with pytest.raises(ValueError, match="DRF-1.1"):
+        dreyfus_v0.env(num_players=4)
+    with pytest.raises(InvalidRules, match="FLY-1.1"):
+        fly_v0.env(num_players=9)
+
+
+def test_calls_before_reset_fail_clearly() -> None:
+    """last(), observe() and step() before reset() name what to do, wrapped or not."""
+    for make in (fly_v0.raw_env, dreyfus_v0.raw_env):
+        raw = make()
+        for call in (raw.last, lambda e=raw: e.observe("player_0"), lambda e=raw: e.step(0)):
+            with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
+                call()
+    with pytest.raises(AttributeError, match="before reset"):
+        fly_v0.env().last()
+
+
+def test_an_illegal_action_ends_a_wrapped_episode_with_a_penalty() -> None:
+    """Like PettingZoo's classic games: the wrapped env ends the episode, -1 to the agent that erred."""
+    env = fly_v0.env(num_players=3)
+    env.reset(seed=2)
+    agent = env.agent_selection
+    illegal = int(np.flatnonzero(env.observe(agent)["action_mask"] == 0)[0])
+    env.step(illegal)
+    assert all(env.terminations.values())
+    assert env.rewards[agent] == -1

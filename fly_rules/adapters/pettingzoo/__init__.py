@@ -1,6 +1,12 @@
-"""Fly and Dreyfus as PettingZoo AEC environments: :func:`fly_env` and :func:`dreyfus_env`.
+"""Fly and Dreyfus as PettingZoo AEC environments, in PettingZoo's versioned-module convention.
 
 Needs the ``pettingzoo`` extra (``pip install 'fly_rules[pettingzoo]'``).
+
+- :mod:`fly_rules.adapters.pettingzoo.fly_v0` and :mod:`fly_rules.adapters.pettingzoo.dreyfus_v0`:
+  ``env(**kwargs)`` wrapped like PettingZoo's classic games (illegal action: the mover loses, ends the
+  episode; calls out of order: a clear error), and ``raw_env(**kwargs)`` unwrapped. Both take
+  ``num_players`` (Fly), ``preset`` and any rules option, ``max_deals``, ``max_cycles``, ``render_mode``.
+- :func:`fly_env` and :func:`dreyfus_env` are ``raw_env`` under another name, also taking a rules object.
 
 - **Agents** ``player_0`` … ``player_{n-1}`` are the seats; the agent to act is the seat to move.
 - **An episode** is a match of at most ``max_deals`` deals (default 1), played by the engine from a
@@ -18,8 +24,8 @@ Needs the ``pettingzoo`` extra (``pip install 'fly_rules[pettingzoo]'``).
   points written above [DRF-4.5] [DRF-7.2] [DRF-7.3]. The sum over an episode is the OpenSpiel
   adapter's return for a one-deal episode.
 - **Termination** when the match is over; **truncation** after ``max_cycles`` steps, if given.
-- ``render()`` is text: the table from above, every hand shown (``render_mode="ansi"`` returns it,
-  ``"human"`` prints it).
+- ``render()`` shows the table from above, every hand shown: ``render_mode="ansi"`` returns text,
+  ``"human"`` prints it, ``"rgb_array"`` returns an ``(height, width, 3)`` uint8 image.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import numpy as np
 try:
     from gymnasium import spaces
     from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("fly_rules.adapters.pettingzoo needs PettingZoo: pip install 'fly_rules[pettingzoo]'") from error
 
@@ -48,9 +55,10 @@ from fly_rules.adapters.encoding import (
     observation_text,
     write_observation,
 )
+from fly_rules.adapters.pettingzoo._picture import table_image
 from fly_rules.cards import CardSet
 
-__all__ = ["CardGameEnv", "dreyfus_env", "fly_env"]
+__all__ = ["CardGameEnv", "dreyfus_env", "fly_env", "rules_from_options", "wrap"]
 
 _SEED_RANGE: Final = 2**63
 
@@ -58,7 +66,7 @@ _SEED_RANGE: Final = 2**63
 class CardGameEnv(AECEnv):  # type: ignore[misc]
     """An AEC environment for a match of Fly or Dreyfus; build one with :func:`fly_env` or :func:`dreyfus_env`."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
         self,
@@ -145,8 +153,19 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
 
+    def _require_reset(self, what: str) -> None:
+        if self.match is None:
+            raise RuntimeError(f"{self.metadata['name']}: call reset() before {what}")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The observation, reward, termination, truncation and info of the agent to act."""
+        self._require_reset("last()")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
+
     def observe(self, agent: str) -> dict[str, Any]:
         """``agent``'s observation and action mask."""
+        self._require_reset("observe()")
         seat = self.possible_agents.index(agent)
         observation = np.zeros(self._size, np.float32)
         own_marks = self.marked if self.match.to_move == seat else 0
@@ -158,6 +177,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         """Apply the id ``action`` of the agent to move."""
+        self._require_reset("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -185,12 +205,21 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The table from above as text: every seat's hand, the trick, the records."""
+    def render(self) -> Any:
+        """The table from above, every seat's hand shown: text (``"ansi"``; ``"human"`` prints it) or an
+        image (``"rgb_array"``); None before :meth:`reset`."""
         if self.match is None:
             return None
         deal = self.match.deal
         hands = deal.hand_masks
+        if self.render_mode == "rgb_array":
+            view = self.match.view(0)
+            if isinstance(view, fly.FlyView):
+                shown: Any = view.trump_card
+            else:
+                shown = "NT" if view.contract is None else view.contract.symbol
+            active = getattr(view, "active", (True,) * len(hands))
+            return table_image([list(CardSet(h)) for h in hands], active, self.match.to_move, shown, view.trick)
         lines = [observation_text(self.match.view(self.match.to_move or 0), self.marked)]
         lines += [f"player_{seat}: {CardSet(hand)}" for seat, hand in enumerate(hands)]
         text = "\n".join(lines)
@@ -206,18 +235,39 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         return str(self.metadata["name"])
 
 
+def rules_from_options(base: Any, name: str, options: dict[str, Any]) -> Any:
+    """``base`` rules with ``options`` set; an unknown option is a ``ValueError`` naming it and ``name``."""
+    unknown = set(options) - {field.name for field in attrs.fields(type(base))}
+    if unknown:
+        raise ValueError(f"{name}: unknown rules options {sorted(unknown)}")
+    return attrs.evolve(base, **options)
+
+
+def wrap(env: CardGameEnv) -> Any:
+    """``env`` in the wrappers of PettingZoo's classic games: an illegal action ends the episode with
+    ``-1`` for its agent, an action id out of range fails, calls before ``reset()`` fail clearly."""
+    wrapped = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
 def fly_env(rules: fly.FlyRules | None = None, **options: Any) -> CardGameEnv:
-    """A Fly environment; ``rules`` default to ``FlyRules()``; ``options``: ``max_deals``,
-    ``max_cycles``, ``render_mode``.
+    """:func:`fly_v0.raw_env <fly_rules.adapters.pettingzoo.fly_v0.raw_env>`, also taking a
+    :class:`~fly_rules.fly.FlyRules` (then no rules options).
 
     >>> env = fly_env(fly.FlyRules(players=3))
     >>> env.reset(seed=7)
     >>> env.agent_selection, int(env.observe("player_0")["action_mask"].sum())  # stand, fold, 5 cards to mark
     ('player_0', 7)
     """
-    return CardGameEnv(rules or fly.FlyRules(), **options)
+    return fly_v0.raw_env(rules, **options)
 
 
 def dreyfus_env(rules: dreyfus.DreyfusRules | None = None, **options: Any) -> CardGameEnv:
-    """A Dreyfus environment; ``rules`` default to ``DreyfusRules()``; ``options`` as :func:`fly_env`."""
-    return CardGameEnv(rules or dreyfus.DreyfusRules(), **options)
+    """:func:`dreyfus_v0.raw_env <fly_rules.adapters.pettingzoo.dreyfus_v0.raw_env>`, also taking a
+    :class:`~fly_rules.dreyfus.DreyfusRules` (then no rules options)."""
+    return dreyfus_v0.raw_env(rules, **options)
+
+
+# The versioned modules build on CardGameEnv and wrap above, so they are imported once those exist.
+from fly_rules.adapters.pettingzoo import dreyfus_v0, fly_v0  # noqa: E402
