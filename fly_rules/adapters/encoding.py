@@ -49,6 +49,7 @@ __all__ = [
     "action_id",
     "action_text",
     "engine_action",
+    "hand_mask",
     "legal_ids",
     "observation_size",
     "observation_text",
@@ -96,8 +97,10 @@ def action_id(action: Any) -> int:
     raise ValueError(f"{action!r} has no single action id; an exchange is marked card by card")
 
 
-def _hand(deal: Deal, seat: int) -> int:
-    return deal.hand_masks[seat]
+def hand_mask(deal: Deal, seat: int) -> int:
+    """``seat``'s hand in ``deal`` as a mask, for either game."""
+    mask: int = deal.hand_masks[seat]
+    return mask
 
 
 def _immediate(deal: Deal) -> bool:
@@ -136,7 +139,7 @@ def legal_ids(deal: Deal, marked: int = 0) -> list[int]:
             ids.append(action_id(action))
     allowed = _exchange_masks(legal)
     floor = marked.bit_length()  # marks go up: only cards above the highest marked one
-    for card in bits(_hand(deal, seat) >> floor):
+    for card in bits(hand_mask(deal, seat) >> floor):
         bit = 1 << (card + floor)
         if allowed(marked | bit):
             ids.append(MARK + card + floor)

@@ -28,8 +28,9 @@ by the players' actions, with the ids of :mod:`fly_rules.adapters.encoding`.
 **Information.** ``observation_string``/``observation_tensor`` encode ``view(seat)`` and the seat's
 own marks (:mod:`fly_rules.adapters.encoding`); ``information_state_string`` adds the seat's own
 history of what it saw (its cards as dealt and drawn, its marks, everyone's public actions), so it
-has perfect recall. No information-state tensor is provided. ``serialize()`` is OpenSpiel's default:
-the game string and the action history, chance outcomes included.
+has perfect recall, and so has ``information_state_tensor`` (the observation tensor and the seat's
+history: its cards as dealt, its exchanges, every trick by seat; see :class:`CardGameObserver`).
+``serialize()`` is OpenSpiel's default: the game string and the action history, chance outcomes included.
 
 **Parameters.** ``python_fly``: ``players`` (3–7), ``preset`` (``default``, ``mouche_1718``),
 ``dealer``, ``deck_size`` (0: the preset's), ``max_exchange``, ``may_fold_after_exchange``,
@@ -55,6 +56,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("fly_rules.adapters.openspiel needs OpenSpiel: pip install 'fly_rules[openspiel]'") from error
 
 from fly_rules import dreyfus, fly
+from fly_rules._choices import bits
 from fly_rules.adapters.encoding import (
     DREYFUS_ACTIONS,
     FLY_ACTIONS,
@@ -62,6 +64,7 @@ from fly_rules.adapters.encoding import (
     SWAP,
     action_text,
     engine_action,
+    hand_mask,
     legal_ids,
     observation_size,
     observation_text,
@@ -80,6 +83,7 @@ __all__ = [
     "FlyGame",
     "dreyfus_rules_from_params",
     "fly_rules_from_params",
+    "information_state_size",
 ]
 
 FLY_DEFAULTS: Final[dict[str, Any]] = {
@@ -282,6 +286,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
         self._draws_left = 0
         self._drawn: list[int] = []
         self._events: list[tuple[int, str, str]] = []  # (owner seat or -1, what the owner saw, what others saw)
+        self._exchanges: list[tuple[int, int, int]] = []  # (seat, cards discarded, cards received) as masks
 
     # -- the game tree --------------------------------------------------------------------------
 
@@ -331,9 +336,20 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
         if not self._draws_left:
             drawn = tuple(self._drawn)
             rest = tuple(c for c in self._kind.stock(self.deal) if c not in drawn)
-            self.deal = self._kind.with_stock(self.deal, drawn + rest).apply(self._pending)
+            self._exchange(self._kind.with_stock(self.deal, drawn + rest), self._pending, self._pending.cards.mask)
             self._pending = None
             self._drawn = []
+
+    def _exchange(self, deal: Any, action: Any, discarded: int) -> None:
+        """Apply an exchange or swap to ``deal``, remembering what the seat gave (already noted when it
+        declared an exchange) and got."""
+        seat = deal.to_move
+        before = hand_mask(deal, seat)
+        self.deal = deal.apply(action)
+        received = hand_mask(self.deal, seat) & ~(before & ~discarded)
+        if self._exchanges and self._exchanges[-1] == (seat, discarded, -1):
+            self._exchanges.pop()
+        self._exchanges.append((seat, discarded, received))
 
     def _act(self, action: int) -> None:
         seat = self.deal.to_move
@@ -346,13 +362,16 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
             self.marked = 0
             self._events.append((seat, text, self._kind.public_exchange(seat, meaning.cards)))
             self._pending = meaning.action
+            self._exchanges.append((seat, meaning.cards, -1))  # what it receives is drawn next
             self._draws_left = min(meaning.cards.bit_count(), len(self._kind.stock(self.deal)))
             if not self._draws_left:  # Fly: the turned-up trump card replaces the last card [FLY-3.3]
-                self.deal = self.deal.apply(self._pending)
+                self._exchange(self.deal, self._pending, meaning.cards)
                 self._pending = None
+        elif action >= SWAP:
+            self._events.append((seat, text, f"seat {seat}: swap-trump"))
+            self._exchange(self.deal, meaning.action, 1 << (action - SWAP))
         else:
-            public = f"seat {seat}: swap-trump" if action >= SWAP else f"seat {seat}: {text}"
-            self._events.append((seat, text, public))
+            self._events.append((seat, text, f"seat {seat}: {text}"))
             self.deal = self.deal.apply(meaning.action)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -388,6 +407,22 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
                 mask |= 1 << card
         return mask
 
+    def dealt_in_order(self, player: int) -> list[int]:
+        """The cards dealt to ``player``, in the order they were dealt."""
+        return [card for index, card in enumerate(self._dealt) if self._kind.receiver(index) == player]
+
+    def exchanges_of(self, player: int) -> list[tuple[int, int]]:
+        """``player``'s exchanges (and Fly swaps) so far, in order: (cards given, cards received) as masks."""
+        drawing = sum(1 << card for card in self._drawn)  # the draws of an exchange not yet complete
+        return [(given, drawing if got < 0 else got) for seat, given, got in self._exchanges if seat == player]
+
+    def exchanging(self) -> tuple[int, int] | None:
+        """(seat, cards) of the exchange whose replacements chance is still drawing; None if none."""
+        if not self._draws_left:
+            return None
+        seat: int = self.deal.to_move
+        return seat, len(self._pending.cards)
+
     def history_seen_by(self, player: int) -> list[str]:
         """What ``player`` saw happen, in order: his own cards and actions, everyone's public ones."""
         seen = (mine if owner == player else public for owner, mine, public in self._events)
@@ -401,27 +436,92 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
         return f"{self.deal!r}{marks}{drawn}"
 
 
+def _recall_shape(rules: Any) -> tuple[int, int, int]:
+    """(cards dealt to a seat, tricks in a deal, seats) of the information-state tensor's history parts."""
+    if isinstance(rules, fly.FlyRules):
+        return 5, 5, rules.players
+    return 12, 12, 3
+
+
+def information_state_size(rules: Any) -> int:
+    """Floats in one seat's information-state tensor (see :class:`CardGameObserver`).
+
+    >>> information_state_size(fly.FlyRules(players=4)), information_state_size(dreyfus.DreyfusRules())
+    (2024, 3312)
+    """
+    dealt, tricks, seats = _recall_shape(rules)
+    return observation_size(rules) + 52 * dealt + 52 * 2 + seats + 52 * tricks * seats
+
+
+def _seated_tricks(view: Any) -> list[list[tuple[int, Any]]]:
+    """Every trick of ``view``, completed ones then the current one, as (seat, card) pairs."""
+    if isinstance(view, fly.FlyView):
+        return [list(trick) for trick in (*view.tricks, view.trick)]
+    tricks = [*view.tricks, (view.leader, view.trick)]
+    return [[((leader + k) % 3, card) for k, card in enumerate(cards)] for leader, cards in tricks]
+
+
 class CardGameObserver:
-    """OpenSpiel's observer protocol for both games: a tensor from ``view(seat)`` and the strings."""
+    """OpenSpiel's observer protocol for both games.
+
+    Without perfect recall, the observation: a tensor from ``view(seat)`` and the seat's marks, and the
+    observation string. With perfect recall, the information state: the string adds everything the
+    seat saw happen, in order; the tensor (:func:`information_state_size` floats, as OpenSpiel's C++
+    card games build theirs) adds to the observation the seat's history:
+
+    - ``dealt``: the cards dealt to the seat, one 52-slot one-hot per card in dealing order;
+    - ``given``, ``received``: the cards the seat gave and received in its exchanges (and Fly swaps),
+      each at ``k/12`` for its ``k``-th exchange;
+    - ``exchanging``: per seat, the cards of its exchange whose replacements are still being drawn, / 12;
+    - ``plays``: each trick of the deal, for each seat, the card it played (one-hot of 52).
+    """
 
     def __init__(self, rules: Any, perfect_recall: bool) -> None:
         self.rules = rules
         """The game's rules."""
         self.perfect_recall = perfect_recall
-        """Whether :meth:`string_from` gives the information state (else the observation)."""
-        self.tensor = np.zeros(observation_size(rules), np.float32)
-        """The observation tensor, filled by :meth:`set_from`."""
-        self.dict = {"observation": self.tensor}
-        """The tensor by name, as OpenSpiel's observers give it."""
+        """Whether this observer gives the information state (else the observation)."""
+        size = observation_size(rules)
+        self.tensor = np.zeros(information_state_size(rules) if perfect_recall else size, np.float32)
+        """The tensor, filled by :meth:`set_from`."""
+        self.dict = {"observation": self.tensor[:size]}
+        """The tensor's parts by name (views of :attr:`tensor`), as OpenSpiel's observers give them."""
+        if perfect_recall:
+            dealt, tricks, seats = _recall_shape(rules)
+            for name, length, shape in (
+                ("dealt", 52 * dealt, (dealt, 52)),
+                ("given", 52, (52,)),
+                ("received", 52, (52,)),
+                ("exchanging", seats, (seats,)),
+                ("plays", 52 * tricks * seats, (tricks, seats, 52)),
+            ):
+                self.dict[name] = self.tensor[size : size + length].reshape(shape)
+                size += length
 
     def set_from(self, state: CardGameState, player: int) -> None:
-        """Fill the tensor with ``player``'s observation of ``state``."""
+        """Fill the tensor with ``player``'s observation (or information state) of ``state``."""
         self.tensor.fill(0.0)
+        observation = self.dict["observation"]
         if state.deal is None:
             for index in CardSet(state.own_dealt(player)):
-                self.tensor[index.index] = 1.0
+                observation[index.index] = 1.0
+        else:
+            write_observation(state.deal.view(player), state.marks_seen_by(player), self.rules, observation)
+        if not self.perfect_recall:
             return
-        write_observation(state.deal.view(player), state.marks_seen_by(player), self.rules, self.tensor)
+        for position, card in enumerate(state.dealt_in_order(player)):
+            self.dict["dealt"][position, card] = 1.0
+        for number, (given, received) in enumerate(state.exchanges_of(player), start=1):
+            self.dict["given"][list(bits(given))] = number / 12
+            self.dict["received"][list(bits(received))] = number / 12
+        exchanging = state.exchanging()
+        if exchanging is not None:
+            self.dict["exchanging"][exchanging[0]] = exchanging[1] / 12
+        if state.deal is not None:
+            plays = self.dict["plays"]
+            for trick, pairs in enumerate(_seated_tricks(state.deal.view(player))):
+                for seat, card in pairs:
+                    plays[trick, seat, card.index] = 1.0
 
     def string_from(self, state: CardGameState, player: int) -> str:
         """The observation string, or with perfect recall the information-state string."""
@@ -446,7 +546,7 @@ def _game_type(short_name: str, long_name: str, players: tuple[int, int], defaul
         max_num_players=players[1],
         min_num_players=players[0],
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=defaults,

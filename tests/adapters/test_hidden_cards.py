@@ -2,7 +2,7 @@
 
 The hidden cards of a seat are the other seats' hands and the undrawn stock (Fly) or talon
 (Dreyfus). Dealing them out again at random, each hand keeping its size, must leave the seat's
-OpenSpiel observation string and tensor, its information-state string and, in PettingZoo, its
+OpenSpiel observation string and tensor, its information-state string and tensor and, in PettingZoo, its
 observation and action mask exactly as they were [FLY-5.1] [DRF-11.1].
 """
 
@@ -53,6 +53,7 @@ def openspiel_seen(state: Any, seat: int) -> tuple[Any, ...]:
         state.observation_string(seat),
         tuple(state.observation_tensor(seat)),
         state.information_state_string(seat),
+        tuple(state.information_state_tensor(seat)),
         legal,
     )
 

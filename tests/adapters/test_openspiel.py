@@ -232,8 +232,50 @@ def test_fly_5_1_strings_and_tensors_come_from_the_view() -> None:
     observation = make_observation(game)
     observation.set_from(state, 2)
     assert observation.tensor.shape == (game.observation_tensor_size(),)
-    assert pyspiel.IIGObservationType(perfect_recall=True)  # the infostate observer is the string only
-    assert game.get_type().provides_information_state_tensor is False
+    assert game.get_type().provides_information_state_tensor is True
+    assert len(state.information_state_tensor(0)) == openspiel.information_state_size(game.rules)
+
+
+@pytest.mark.parametrize(
+    "name", ["python_fly(players=4,turnup_use=dealer_swap)", "python_dreyfus(exchange_mode=incremental)"]
+)
+def test_fly_5_1_the_information_state_tensor_has_perfect_recall(name: str) -> None:
+    """FLY-5.1, DRF-11.1: at every node of random deals, two information states of a seat have equal
+    tensors exactly when their strings are equal: the tensor recalls all the seat saw, in order."""
+    game = pyspiel.load_game(name)
+    rng = np.random.RandomState(7)
+    pairs = set()
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            for seat in range(game.num_players()):
+                pairs.add((seat, state.information_state_string(seat), tuple(state.information_state_tensor(seat))))
+            if state.is_chance_node():
+                state.apply_action(int(rng.choice([c for c, _ in state.chance_outcomes()])))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+    assert len({(seat, text) for seat, text, _ in pairs}) == len(pairs)
+    assert len({(seat, tensor) for seat, _, tensor in pairs}) == len(pairs)
+
+
+def test_drf_4_4_the_information_state_tensor_recalls_the_exchanges_in_order() -> None:
+    """DRF-4.4: the k-th one-card exchange's card given and card received are written at k/12."""
+    game = pyspiel.load_game("python_dreyfus(exchange_mode=incremental)")
+    state = play_out(game.new_initial_state(), np.random.RandomState(1), stop=lambda s: s.deal is not None)
+    seat = state.current_player()
+    observer = openspiel.CardGameObserver(game.rules, perfect_recall=True)
+    given = []
+    for _ in range(2):
+        mark = next(a for a in state.legal_actions() if a >= MARK)
+        given.append(mark - MARK)
+        state.apply_action(mark)
+        state.apply_action(state.chance_outcomes()[0][0])
+    observer.set_from(state, seat)
+    assert [observer.dict["given"][card] for card in given] == pytest.approx([1 / 12, 2 / 12])
+    assert sorted(observer.dict["received"][observer.dict["received"] > 0]) == pytest.approx([1 / 12, 2 / 12])
+    dealt = observer.dict["dealt"]
+    assert dealt.shape == (12, 52)
+    assert [int(np.flatnonzero(row)[0]) for row in dealt] == state.dealt_in_order(seat)
 
 
 def test_fly_12_2_parameters_map_to_rules_options() -> None:
