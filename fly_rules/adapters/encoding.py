@@ -47,6 +47,7 @@ __all__ = [
     "SWAP",
     "Marking",
     "action_id",
+    "action_ids",
     "action_text",
     "engine_action",
     "hand_mask",
@@ -95,6 +96,21 @@ def action_id(action: Any) -> int:
     if kind is SwapTrump:
         return SWAP + int(action.card.index)
     raise ValueError(f"{action!r} has no single action id; an exchange is marked card by card")
+
+
+def action_ids(deal: Deal, action: Any) -> list[int]:
+    """The ids that take the engine ``action`` in ``deal``: an exchange's marks in ascending order and
+    ``STAND`` (in Dreyfus's incremental mode, its one mark); any other action's one id.
+
+    >>> from fly_rules import fly
+    >>> d = fly.new_match(fly.FlyRules(players=3), seed=1).deal
+    >>> action_ids(d, Exchange(CardSet.parse("9H 7C")))
+    [59, 87, 52]
+    """
+    if type(action) is not Exchange:
+        return [action_id(action)]
+    marks = [MARK + card for card in bits(action.cards.mask)]
+    return marks if _immediate(deal) else [*marks, STAND]
 
 
 def hand_mask(deal: Deal, seat: int) -> int:

@@ -45,6 +45,7 @@ refilled (``stock_exhaustion="cap"``). ``python_dreyfus``: ``preset`` (``default
 
 from __future__ import annotations
 
+import random
 from typing import Any, Final
 
 import attrs
@@ -57,11 +58,14 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from fly_rules import dreyfus, fly
 from fly_rules._choices import bits
+from fly_rules.actions import Exchange
 from fly_rules.adapters.encoding import (
     DREYFUS_ACTIONS,
     FLY_ACTIONS,
+    MARK,
     STAND,
     SWAP,
+    action_ids,
     action_text,
     engine_action,
     hand_mask,
@@ -70,6 +74,7 @@ from fly_rules.adapters.encoding import (
     observation_text,
     write_observation,
 )
+from fly_rules.bots.sampling import sample_deal
 from fly_rules.cards import ALL_CARDS, DECK_48, CardSet
 from fly_rules.dreyfus.deal import contract_of, eldest
 from fly_rules.engine import replace
@@ -120,6 +125,8 @@ DREYFUS_DEFAULTS: Final[dict[str, Any]] = {
     "reveal_leftover_talon": False,
 }
 """The parameters of ``python_dreyfus`` and their defaults."""
+
+_RESAMPLE_TRIES: Final = 20  # guesses of sample_deal (each of up to 20 draws) before keeping the state itself
 
 _FLY_TEXT_OPTIONS: Final = (
     "direction",
@@ -286,7 +293,8 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
         self._draws_left = 0
         self._drawn: list[int] = []
         self._events: list[tuple[int, str, str]] = []  # (owner seat or -1, what the owner saw, what others saw)
-        self._exchanges: list[tuple[int, int, int]] = []  # (seat, cards discarded, cards received) as masks
+        # (seat, cards discarded, cards received, the replacements in the order chance drew them)
+        self._exchanges: list[tuple[int, int, int, tuple[int, ...]]] = []
 
     # -- the game tree --------------------------------------------------------------------------
 
@@ -347,9 +355,9 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
         before = hand_mask(deal, seat)
         self.deal = deal.apply(action)
         received = hand_mask(self.deal, seat) & ~(before & ~discarded)
-        if self._exchanges and self._exchanges[-1] == (seat, discarded, -1):
+        if self._exchanges and self._exchanges[-1][:3] == (seat, discarded, -1):
             self._exchanges.pop()
-        self._exchanges.append((seat, discarded, received))
+        self._exchanges.append((seat, discarded, received, tuple(self._drawn)))
 
     def _act(self, action: int) -> None:
         seat = self.deal.to_move
@@ -362,7 +370,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
             self.marked = 0
             self._events.append((seat, text, self._kind.public_exchange(seat, meaning.cards)))
             self._pending = meaning.action
-            self._exchanges.append((seat, meaning.cards, -1))  # what it receives is drawn next
+            self._exchanges.append((seat, meaning.cards, -1, ()))  # what it receives is drawn next
             self._draws_left = min(meaning.cards.bit_count(), len(self._kind.stock(self.deal)))
             if not self._draws_left:  # Fly: the turned-up trump card replaces the last card [FLY-3.3]
                 self._exchange(self.deal, self._pending, meaning.cards)
@@ -393,6 +401,88 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
         result: list[float] = self._kind.returns(self.deal)
         return result
 
+    # -- sampling what a seat cannot see ----------------------------------------------------------
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CardGameState:
+        """A state that ``player_id`` cannot tell from this one (the same information-state string), the
+        cards hidden from it dealt anew at random by :func:`~fly_rules.bots.sampling.sample_deal`;
+        OpenSpiel's information-set MCTS searches from such states. ``probability_sampler()`` (a float
+        in [0, 1), as OpenSpiel passes) seeds the guess. If no guess fits in a few hundred tries, the
+        state itself, which is always consistent.
+
+        Raises:
+            ValueError: while chance is drawing the replacements of an exchange.
+        """
+        if self._draws_left:
+            raise ValueError("resample_from_infostate: not while chance draws the replacements of an exchange")
+        rng = random.Random(int(probability_sampler() * 2**52))
+        if self.deal is None:
+            return self._redealt(player_id, rng)
+        for _ in range(_RESAMPLE_TRIES):
+            state = self._resampled(player_id, rng)
+            if state is not None:
+                return state
+        clone: CardGameState = self.clone()
+        return clone
+
+    def _redealt(self, player: int, rng: random.Random) -> CardGameState:
+        """The deal in progress with every card dealt to another seat replaced by an unseen one."""
+        seen = {card for index, card in enumerate(self._dealt) if self._kind.receiver(index) in (player, None)}
+        pool = [card for card in self._kind.deck if card not in seen]
+        rng.shuffle(pool)
+        state: CardGameState = self.get_game().new_initial_state()
+        for index, card in enumerate(self._dealt):
+            state.apply_action(card if self._kind.receiver(index) in (player, None) else pool.pop())
+        return state
+
+    def _resampled(self, player: int, rng: random.Random) -> CardGameState | None:
+        """One guess replayed as a chance and action history; None if it does not fit."""
+        own = [(given, got) for seat, given, got, _ in self._exchanges if seat == player]
+        draws = iter(order for seat, _, _, order in self._exchanges if seat == player)
+        dealt = self.dealt_in_order(player)
+        sample = sample_deal(
+            self.deal.view(player),
+            self._kind.rules,
+            rng,
+            dealt=CardSet(sum(1 << card for card in dealt)),
+            exchanges=[(CardSet(given), CardSet(got)) for given, got in own],
+            tries=20,
+        )
+        if sample is None:
+            return None
+        state: CardGameState = self.get_game().new_initial_state()
+        others = [list(bits(hand.mask)) for hand in sample.hands]
+        for hand in others:
+            rng.shuffle(hand)
+        for index, card in enumerate(self._dealt):
+            seat = self._kind.receiver(index)
+            state.apply_action(card if seat in (player, None) else others[seat].pop())
+        stock = [card.index for card in sample.stock]
+        # revealed one-card discards are public one by one, in order: replay them in that order
+        shown = [iter([given for s, given, _, _ in self._exchanges if s == seat]) for seat in range(len(others))]
+        rules = self._kind.rules
+        in_order = getattr(rules, "reveal_discards", False) and rules.exchange_mode == "incremental"
+        for sampled in sample.actions:
+            mover = state.current_player()
+            exchanging = isinstance(sampled, Exchange | fly.SwapTrump)
+            action = Exchange(CardSet(next(shown[mover]))) if in_order and mover != player and exchanging else sampled
+            order = next(draws) if mover == player and exchanging else ()
+            for action_id in action_ids(state.deal, action):
+                state.apply_action(action_id)
+            if state.is_chance_node():
+                drawn = list(order) if mover == player else stock[: state._draws_left]
+                stock = [card for card in stock if card not in drawn]
+                for card in drawn:
+                    if card not in {c for c, _ in state.chance_outcomes()}:
+                        return None
+                    state.apply_action(card)
+        if self.marked and self.current_player() == player:
+            for card in bits(self.marked):
+                state.apply_action(MARK + card)
+        if state.information_state_string(player) != self.information_state_string(player):
+            return None
+        return state
+
     # -- what a seat knows ------------------------------------------------------------------------
 
     def marks_seen_by(self, player: int) -> int:
@@ -414,7 +504,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
     def exchanges_of(self, player: int) -> list[tuple[int, int]]:
         """``player``'s exchanges (and Fly swaps) so far, in order: (cards given, cards received) as masks."""
         drawing = sum(1 << card for card in self._drawn)  # the draws of an exchange not yet complete
-        return [(given, drawing if got < 0 else got) for seat, given, got in self._exchanges if seat == player]
+        return [(given, drawing if got < 0 else got) for seat, given, got, _ in self._exchanges if seat == player]
 
     def exchanging(self) -> tuple[int, int] | None:
         """(seat, cards) of the exchange whose replacements chance is still drawing; None if none."""

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.observation import make_observation
 
 from fly_rules import dreyfus, fly
@@ -349,3 +349,97 @@ def test_every_chance_node_has_a_string() -> None:
         state.apply_action(card)
     assert state.action_to_string(pyspiel.PlayerId.CHANCE, 51) == "trump card A♠"
     assert list(itertools.islice(str(state), 5)) == list("dealt")
+
+
+def test_ismcts_bot_plays_full_fly_and_dreyfus_deals() -> None:
+    """OpenSpiel's ISMCTSBot plays whole deals of Fly (four players) and Dreyfus: each search resamples
+    the hidden cards from the information state, and ISMCTS itself asserts every resampled state has the
+    searching seat's information-state string."""
+    for name in ("python_fly(players=4)", "python_dreyfus", "python_fly(players=5,preset=mouche_1718)"):
+        game = pyspiel.load_game(name)
+        rng = np.random.RandomState(1)
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+        bots = [
+            ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=np.random.RandomState(seat))
+            for seat in range(game.num_players())
+        ]
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+            else:
+                action = int(bots[state.current_player()].step(state))
+                assert action in state.legal_actions()
+                state.apply_action(action)
+                decisions += 1
+        assert decisions >= game.num_players()
+        assert state.returns() != [0.0] * game.num_players() or name.startswith("python_fly")
+
+
+class Sampler:
+    """A stand-in for pyspiel's probability sampler: a fixed sequence of floats."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.RandomState(seed)
+
+    def __call__(self) -> float:
+        return float(self.rng.uniform())
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "python_fly(players=4,turnup_use=dealer_swap)",
+        "python_dreyfus",
+        "python_dreyfus(exchange_mode=incremental,reveal_discards=True)",
+    ],
+)
+def test_fly_5_1_resample_from_infostate_keeps_the_infostate_and_hides_nothing_else(name: str) -> None:
+    """FLY-5.1, DRF-11.1: at points of random deals, a resampled state has the seat's information-state
+    string and legal actions; the hidden hands vary between samples; and the resample is a function of
+    the seat's information only (the same sampler on a state with other hidden cards gives the same)."""
+    game = pyspiel.load_game(name)
+    rng = np.random.RandomState(5)
+    varied = points = 0
+    for actions in (0, 4, 8, 12, 16, 24):
+
+        def reached(s: Any, n: int = actions) -> bool:
+            return not s.is_chance_node() and s.deal is not None and len(s.deal.actions) >= n
+
+        state = play_out(game.new_initial_state(), rng, stop=reached)
+        if state.is_terminal():
+            continue
+        points += 1
+        seat = state.current_player()
+        samples = [state.resample_from_infostate(seat, Sampler(k)) for k in range(4)]
+        for sample in samples:
+            assert sample.information_state_string(seat) == state.information_state_string(seat)
+            assert sample.legal_actions() == state.legal_actions()
+        varied += len({str(sample.deal.hands) for sample in samples}) > 1
+        again = samples[0].resample_from_infostate(seat, Sampler(1))
+        assert again.history() == samples[1].history()
+    assert points >= 3
+    assert varied >= points - 1
+
+
+def test_resample_during_the_deal_and_during_draws() -> None:
+    """While dealing, the cards other seats got are replaced by unseen ones; during an exchange's draws
+    resampling is refused with a clear error."""
+    game = pyspiel.load_game("python_fly(players=3)")
+    state = game.new_initial_state()
+    deck = [c.index for c in fly.FlyRules(players=3).deck]
+    for card in deck[:12]:
+        state.apply_action(card)
+    other = state.resample_from_infostate(0, Sampler(0))
+    assert other.information_state_string(0) == state.information_state_string(0)
+    assert other.own_dealt(0) == state.own_dealt(0)
+    assert other.own_dealt(1) != state.own_dealt(1)
+    play_out(state, np.random.RandomState(0), stop=lambda s: s.deal is not None)
+    seat = state.current_player()
+    state.apply_action(MARK + min(c.index for c in state.deal.hands[seat]))
+    state.apply_action(STAND)
+    assert state.is_chance_node()
+    with pytest.raises(ValueError, match="draws the replacements"):
+        state.resample_from_infostate(seat, Sampler(0))
