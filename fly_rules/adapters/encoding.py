@@ -25,6 +25,7 @@ seat's hidden cards [FLY-5.1] [DRF-11.1]; the layout is in :func:`write_fly_obse
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -45,6 +46,7 @@ __all__ = [
     "OBSERVATION_HIGH",
     "STAND",
     "SWAP",
+    "BotDriver",
     "Marking",
     "action_id",
     "action_ids",
@@ -111,6 +113,42 @@ def action_ids(deal: Deal, action: Any) -> list[int]:
         return [action_id(action)]
     marks = [MARK + card for card in bits(action.cards.mask)]
     return marks if _immediate(deal) else [*marks, STAND]
+
+
+class BotDriver:
+    """Drives an engine bot (:mod:`fly_rules.bots`, by name) through the action ids: the bot chooses
+    from ``view(seat)`` and the legal actions only; an exchange it chooses is then given mark by mark.
+
+    >>> from fly_rules import fly
+    >>> deal = fly.new_match(fly.FlyRules(players=3), seed=4).deal
+    >>> driver = BotDriver("rule-of-thumb", deal.rules, seed=0)
+    >>> action_text(deal, 0, driver.next_id(deal, 0))
+    'mark 7♣'
+
+    Raises:
+        ValueError: for an unknown bot name.
+    """
+
+    def __init__(self, name: str, rules: FlyRules | DreyfusRules, seed: int = 0) -> None:
+        from fly_rules.bots import BOTS  # noqa: PLC0415 - the bots import the engine, not the adapters
+
+        if name not in BOTS:
+            raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")
+        self.bot = BOTS[name](rules)
+        """The engine bot."""
+        self.rng = random.Random(seed)
+        """The bot's random generator, seeded once."""
+        self._plan: list[int] = []
+
+    def next_id(self, deal: Deal, marked: int) -> int:
+        """The id the bot plays in ``deal`` for the seat to move, which has ``marked`` cards marked."""
+        if marked and self._plan:
+            return self._plan.pop(0)
+        seat = deal.to_move
+        assert seat is not None, "the deal is over: no one is to move"
+        ids = action_ids(deal, self.bot.choose(deal.view(seat), deal.legal_actions(), self.rng))
+        self._plan = ids[1:]
+        return ids[0]
 
 
 def hand_mask(deal: Deal, seat: int) -> int:

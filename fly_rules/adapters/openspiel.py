@@ -65,6 +65,7 @@ from fly_rules.adapters.encoding import (
     MARK,
     STAND,
     SWAP,
+    BotDriver,
     action_ids,
     action_text,
     engine_action,
@@ -85,8 +86,10 @@ __all__ = [
     "CardGameObserver",
     "CardGameState",
     "DreyfusGame",
+    "EngineBot",
     "FlyGame",
     "dreyfus_rules_from_params",
+    "engine_bot",
     "fly_rules_from_params",
     "information_state_size",
 ]
@@ -622,6 +625,42 @@ class CardGameObserver:
         if not self.perfect_recall:
             return now
         return "\n".join([*state.history_seen_by(player), now])
+
+
+class EngineBot(pyspiel.Bot):  # type: ignore[misc]
+    """An engine bot as an OpenSpiel bot (make one with :func:`engine_bot`)."""
+
+    def __init__(self, driver: BotDriver) -> None:
+        pyspiel.Bot.__init__(self)
+        self.driver = driver
+        """Chooses the ids."""
+
+    def step(self, state: CardGameState) -> int:
+        """The bot's action id at ``state`` (a decision node)."""
+        return self.driver.next_id(state.deal, state.marked)
+
+    def restart_at(self, state: CardGameState) -> None:
+        """Nothing to forget: the bot decides from the state's view each time."""
+
+    def inform_action(self, state: CardGameState, player: int, action: int) -> None:
+        """Nothing to remember: the bot decides from the state's view each time."""
+
+
+def engine_bot(game: Any, name: str = "rule-of-thumb", seed: int = 0) -> EngineBot:
+    """One of the library's bots (``"random"``, ``"rule-of-thumb"``, ``"monte-carlo"``) as a
+    ``pyspiel.Bot`` for ``game`` (``python_fly`` or ``python_dreyfus``), to evaluate against; it sees
+    only its seat's view.
+
+    >>> game = pyspiel.load_game("python_dreyfus")
+    >>> bots = [engine_bot(game, "rule-of-thumb", seed) for seed in range(3)]
+    >>> from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+    >>> len(evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0)))
+    3
+
+    Raises:
+        ValueError: for an unknown bot name.
+    """
+    return EngineBot(BotDriver(name, game.rules, seed))
 
 
 def _game_type(short_name: str, long_name: str, players: tuple[int, int], defaults: dict[str, Any]) -> Any:

@@ -10,6 +10,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 from open_spiel.python.observation import make_observation
 
 from fly_rules import dreyfus, fly
@@ -443,3 +444,20 @@ def test_resample_during_the_deal_and_during_draws() -> None:
     assert state.is_chance_node()
     with pytest.raises(ValueError, match="draws the replacements"):
         state.resample_from_infostate(seat, Sampler(0))
+
+
+def test_fly_10_1_engine_bots_are_openspiel_bots() -> None:
+    """FLY-10.1: the rule-of-thumb bot as a pyspiel.Bot beats random bots over 30 deals of Fly, and the
+    Monte-Carlo bot plays a Dreyfus deal, through OpenSpiel's evaluate_bots."""
+    game = pyspiel.load_game("python_fly(players=4)")
+    rng = np.random.RandomState(3)
+    totals = np.zeros(4)
+    for deal in range(30):
+        bots = [openspiel.engine_bot(game, "rule-of-thumb" if seat == 0 else "random", deal) for seat in range(4)]
+        totals += evaluate_bots(game.new_initial_state(), bots, rng)
+    assert totals[0] > max(totals[1:])
+    dreyfus_game = pyspiel.load_game("python_dreyfus(exchange_mode=incremental)")
+    bots = [openspiel.engine_bot(dreyfus_game, name, 1) for name in ("monte-carlo", "rule-of-thumb", "random")]
+    assert len(evaluate_bots(dreyfus_game.new_initial_state(), bots, rng)) == 3
+    with pytest.raises(ValueError, match="unknown bot 'chess'"):
+        openspiel.engine_bot(game, "chess")

@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 from fly_rules import dreyfus, fly
 from fly_rules.adapters.encoding import MARK, STAND
-from fly_rules.adapters.pettingzoo import CardGameEnv, dreyfus_env, dreyfus_v0, fly_env, fly_v0
+from fly_rules.adapters.pettingzoo import CardGameEnv, dreyfus_env, dreyfus_v0, engine_policy, fly_env, fly_v0
 from fly_rules.errors import InvalidRules
 
 MAKERS: dict[str, Callable[[], CardGameEnv]] = {
@@ -208,3 +208,28 @@ def test_an_illegal_action_ends_a_wrapped_episode_with_a_penalty() -> None:
     env.step(illegal)
     assert all(env.terminations.values())
     assert env.rewards[agent] == -1
+
+
+def test_fly_10_1_engine_bots_are_pettingzoo_policies() -> None:
+    """FLY-10.1: the rule-of-thumb policy beats random agents over 30 episodes of Fly; the Monte-Carlo
+    policy plays a Dreyfus episode; a policy asked for an agent not to act refuses."""
+    totals = np.zeros(4)
+    for episode in range(30):
+        env = fly_v0.env(num_players=4)
+        env.reset(seed=episode)
+        policies = [engine_policy(env, "rule-of-thumb" if seat == 0 else "random", episode) for seat in range(4)]
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, _ = env.last()
+            totals[env.possible_agents.index(agent)] += reward
+            seat = env.possible_agents.index(agent)
+            env.step(None if termination or truncation else policies[seat](observation, agent))
+    assert totals[0] > max(totals[1:])
+    env = dreyfus_v0.env(exchange_mode="incremental")
+    env.reset(seed=2)
+    policy = engine_policy(env, "monte-carlo")
+    with pytest.raises(ValueError, match="not the agent to act"):
+        policy(None, next(a for a in env.possible_agents if a != env.agent_selection))
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        env.step(None if termination or truncation else policy(observation, agent))
+    assert env.unwrapped.match.is_over

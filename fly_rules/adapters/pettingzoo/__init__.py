@@ -31,6 +31,7 @@ Needs the ``pettingzoo`` extra (``pip install 'fly_rules[pettingzoo]'``).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, Final
 
 import attrs
@@ -48,6 +49,7 @@ from fly_rules.adapters.encoding import (
     DREYFUS_ACTIONS,
     FLY_ACTIONS,
     OBSERVATION_HIGH,
+    BotDriver,
     action_text,
     engine_action,
     legal_ids,
@@ -58,7 +60,7 @@ from fly_rules.adapters.encoding import (
 from fly_rules.adapters.pettingzoo._picture import table_image
 from fly_rules.cards import CardSet
 
-__all__ = ["CardGameEnv", "dreyfus_env", "fly_env", "rules_from_options", "wrap"]
+__all__ = ["CardGameEnv", "dreyfus_env", "engine_policy", "fly_env", "rules_from_options", "wrap"]
 
 _SEED_RANGE: Final = 2**63
 
@@ -233,6 +235,34 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return str(self.metadata["name"])
+
+
+def engine_policy(env: Any, name: str = "rule-of-thumb", seed: int = 0) -> Callable[[Any, str], int]:
+    """One of the library's bots (``"random"``, ``"rule-of-thumb"``, ``"monte-carlo"``) as a PettingZoo
+    policy for ``env`` (wrapped or not): ``policy(observation, agent)`` gives the bot's action id for the
+    agent to act; it sees only that seat's view.
+
+    >>> env = fly_v0.env(num_players=3)
+    >>> env.reset(seed=1)
+    >>> policy = engine_policy(env, "rule-of-thumb")
+    >>> for agent in env.agent_iter():
+    ...     observation, reward, termination, truncation, info = env.last()
+    ...     env.step(None if termination or truncation else policy(observation, agent))
+    >>> env.unwrapped.match.is_over
+    True
+
+    Raises:
+        ValueError: for an unknown bot name.
+    """
+    raw: CardGameEnv = env.unwrapped
+    driver = BotDriver(name, raw.rules, seed)
+
+    def policy(observation: Any, agent: str) -> int:
+        if raw.agent_selection != agent:
+            raise ValueError(f"{agent} is not the agent to act ({raw.agent_selection} is)")
+        return driver.next_id(raw.match.deal, raw.marked)
+
+    return policy
 
 
 def rules_from_options(base: Any, name: str, options: dict[str, Any]) -> Any:
