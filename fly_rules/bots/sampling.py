@@ -238,8 +238,12 @@ class _FlyGuess(_Guess):
         self.first = rules.left_of(view.dealer)
         self.not_drawn = view.trump_card.bit
         dealer = view.dealer
-        # a dealer who took the trump card and has not played it still holds it
-        self.holds_trump = self.swapped[dealer] and dealer != view.seat and not self.played[dealer] & self.not_drawn
+        # a dealer who took the trump card and has not played it holds it, unless he exchanged it away
+        self.may_hold = self.swapped[dealer] and dealer != view.seat and not self.played[dealer] & self.not_drawn
+        declared = view.declarations[dealer]
+        swap_at = next((k for k, d in enumerate(declared) if d.kind == "swap"), len(declared))
+        self.exchanged_after_swap = sum(d.count for d in declared[swap_at + 1 :])
+        self.holds_trump = self.may_hold
 
     def known(self) -> int:
         return self.not_drawn
@@ -251,6 +255,9 @@ class _FlyGuess(_Guess):
             return 0
         # the seat itself took the trump card and no longer has it: it discarded it again
         again = seat == view.seat and self.swapped[seat] and not (view.hand.mask | self.played[seat]) & trump
+        if seat == view.dealer and self.may_hold:  # another dealer: as likely as any of his cards to go
+            again = rng.random() < self.exchanged_after_swap / 5
+            self.holds_trump = not again
         chosen = self.pick(pool, self.counts[seat] + self.swapped[seat] - again, rng)
         return None if chosen is None else chosen | (trump if again else 0)
 
