@@ -546,14 +546,6 @@ def information_state_size(rules: Any) -> int:
     return observation_size(rules) + 52 * dealt + 52 * 2 + seats + 52 * tricks * seats
 
 
-def _seated_tricks(view: Any) -> list[list[tuple[int, Any]]]:
-    """Every trick of ``view``, completed ones then the current one, as (seat, card) pairs."""
-    if isinstance(view, fly.FlyView):
-        return [list(trick) for trick in (*view.tricks, view.trick)]
-    tricks = [*view.tricks, (view.leader, view.trick)]
-    return [[((leader + k) % 3, card) for k, card in enumerate(cards)] for leader, cards in tricks]
-
-
 class CardGameObserver:
     """OpenSpiel's observer protocol for both games.
 
@@ -612,7 +604,8 @@ class CardGameObserver:
             self.dict["exchanging"][exchanging[0]] = exchanging[1] / 12
         if state.deal is not None:
             plays = self.dict["plays"]
-            for trick, pairs in enumerate(_seated_tricks(state.deal.view(player))):
+            view = state.deal.view(player)
+            for trick, pairs in enumerate((*view.tricks, view.trick)):
                 for seat, card in pairs:
                     plays[trick, seat, card.index] = 1.0
 

@@ -32,6 +32,7 @@ from fly_rules._choices import bits
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import ALL_CARDS, DECK_48, Card, CardSet
 from fly_rules.dreyfus.deal import eldest
+from fly_rules.engine import Phase
 from fly_rules.errors import RuleViolation
 
 __all__ = ["Sample", "sample_deal"]
@@ -292,7 +293,7 @@ class _FlyGuess(_Guess):
         )
         actions: list[Any] = []
         queues = [list(declared) for declared in view.declarations]
-        while deal.phase is fly.Phase.EXCHANGE:
+        while deal.phase is Phase.EXCHANGE:
             mover = deal.to_move
             assert mover is not None  # someone declares in the exchange
             if not queues[mover]:
@@ -311,9 +312,8 @@ class _FlyGuess(_Guess):
 
 class _DreyfusGuess(_Guess):
     def __init__(self, view: dreyfus.DreyfusView, rules: Any) -> None:
-        tricks = [(*view.tricks, (view.leader, view.trick))]
-        seated = [[((leader + k) % 3, card) for k, card in enumerate(cards)] for leader, cards in tricks[0]]
-        super().__init__(view, rules, 3, seated, list(view.bought), view.contract)
+        tricks = [list(trick) for trick in (*view.tricks, view.trick)]
+        super().__init__(view, rules, 3, tricks, list(view.bought), view.contract)
         self.first = eldest(view.dealer)
 
     def known(self) -> int:
@@ -361,12 +361,12 @@ class _DreyfusGuess(_Guess):
             deal_number=view.deal_number,
         )
         actions: list[Any] = []
-        while deal.phase == "exchange":
+        while deal.phase is Phase.EXCHANGE:
             mover = deal.to_move
             assert mover is not None  # someone exchanges or stands in the exchange
             if events[mover]:
                 action: Any = Exchange(CardSet(events[mover].pop(0)[0]))
-            elif mover == view.to_move and view.phase == "exchange" and not any(events):
+            elif mover == view.to_move and view.phase is Phase.EXCHANGE and not any(events):
                 break
             else:
                 action = Stand()
