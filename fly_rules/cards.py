@@ -21,7 +21,7 @@ from typing import Final
 
 import attrs
 
-from fly_rules.errors import InvalidNotation
+from fly_rules.errors import InvalidNotation, RuleViolation
 
 __all__ = [
     "ACE_BELOW_JACK",
@@ -72,9 +72,9 @@ class Suit(enum.IntEnum):
         >>> Suit.parse("h"), Suit.parse("♠"), Suit.parse("Clubs")
         (<Suit.HEARTS: 2>, <Suit.SPADES: 3>, <Suit.CLUBS: 0>)
         """
-        suit = _SUIT_WORDS.get(text.strip().lower())
+        suit = _SUIT_WORDS.get(text.strip().lower()) if isinstance(text, str) else None
         if suit is None:
-            raise InvalidNotation(text, "not a suit (expected C, D, H, S, ♣, ♦, ♥, ♠ or a name)")
+            raise InvalidNotation(str(text), "not a suit (expected C, D, H, S, ♣, ♦, ♥, ♠ or a name)")
         return suit
 
     def __str__(self) -> str:
@@ -120,7 +120,8 @@ for _suit in Suit:
     _SUIT_WORDS[_suit.symbol] = _suit
     _SUIT_WORDS[_suit.name.lower()] = _suit
 _SUIT_WORDS.update({"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES})
-_CARD_RE: Final = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠♧♢♡♤])", re.IGNORECASE)
+# ASCII: without it IGNORECASE lets the Kelvin sign pass for K and the long s for S [CARD-3.1].
+_CARD_RE: Final = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠♧♢♡♤])", re.IGNORECASE | re.ASCII)
 
 
 @attrs.frozen(eq=False, order=False, repr=False)
@@ -156,8 +157,8 @@ class Card:
     @classmethod
     def from_index(cls, index: int) -> Card:
         """The card at ``index`` (0 = 2♣ … 51 = A♠) [CARD-4.1]."""
-        if not 0 <= index < 52:
-            raise ValueError(f"card index must be 0..51, not {index!r}")
+        if type(index) is not int or not 0 <= index < 52:
+            raise RuleViolation("CARD-4.1", f"a card index is 0..51, not {index!r}", index)
         return ALL_CARDS[index]
 
     @classmethod
@@ -262,7 +263,7 @@ class RankOrder:
     @ranks.validator
     def _check_ranks(self, _attribute: object, value: tuple[Rank, ...]) -> None:
         if sorted(value) != list(Rank):
-            raise ValueError("a rank order must list each of the 13 ranks exactly once")
+            raise RuleViolation("CARD-1.3", "a rank order must list each of the 13 ranks exactly once", value)
 
     @strength.default
     def _strength(self) -> tuple[int, ...]:
@@ -292,7 +293,7 @@ ACE_BELOW_JACK: Final = RankOrder("ace_below_jack", _ACE_BELOW_JACK_RANKS)
 
 def _validate_mask(_instance: object, _attribute: object, value: int) -> None:
     if type(value) is not int or not 0 <= value <= _FULL_MASK:
-        raise ValueError(f"a card-set mask must be an int in 0..2**52-1, not {value!r}")
+        raise RuleViolation("CARD-4.1", f"a card-set mask must be an int in 0..2**52-1, not {value!r}", value)
 
 
 @attrs.frozen(repr=False)
@@ -500,9 +501,9 @@ def deck_of_size(size: int) -> CardSet:
     >>> deck_of_size(40)
     Traceback (most recent call last):
     ...
-    ValueError: CARD-2.5: no standard deck has 40 cards (expected 32, 36, 48 or 52)
+    fly_rules.errors.RuleViolation: CARD-2.5: no standard deck has 40 cards (expected 32, 36, 48 or 52)
     """
-    deck = _DECKS.get(size)
+    deck = _DECKS.get(size) if type(size) is int else None
     if deck is None:
-        raise ValueError(f"CARD-2.5: no standard deck has {size!r} cards (expected 32, 36, 48 or 52)")
+        raise RuleViolation("CARD-2.5", f"no standard deck has {size!r} cards (expected 32, 36, 48 or 52)", size)
     return deck

@@ -18,8 +18,18 @@ from typing import Final
 
 from fly_rules.actions import Play
 from fly_rules.cards import ALL_CARDS, SUIT_MASKS, RankOrder
+from fly_rules.errors import InvalidRules
 
-__all__ = ["Duty", "TrumpDuty", "beaten_by_mask", "playable", "plays_of", "trick_winner", "unmet_duty"]
+__all__ = [
+    "Duty",
+    "TrumpDuty",
+    "beaten_by_mask",
+    "playable",
+    "plays_of",
+    "trick_winner",
+    "trump_duty_option",
+    "unmet_duty",
+]
 
 
 class TrumpDuty(enum.StrEnum):
@@ -31,6 +41,19 @@ class TrumpDuty(enum.StrEnum):
     """Beat the highest trump in the trick if able, else play any trump."""
     OVERTRUMP_OR_FREE = "overtrump_or_free"
     """Beat the highest trump in the trick if able, else play any card."""
+
+
+def trump_duty_option(value: object) -> TrumpDuty:
+    """The duty named ``value`` (a member or its text): the converter of the ``trump_duty`` option.
+
+    Raises:
+        InvalidRules: naming ``trump_duty`` and the known values, for anything else.
+    """
+    try:
+        return TrumpDuty(value)  # type: ignore[arg-type]  # anything may come in; the enum refuses it
+    except (TypeError, ValueError):
+        known = ", ".join(repr(duty.value) for duty in TrumpDuty)
+        raise InvalidRules("trump_duty", f"must be one of {known}, not {value!r}") from None
 
 
 class Duty(enum.Enum):

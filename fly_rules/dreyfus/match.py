@@ -140,6 +140,6 @@ def new_match(rules: DreyfusRules, seed: int | str, dealer: int | None = None) -
     if dealer is None:
         dealer = draw_dealer(seed)
     elif isinstance(dealer, bool) or dealer not in (0, 1, 2):
-        raise ValueError(f"the dealer is seat 0, 1 or 2, not {dealer!r}")
+        raise RuleViolation("DRF-2.1", f"the dealer is seat 0, 1 or 2, not {dealer!r}", dealer)
     deal = _deal_number(rules, seed, 0, dealer, (0, 0, 0), (0, 0, 0))
     return DreyfusMatch(rules, seed, dealer, deal, None, 0, False, None)

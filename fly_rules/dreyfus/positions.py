@@ -39,7 +39,7 @@ def _card_list(cards: CardSet | str | Iterable[Card | str]) -> list[Card]:
 
 def _triple(values: Sequence[int], name: str) -> _Triple:
     if len(values) != 3 or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
-        raise ValueError(f"{name} must be three non-negative ints, not {values!r}")
+        raise RuleViolation("DRF-2.4", f"{name} records must be three non-negative ints, not {values!r}", values)
     return (values[0], values[1], values[2])
 
 
@@ -75,12 +75,13 @@ def new_deal(
     Raises:
         RuleViolation: DRF-2.4 or DRF-1.2 for an irregular deal; DRF-8.1 if a lower
             record has already reached the target (the match is over).
-        ValueError: for a seat or records out of range.
+        RuleViolation: DRF-2.1 for a dealer who is not a seat; DRF-2.4 for records that are not three
+            non-negative ints.
     """
     if not isinstance(rules, DreyfusRules):
         raise TypeError(f"rules must be DreyfusRules, not {type(rules).__name__}")
     if isinstance(dealer, bool) or dealer not in (0, 1, 2):
-        raise ValueError(f"the dealer is seat 0, 1 or 2, not {dealer!r}")
+        raise RuleViolation("DRF-2.1", f"the dealer is seat 0, 1 or 2, not {dealer!r}", dealer)
     masks = tuple(_mask_of(hand, f"hand {seat}") for seat, hand in enumerate(hands))
     talon_cards = tuple(c.index for c in _card_list(talon))
     check_position(masks, talon_cards)

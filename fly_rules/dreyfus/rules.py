@@ -23,7 +23,7 @@ import attrs
 
 from fly_rules.cards import SUIT_MASKS, Rank, Suit
 from fly_rules.errors import InvalidRules
-from fly_rules.tricks import TrumpDuty
+from fly_rules.tricks import TrumpDuty, trump_duty_option
 
 __all__ = ["DEFAULT_FOSK_RANKS", "PRESETS", "RENAMED_OPTIONS", "DreyfusRules"]
 
@@ -121,7 +121,7 @@ class DreyfusRules:
         validator=_one_of("eldest", "first_actual_buyer"),
     )
     """Who leads to the first trick [DRF-5.1]."""
-    trump_duty: TrumpDuty = attrs.field(default=TrumpDuty.ANY_TRUMP, converter=TrumpDuty)
+    trump_duty: TrumpDuty = attrs.field(default=TrumpDuty.ANY_TRUMP, converter=trump_duty_option)
     """What a player void in the suit led owes when he holds trumps [DRF-6.3] [DRF-6.4]."""
     must_head_trick: bool = attrs.field(default=False, validator=_boolean)
     """Whether a player following suit must beat the best card of the suit led if able [DRF-6.4]."""

@@ -13,7 +13,7 @@ import attrs
 from fly_rules.actions import Action
 from fly_rules.cards import Card, CardSet
 from fly_rules.engine import MatchBase, replace, shuffled
-from fly_rules.errors import RuleViolation
+from fly_rules.errors import InvalidRules, RuleViolation
 from fly_rules.fly.deal import deal_cards, draw_first_dealer
 from fly_rules.fly.rules import FlyRules
 from fly_rules.fly.state import Bidding, FlyDeal, FlyView, Phase, SwapTrump, Table, Tally
@@ -209,6 +209,6 @@ def new_match(rules: FlyRules, *, seed: int | str, dealer: int | None = None, ma
     elif type(dealer) is not int or not 0 <= dealer < rules.players:
         raise RuleViolation("FLY-1.2", f"the dealer must be a seat 0 to {rules.players - 1}, not {dealer!r}", dealer)
     if max_deals is not None and (type(max_deals) is not int or max_deals < 1):
-        raise ValueError(f"max_deals must be None or a whole number >= 1, not {max_deals!r}")
+        raise InvalidRules("max_deals", f"must be None or a whole number >= 1, not {max_deals!r}")
     deal = _deal_from_seed(rules, seed, 0, dealer, (rules.start_record,) * rules.players)
     return FlyMatch(rules=rules, seed=seed, deal=deal, max_deals=max_deals, first_dealer=dealer)

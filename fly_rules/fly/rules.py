@@ -14,7 +14,7 @@ import attrs
 
 from fly_rules.cards import ACE_BELOW_JACK, ACE_HIGH, CardSet, RankOrder, deck_of_size
 from fly_rules.errors import InvalidRules
-from fly_rules.tricks import TrumpDuty
+from fly_rules.tricks import TrumpDuty, trump_duty_option
 
 __all__ = ["DEFAULT_DECKS", "PRESETS", "FlyRules"]
 
@@ -25,6 +25,8 @@ _MOUCHE_DECKS: Final[dict[int, int]] = {3: 32, 4: 36, 5: 48, 6: 52, 7: 52}
 
 
 def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
+    if isinstance(values, str) or not isinstance(values, Iterable):
+        raise InvalidRules("deal_packets", f"must be a sequence of whole numbers, not {values!r}")
     return tuple(values)
 
 
@@ -77,7 +79,7 @@ class FlyRules:
     """What happens when exactly one player stays in [FLY-5.5]."""
     must_head_trick: bool = False
     """Whether a player following suit must beat the best card of the suit led if able [FLY-6.3]."""
-    trump_duty: TrumpDuty = attrs.field(default=TrumpDuty.ANY_TRUMP, converter=TrumpDuty)
+    trump_duty: TrumpDuty = attrs.field(default=TrumpDuty.ANY_TRUMP, converter=trump_duty_option)
     """What a player void in the suit led owes when he holds trumps [FLY-6.4]."""
     ace_of_spades_mode: Literal["led_trump_ace", "led_trump_ace_void_only", "top_trump", "none"] = "led_trump_ace"
     """The reading of the ace-of-spades privilege [FLY-7.1]."""

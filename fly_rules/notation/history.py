@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from fly_rules import dreyfus, fly
+from fly_rules._numbers import MAX_DEPTH, MAX_DIGITS, is_whole_number
 from fly_rules.cards import CardSet, Suit
 from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation
 from fly_rules.notation.games import (
@@ -240,39 +241,46 @@ def dump_history(
 
 
 class _Reader:
-    """Replays one history's data, keeping what is needed to name a field's line."""
+    """Replays one history's data, keeping what is needed to name a field's line.
+
+    The text is indexed once, in one pass: the line of the first ``key = …`` of each section (the
+    top level, each ``[table]``, each ``[[deal]]``), so that naming a line costs no rescan.
+    """
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = text.splitlines()
-        self._deal_lines: list[int] = [i for i, line in enumerate(self.lines) if line.strip() == "[[deal]]"]
+        self.lines = text.split("\n")  # TOML's lines: splitlines() would also split at \x0c, \u2028, …
+        self._deal_lines: list[int] = []
+        self._keys: dict[tuple[str, int], dict[str, int]] = {}
+        section: tuple[str, int] = ("", -1)  # the top level
+        keys = self._keys.setdefault(section, {})
+        for number, line in enumerate(self.lines):
+            if line.startswith("["):
+                head = line.strip()
+                if head == "[[deal]]":
+                    self._deal_lines.append(number)
+                    section = ("[[deal]]", len(self._deal_lines) - 1)
+                else:
+                    section = (head, number)
+                keys = self._keys.setdefault(section, {})
+            elif "=" in line:
+                keys.setdefault(line.split("=", 1)[0].strip(), number + 1)
 
     def fail(self, value: object, field: str, detail: str, rule: str, line: int | None = None) -> InvalidHistory:
         return InvalidHistory(value if isinstance(value, str) else repr(value), field, detail, rule=rule, line=line)
 
     def key_line(self, key: str, table: str | None = None, deal: int | None = None) -> int | None:
         """The line of ``key = …`` at the top level, in ``[table]`` or in the ``deal``-th ``[[deal]]``."""
-        start, stop = 0, len(self.lines)
         if deal is not None:
-            if deal >= len(self._deal_lines):
-                return None
-            start = self._deal_lines[deal]
-            later = [i for i, line in enumerate(self.lines) if i > start and line.startswith("[")]
-            stop = later[0] if later else stop
+            section = ("[[deal]]", deal)
         elif table is not None:
-            heads = [i for i, line in enumerate(self.lines) if line.strip() == f"[{table}]"]
+            heads = [s for s in self._keys if s[0] == f"[{table}]"]
             if not heads:
                 return None
-            start = heads[0]
-            later = [i for i, line in enumerate(self.lines) if i > start and line.startswith("[")]
-            stop = later[0] if later else stop
+            section = min(heads, key=lambda s: s[1])
         else:
-            later = [i for i, line in enumerate(self.lines) if line.startswith("[")]
-            stop = later[0] if later else stop
-        for i in range(start, stop):
-            if self.lines[i].split("=", 1)[0].strip() == key:
-                return i + 1
-        return None
+            section = ("", -1)
+        return self._keys.get(section, {}).get(key)
 
     def action_line(self, deal: int, index: int, entry: str) -> int | None:
         """The line of the ``index``-th action of the ``deal``-th deal, if the text is laid out one a line."""
@@ -357,6 +365,8 @@ def load_history(text: str) -> Any:
     Raises:
         InvalidHistory: naming the field, line and rule of the first thing wrong [REC-4.3].
     """
+    if not isinstance(text, str):
+        raise InvalidHistory(repr(text)[:40], "document", "a history must be given as text", rule="REC-1.1")
     reader = _Reader(text)
     try:
         data = tomllib.loads(text)
@@ -364,6 +374,11 @@ def load_history(text: str) -> Any:
         found = re.search(r"at line (\d+)", str(error))
         line = int(found.group(1)) if found else None
         raise reader.fail(text[:40], "document", f"not valid TOML: {error}", "REC-1.1", line) from None
+    except ValueError:  # tomllib's int() refusing a number of more than 4,300 digits
+        raise reader.fail(text[:40], "document", f"a number has more than {MAX_DIGITS} digits", "REC-1.5") from None
+    except RecursionError:
+        raise reader.fail(text[:40], "document", f"nested more than {MAX_DEPTH} deep", "REC-1.5") from None
+    _check_bounds(reader, data)
     for key in data:
         if key not in _TOP_KEYS and key not in _TABLES:
             raise reader.fail(key, key, "is not a key of a history", "REC-1.4", reader.key_line(key))
@@ -391,6 +406,30 @@ def load_history(text: str) -> Any:
     return state
 
 
+def _check_bounds(reader: _Reader, data: dict[str, Any]) -> None:
+    """No array or table nested more than ``MAX_DEPTH`` deep, no number of more than ``MAX_DIGITS``
+    digits [REC-1.5]; walked without recursion, so that no depth can overflow the stack."""
+    limit = 10**MAX_DIGITS
+    pending: list[tuple[object, int]] = [(data, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise reader.fail("", "document", f"nested more than {MAX_DEPTH} deep", "REC-1.5")
+        if isinstance(value, dict):
+            pending.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            pending.extend((item, depth + 1) for item in value)
+        elif type(value) is int and not -limit < value < limit:
+            raise reader.fail("", "document", f"a number has more than {MAX_DIGITS} digits", "REC-1.5")
+
+
+def _cause(error: Exception, rule: str) -> tuple[str, str]:
+    """The rule an engine error names (``rule`` if none) and what it says without that rule's ID."""
+    if isinstance(error, RuleViolation):
+        return error.rule, error.detail
+    return rule, str(error)
+
+
 def _read_rules(reader: _Reader, data: Mapping[str, Any], game: str) -> Any:
     """The rules: players and the options [REC-2.1] [REC-2.3]."""
     players = _expect(reader, data, "players", int, "players", "REC-2.1")
@@ -400,7 +439,7 @@ def _read_rules(reader: _Reader, data: Mapping[str, Any], game: str) -> Any:
     options = upgrade_options(game, options)
     try:
         rules = make_rules(game, players=players, **options)
-    except (FlyRulesError, TypeError) as error:
+    except (FlyRulesError, TypeError, ValueError) as error:
         name = getattr(error, "option", "")
         field = f"options.{name}" if name in options else "options" if name != "players" else "players"
         line = reader.key_line(name, table="options") if name in options else reader.key_line("players")
@@ -425,19 +464,20 @@ def _read_start(reader: _Reader, data: Mapping[str, Any], game: str, rules: Any)
         args = _start_args(reader, game, data["start"])
         try:
             return _new_deal(rules, args)
-        except (FlyRulesError, TypeError) as error:
-            rule = getattr(error, "rule", "REC-2.4")
-            raise reader.fail(repr(args), "start", str(error), rule, reader.key_line("start")) from None
+        except (FlyRulesError, TypeError, ValueError) as error:
+            rule, detail = _cause(error, "REC-2.4")
+            raise reader.fail(repr(args), "start", detail, rule, reader.key_line("start")) from None
     seed = _expect(reader, data, "seed", (int, str), "seed", "REC-2.2")
     dealer = _expect(reader, data, "dealer", int, "dealer", "REC-2.2")
     max_deals = data.get("max_deals")
-    if max_deals is not None and (game != "fly" or type(max_deals) is not int):
-        detail = "must be a whole number" if game == "fly" else "Dreyfus keeps max_deals among its options"
+    if max_deals is not None and (game != "fly" or type(max_deals) is not int or max_deals < 1):
+        detail = "must be a whole number >= 1" if game == "fly" else "Dreyfus keeps max_deals among its options"
         raise reader.fail(max_deals, "max_deals", detail, "REC-2.2", reader.key_line("max_deals"))
     try:
         return new_game(rules, seed=seed, dealer=dealer, max_deals=max_deals)
-    except (FlyRulesError, TypeError, ValueError) as error:
-        raise reader.fail(dealer, "dealer", str(error), "REC-2.2", reader.key_line("dealer")) from None
+    except (FlyRulesError, TypeError, ValueError) as error:  # only the dealer is left unchecked here
+        rule, detail = _cause(error, "REC-2.2")
+        raise reader.fail(dealer, "dealer", detail, rule, reader.key_line("dealer")) from None
 
 
 def _replay_deals(reader: _Reader, data: Mapping[str, Any], state: Match | Deal) -> Match | Deal:
@@ -488,7 +528,7 @@ def _replay_deal(reader: _Reader, table: Mapping[str, Any], number: int, state: 
         if done is not None:
             raise reader.fail(entry, where, "the deal is already over", "REC-3.3", line)
         seat_text, colon, action_part = entry.partition(":")
-        if not colon or not seat_text.strip().isdigit():
+        if not colon or not is_whole_number(seat_text.strip(), signed=False):
             raise reader.fail(entry, where, "must be 'SEAT: ACTION'", "REC-3.3", line)
         if int(seat_text) != state.to_move:
             raise reader.fail(

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from fly_rules import dreyfus, fly
+from fly_rules._numbers import is_whole_number, whole_number
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.errors import FlyRulesError, InvalidNotation
@@ -122,11 +123,8 @@ def _split_cards(text: str, field: str, line: str) -> list[Card]:
     return [Card.parse(text[i : i + 2]) for i in range(0, len(text), 2)]
 
 
-def _ints(text: str, field: str, line: str) -> list[int]:
-    try:
-        return [int(v) for v in text.split(",")]
-    except ValueError:
-        raise InvalidNotation(line, f"{field}: expected whole numbers joined by ',', not {text!r}") from None
+def _ints(text: str, field: str) -> list[int]:
+    return [whole_number(v, field) for v in text.split(",")]
 
 
 def _parse_option(text: str) -> object:
@@ -134,7 +132,7 @@ def _parse_option(text: str) -> object:
         return [_parse_option(v) for v in text[1:-1].split(",") if v]
     if text in ("true", "false"):
         return text == "true"
-    if text.lstrip("-").isdigit():
+    if is_whole_number(text):
         return int(text)
     return text
 
@@ -161,6 +159,8 @@ def parse_position(text: str) -> Deal:
         InvalidNotation: for a malformed line (naming the field), or with the rule ID in its
             detail when the dealt position or a move breaks a rule.
     """
+    if not isinstance(text, str):
+        raise InvalidNotation(repr(text), "a position must be given as text")
     line = text.strip()
     fields = line.split(" ")
     game = fields[0] if fields else ""
@@ -175,7 +175,7 @@ def parse_position(text: str) -> Deal:
         if error.text == text:
             raise
         raise InvalidNotation(text, error.detail) from None
-    except FlyRulesError as error:
+    except (FlyRulesError, TypeError, ValueError) as error:  # the engine's constructors refusing a value
         raise InvalidNotation(text, str(error)) from None
 
 
@@ -188,9 +188,7 @@ def _parse(game: str, fields: list[str], text: str) -> Deal:
                 raise InvalidNotation(text, f"options: {item!r} is not name=value")
             options[name] = _parse_option(value)
     options = upgrade_options(game, options)
-    if not fields[2].isdigit():
-        raise InvalidNotation(text, f"dealer: {fields[2]!r} is not a seat")
-    dealer = int(fields[2])
+    dealer = whole_number(fields[2], "dealer", signed=False)
     hand_texts = fields[4].split("/")
     hands = [_split_cards(h, "hands", text) for h in hand_texts]
     try:
@@ -207,14 +205,13 @@ def _parse(game: str, fields: list[str], text: str) -> Deal:
             trump_card=Card.parse(fields[3]),
             stock=_split_cards(fields[5], "stock", text),
             dealer=dealer,
-            records=_ints(fields[6], "records", text),
+            records=_ints(fields[6], "records"),
         )
     else:
         upper_text, slash, lower_text = fields[6].partition("/")
         if not slash:
             raise InvalidNotation(text, "records: upper records, '/', lower records")
-        if not fields[9].isdigit():
-            raise InvalidNotation(text, f"number: {fields[9]!r} is not a deal number")
+        number = whole_number(fields[9], "number", signed=False)
         contract = None if fields[3] == "NT" else Suit.parse(fields[3])
         deal = dreyfus.new_deal(
             rules,
@@ -222,9 +219,9 @@ def _parse(game: str, fields: list[str], text: str) -> Deal:
             _split_cards(fields[5], "talon", text),
             contract,
             dealer,
-            _ints(upper_text, "records", text),
-            _ints(lower_text, "records", text),
-            deal_number=int(fields[9]),
+            _ints(upper_text, "records"),
+            _ints(lower_text, "records"),
+            deal_number=number,
         )
     if fields[7] != "-":
         for token in fields[7].split(","):

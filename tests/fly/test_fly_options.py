@@ -44,13 +44,15 @@ def test_fly_1_1_players_three_to_seven() -> None:
         ("start_record", -3, "whole number >= 0"),
         ("trick_value", 0, "FLY-8.2"),
         ("must_head_trick", 1, "True or False"),
-        ("trump_duty", "sometimes", "TrumpDuty"),
+        ("trump_duty", "sometimes", "must be one of 'any_trump'"),
+        ("deal_packets", 3, "a sequence of whole numbers"),
     ],
 )
 def test_fly_1_3_inconsistent_options_are_refused(option: str, value: object, match: str) -> None:
     """FLY-1.3, FLY-3.1, FLY-4.3, FLY-8.1: out-of-range or inconsistent options raise InvalidRules."""
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(InvalidRules, match=match) as caught:
         FlyRules(players=7, **{option: value})  # type: ignore[arg-type]
+    assert caught.value.option == option
 
 
 def test_fly_1_3_default_deck_by_players() -> None:

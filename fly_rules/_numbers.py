@@ -1,0 +1,58 @@
+"""Whole numbers and nesting in text input, read strictly and within bounds [REC-1.5].
+
+``int()`` reads more than the formats allow: other scripts' digits (``٣``), some superscripts
+refused and others not (``²``), ``_`` separators, surrounding blanks; and it refuses numbers of
+more than 4,300 digits with a plain :class:`ValueError`. Every number the library reads from text
+goes through :func:`whole_number` instead.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from fly_rules.errors import InvalidNotation
+
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "is_whole_number", "whole_number"]
+
+MAX_DIGITS: Final = 100
+"""The most digits a number in a position, a history or a command's argument may have [REC-1.5]."""
+MAX_DEPTH: Final = 32
+"""The deepest nesting of arrays and tables a history may have [REC-1.5]."""
+
+_WHOLE: Final = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}", re.ASCII)
+
+
+def is_whole_number(text: str, *, signed: bool = True) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits, at most :data:`MAX_DIGITS` of them.
+
+    >>> is_whole_number("12"), is_whole_number("-3"), is_whole_number("٣"), is_whole_number("1_0")
+    (True, True, False, False)
+    """
+    return _WHOLE.fullmatch(text) is not None and (signed or not text.startswith("-"))
+
+
+def whole_number(text: str, what: str, *, signed: bool = True) -> int:
+    """``text`` as an int, if it is a whole number in ASCII digits (``-`` first if ``signed``).
+
+    Raises:
+        InvalidNotation: quoting ``text`` and naming ``what`` it was meant to be.
+
+    >>> whole_number("42", "dealer")
+    42
+    >>> whole_number("²", "dealer")
+    Traceback (most recent call last):
+    ...
+    fly_rules.errors.InvalidNotation: invalid notation '²': dealer: '²' is not a whole number in the digits 0-9
+    """
+    if isinstance(text, str) and is_whole_number(text, signed=signed):
+        return int(text)
+    if not isinstance(text, str):
+        raise InvalidNotation(repr(text), f"{what}: a number must be given as text")
+    digits = text.removeprefix("-")
+    if digits.isascii() and digits.isdigit():
+        detail = f"{what}: a number of {len(digits)} digits (at most {MAX_DIGITS})"
+    else:
+        sign = "" if signed else "non-negative "
+        detail = f"{what}: {text!r} is not a {sign}whole number in the digits 0-9"
+    raise InvalidNotation(text, detail)
