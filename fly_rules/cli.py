@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -21,7 +22,7 @@ import attrs
 import fly_rules
 from fly_rules import dreyfus, fly
 from fly_rules.bots import make_bot
-from fly_rules.commands import _PRESETS_HELP, _bots_help, bot_names, register
+from fly_rules.commands import _PRESETS_HELP, _bots_help, bot_names, register, whole_number_argument
 from fly_rules.errors import FlyRulesError
 from fly_rules.narration import Chooser, narrate
 
@@ -64,10 +65,14 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play one match between bots and print it")
     demo.add_argument("--game", choices=["fly", "dreyfus"], default="fly", help="which game (default fly)")
-    demo.add_argument("--players", type=int, default=4, help="number of players, 3 to 7 (default 4)")
+    demo.add_argument("--players", type=whole_number_argument, default=4, help="number of players, 3 to 7 (default 4)")
     demo.add_argument("--preset", default="default", help=_PRESETS_HELP)
-    demo.add_argument("--seed", type=int, default=1, help="seed of the shuffles and the players (default 1)")
-    demo.add_argument("--max-deals", type=int, default=100, help="stop after this many deals (default 100)")
+    demo.add_argument(
+        "--seed", type=whole_number_argument, default=1, help="seed of the shuffles and the players (default 1)"
+    )
+    demo.add_argument(
+        "--max-deals", type=whole_number_argument, default=100, help="stop after this many deals (default 100)"
+    )
     demo.add_argument(
         "--bots", default="rule-of-thumb,random", help=_bots_help("bots by seat (default rule-of-thumb,random)")
     )
@@ -76,15 +81,27 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _interrupt_once(_signal: int, _frame: object) -> None:
+    """The first Ctrl-C stops the command (``KeyboardInterrupt``); any more are ignored, so that the
+    command's stopping (workers ended, a game saved) is never cut short."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the command; returns the exit code (0 ok, 1 invalid input, 2 usage)."""
-    args = _parser().parse_args(argv)
+    """Run the command; returns the exit code (0 ok, 1 invalid input, 2 usage, 130 interrupted)."""
     stream = sys.stdout if out is None else out
+    if argv is None:  # run as the program (not called with arguments by other code)
+        signal.signal(signal.SIGINT, _interrupt_once)
     try:
+        args = _parser().parse_args(argv)
         code: int = args.run(args, stream)
     except FlyRulesError as error:
         print(f"fly-rules: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: the command has stopped its workers and saved what it keeps
+        print("\nfly-rules: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # the reader (say `head`) stopped listening: not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -10,18 +10,23 @@ both from the ``cli`` extra; they are imported only by the commands that need th
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import multiprocessing
+import os
 import random
 import re
+import signal
 import sys
+import tempfile
 import textwrap
 import tomllib
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final, TextIO
 
 from fly_rules import dreyfus, fly, svg
+from fly_rules._numbers import MAX_DIGITS, is_whole_number
 from fly_rules.actions import Play
 from fly_rules.bots import BOTS, Tally, make_bot, run_matches
 from fly_rules.cards import Card
@@ -32,11 +37,24 @@ from fly_rules.notation.history import dump_history, load_history
 from fly_rules.notation.position import parse_position
 from fly_rules.spec import Rule, find_spec_dir, load_rules, test_citations
 
-__all__ = ["CommandError", "bot_names", "register"]
+__all__ = ["CommandError", "bot_names", "register", "whole_number_argument", "write_atomically"]
 
 
 class CommandError(FlyRulesError):
     """Input a command cannot use: a missing file, an unknown bot, input that ran out."""
+
+
+class _InputEnded(CommandError):
+    """Standard input ran out while ``play`` was waiting for a move."""
+
+
+def whole_number_argument(text: str) -> int:
+    """An ``argparse`` type: a whole number in the ASCII digits 0-9 (``-`` first allowed), at most
+    100 digits [REC-1.5]; ``int`` would take ``٣`` for 3 and fail on ``²`` or 5,000 digits."""
+    if not is_whole_number(text):
+        shown = text if len(text) <= 20 else text[:20] + "…"
+        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number in the digits 0-9 (at most {MAX_DIGITS})")
+    return int(text)
 
 
 # every preset by name, so that `--help` lists them
@@ -47,14 +65,29 @@ _PRESETS_HELP: Final = (
 
 def _game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=["fly", "dreyfus"], default="fly", help="which game (default fly)")
-    parser.add_argument("--players", type=int, default=None, help="Fly: 3 to 7 players (default 4); Dreyfus: 3")
+    parser.add_argument(
+        "--players", type=whole_number_argument, default=None, help="Fly: 3 to 7 players (default 4); Dreyfus: 3"
+    )
     parser.add_argument("--preset", default="default", help=_PRESETS_HELP)
     parser.add_argument("--seed", default="1", help="seed of the shuffles and the bots (default 1)")
-    parser.add_argument("--max-deals", type=int, default=100, help="stop a match after this many deals (default 100)")
+    parser.add_argument(
+        "--max-deals",
+        type=whole_number_argument,
+        default=100,
+        help="stop a match after this many deals (default 100)",
+    )
 
 
 def _seed(text: str) -> int | str:
-    return int(text) if text.lstrip("-").isdigit() else text
+    """A seed: a whole number in ASCII digits, else the text itself; either at most 100 characters
+    [REC-1.5]. Text that only looks like a number (``²``, ``٣``) is refused rather than read two ways."""
+    if is_whole_number(text):
+        return int(text)
+    if len(text) > MAX_DIGITS:
+        raise CommandError(f"--seed has {len(text)} characters; at most {MAX_DIGITS}")
+    if any(char.isdigit() for char in text) and not text.isascii():
+        raise CommandError(f"--seed {text!r}: write numbers with the digits 0-9")
+    return text
 
 
 def _rules(args: argparse.Namespace) -> Any:
@@ -90,11 +123,24 @@ def register(sub: Any) -> None:
     """Add the subcommands to the ``fly-rules`` parser's subparsers ``sub``."""
     play = sub.add_parser("play", help="play a match in the terminal against bots")
     _game_options(play)
-    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--seat", type=whole_number_argument, default=0, help="your seat (default 0)")
     play.add_argument(
         "--bots", default="rule-of-thumb", help=_bots_help("the other seats' bots (default rule-of-thumb)")
     )
-    play.add_argument("--save", type=Path, default=None, help="write the game's history to this file")
+    play.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        help="keep the game's history in this file, rewritten after every deal and when the game stops",
+    )
+    play.add_argument("--force", action="store_true", help="let --save overwrite an existing file")
+    play.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="continue the game saved in FILE (its game, rules and seed; saved back to FILE unless --save)",
+    )
     play.set_defaults(run=_cmd_play)
 
     sim = sub.add_parser("simulate", help="play many matches between bots and tabulate the results")
@@ -102,8 +148,13 @@ def register(sub: Any) -> None:
     sim.add_argument(
         "--bots", default="rule-of-thumb,random", help=_bots_help("bots by seat (default rule-of-thumb,random)")
     )
-    sim.add_argument("-n", "--matches", type=int, default=100, help="number of matches (default 100)")
-    sim.add_argument("--workers", type=int, default=1, help="processes to use (default 1); results do not change")
+    sim.add_argument("-n", "--matches", type=whole_number_argument, default=100, help="number of matches (default 100)")
+    sim.add_argument(
+        "--workers",
+        type=whole_number_argument,
+        default=1,
+        help="processes to use (default 1); results do not change",
+    )
     sim.add_argument(
         "--backend",
         choices=("local", "ray"),
@@ -124,7 +175,10 @@ def register(sub: Any) -> None:
     show.add_argument("position", help="the position, one line (see the notation reference)")
     show.add_argument("--svg", type=Path, default=None, help="also write an SVG picture of the table to this file")
     show.add_argument(
-        "--seat", type=int, default=None, help="draw the picture as this seat sees it (default: every hand)"
+        "--seat",
+        type=whole_number_argument,
+        default=None,
+        help="with --svg: draw the picture as this seat sees it (default: every hand)",
     )
     show.set_defaults(run=_cmd_show)
 
@@ -181,9 +235,9 @@ def _ask(state: Any, read: Any, out: TextIO) -> Any:
         print("your choice> ", end="", file=out, flush=True)
         line = read()
         if not line:
-            raise CommandError("input ended before the match did")
+            raise _InputEnded("input ended before the match did")
         text = line.strip()
-        if text.isdigit() and 1 <= int(text) <= len(shown):
+        if text.isascii() and text.isdigit() and 1 <= int(text) <= len(shown):
             return shown[int(text) - 1]
         try:
             action = parse_action(text.lower())
@@ -206,18 +260,21 @@ def _why_not(state: Any, action: Any) -> str:
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    rules = _rules(args)
+    start, save = _starting_state(args)
+    rules = start.rules
     players = _players(rules)
     if not 0 <= args.seat < players:
         raise CommandError(f"--seat must be 0 to {players - 1}, not {args.seat}")
-    seed = _seed(args.seed)
-    start: Any = new_game(rules, seed=seed, max_deals=args.max_deals)
     others = bot_names(args.bots, players - 1)
     bots = {s: make_bot(others[k], rules) for k, s in enumerate(x for x in range(players) if x != args.seat)}
-    rng = random.Random(f"{seed}:play")
-    taken: list[Any] = []
+    taken = len(start.actions)
+    rng = random.Random(f"{start.seed}:play" if not taken else f"{start.seed}:play:{taken}")
+    latest = [start]  # the last whole state reached: what a stop saves
 
     def choose(state: Any, legal: Sequence[Any]) -> Any:
+        if save is not None and deal_of(state).deal_number != deal_of(latest[0]).deal_number:
+            _save_game(save, state)  # a deal has ended
+        latest[0] = state
         seat = state.to_move
         view = state.view(seat)
         if seat == args.seat:
@@ -227,15 +284,131 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
             action = bots[seat].choose(view, legal, rng)
             if isinstance(action, Play):
                 print(f"   seat {seat} plays {action.card.symbol}", file=out)
-        taken.append(action)
         return action
 
-    print(f"{game_of(rules).capitalize()}, {players} players, seed {seed}; you are seat {args.seat}", file=out)
-    state = narrate(start, choose, out, seat=args.seat)
-    if args.save is not None:
-        args.save.write_text(dump_history(state, actions=taken), encoding="utf-8")
-        print(f"history saved to {args.save}", file=out)
+    resumed = f" (resumed from {args.resume} after {taken} actions)" if args.resume is not None else ""
+    print(
+        f"{game_of(rules).capitalize()}, {players} players, seed {start.seed}; you are seat {args.seat}{resumed}",
+        file=out,
+    )
+    try:
+        state = narrate(start, choose, out, seat=args.seat)
+    except _InputEnded as error:
+        if save is None:
+            raise
+        _save_game(save, latest[0])
+        raise CommandError(f"{error}; the game so far is saved: fly-rules play --resume {save}") from None
+    except KeyboardInterrupt:
+        if save is not None:
+            _save_game(save, latest[0])
+            print(f"\ngame saved to {save}; continue it with: fly-rules play --resume {save}", file=out)
+        raise
+    if save is not None:
+        _save_game(save, state)
+        print(f"history saved to {save}", file=out)
     return 0
+
+
+def _starting_state(args: argparse.Namespace) -> tuple[Any, Path | None]:
+    """The match to play (new, or resumed from ``--resume``) and the file to keep it in, checked
+    before the first deal rather than after the whole match."""
+    if args.resume is not None:
+        state = _resumed(args.resume)
+        save: Path = args.resume if args.save is None else args.save
+        _check_target(save, force=args.force or save == args.resume)
+        return state, save
+    rules = _rules(args)
+    seed = _seed(args.seed)
+    if args.save is not None:
+        _check_target(args.save, force=args.force)
+    return new_game(rules, seed=seed, max_deals=args.max_deals), args.save
+
+
+def _resumed(path: Path) -> Any:
+    """The match saved in ``path``, to be continued: a match from a seed, not over [REC-1.1]."""
+    state = load_history(_read(path))
+    if not isinstance(state, fly.FlyMatch | dreyfus.DreyfusMatch):
+        raise CommandError(f"{path} records an explicit deal, not a match from a seed: play cannot continue it")
+    if state.is_over:
+        raise CommandError(f"the match in {path} is over ({_outcome(state)}): nothing to continue")
+    return state
+
+
+def _save_game(path: Path, state: Any) -> None:
+    write_atomically(path, dump_history(state))
+
+
+# --- files -------------------------------------------------------------------------------
+
+
+def _check_target(path: Path, *, force: bool) -> None:
+    """Refuse, before any work is done, a file that cannot be written, or that exists unless ``force``."""
+    if path.is_dir():
+        raise CommandError(f"cannot write {path}: it is a directory")
+    folder = path.parent
+    if not folder.is_dir():
+        raise CommandError(f"cannot write {path}: there is no folder {folder}")
+    if path.exists() and not force:
+        raise CommandError(f"{path} exists: pass --force to overwrite it, or --resume {path} to continue its game")
+    try:  # the very step every save takes, so that a read-only folder is found now
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise CommandError(f"cannot write in {folder}: {error.strerror}") from None
+    os.close(handle)
+    os.unlink(probe)
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold back Ctrl-C (SIGINT) until the block is done; it is delivered as soon as it ends."""
+    try:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except ValueError:  # pragma: no cover - not the main interpreter (no signals to hold)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text`` so that it holds the old text or the new, never a part of either:
+    a temporary file in the same folder is written, flushed to disk (fsync) and renamed over it.
+
+    Raises:
+        CommandError: if the folder cannot be written (a full disk, a read-only folder); the old
+            file is then left as it was.
+    """
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
+    with _interrupts_held():
+        try:
+            handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        except OSError as error:
+            raise CommandError(f"cannot write {path}: {error.strerror}") from None
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(text)
+                stream.flush()
+                os.fsync(stream.fileno())
+            os.chmod(temp, mode)
+            os.replace(temp, path)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise CommandError(f"cannot write {path}: {error.strerror}; the old file is unchanged") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _deal_summary(deal: Any) -> str:
+    if isinstance(deal, fly.FlyDeal):
+        return "records " + ", ".join(f"seat {s} {r}" for s, r in enumerate(deal.records))
+    return f"tricks {deal.tricks_taken}, upper {deal.upper}, lower {deal.lower}"
 
 
 # --- simulate ----------------------------------------------------------------------------
@@ -255,30 +428,14 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     seed = _seed(args.seed)
     max_deals = args.max_deals if args.game == "fly" else None
     tally = Tally(players, tuple(names))
-    results = []
-    progress = None if args.no_progress or args.json else _progress(args.matches)
     pieces = _chunks(args.matches, args.workers * 8 if args.workers > 1 else args.matches)
-    if args.backend == "ray":
-        from fly_rules.adapters.ray import run_chunks  # noqa: PLC0415 - the optional 'ray' extra
-
-        for piece_results in run_chunks(run_matches, [(rules, names, seed, piece, max_deals) for piece in pieces]):
-            results += piece_results
+    jobs = [(rules, names, seed, piece, max_deals) for piece in pieces]
+    progress = None if args.no_progress or args.json else _progress(args.matches)
+    try:
+        results = _run_jobs(args.backend, args.workers, jobs, progress.advance if progress else None)
+    finally:
         if progress:
-            progress.advance(args.matches)
-    elif args.workers == 1:
-        for piece in pieces:
-            results += run_matches(rules, names, seed, piece, max_deals)
-            if progress:
-                progress.advance(len(piece))
-    else:
-        with ProcessPoolExecutor(args.workers) as pool:
-            futures = [pool.submit(run_matches, rules, names, seed, piece, max_deals) for piece in pieces]
-            for future, piece in zip(futures, pieces, strict=True):
-                results += future.result()
-                if progress:
-                    progress.advance(len(piece))
-    if progress:
-        progress.stop()
+            progress.stop()
     for result in sorted(results, key=lambda r: r.index):
         tally.add(result)
     summary = tally.summary()
@@ -289,6 +446,50 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     else:
         _print_table(summary, out)
     return 0
+
+
+def _run_jobs(
+    backend: str, workers: int, jobs: list[tuple[Any, ...]], advance: Callable[[int], None] | None
+) -> list[Any]:
+    """Every job's results, in order: on Ray, on ``workers`` processes, or here."""
+    results: list[Any] = []
+    if backend == "ray":
+        try:
+            from fly_rules.adapters.ray import run_chunks  # noqa: PLC0415 - the optional 'ray' extra
+        except ImportError as error:
+            raise CommandError(str(error)) from None
+        for piece_results in run_chunks(run_matches, jobs):
+            results += piece_results
+        if advance:
+            advance(len(results))
+    elif workers == 1:
+        for job in jobs:
+            results += run_matches(*job)
+            if advance:
+                advance(len(job[3]))
+    else:
+        pool = multiprocessing.Pool(workers, initializer=_leave_interrupts_to_the_parent)
+        try:
+            for job, piece_results in zip(jobs, pool.imap(_run_job, jobs), strict=True):
+                results += piece_results
+                if advance:
+                    advance(len(job[3]))
+        except BaseException:  # Ctrl-C or an error: stop the workers now, not after their pieces
+            pool.terminate()
+            pool.join()
+            raise
+        pool.close()
+        pool.join()
+    return results
+
+
+def _leave_interrupts_to_the_parent() -> None:  # pragma: no cover - runs in the worker processes
+    """A worker ignores Ctrl-C: the terminal sends it to the whole group, and the parent stops the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_job(job: tuple[Any, ...]) -> Any:  # pragma: no cover - runs in the worker processes
+    return run_matches(*job)
 
 
 class _Progress:
@@ -403,12 +604,17 @@ def _outcome(state: Any) -> str:
 
 
 def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    if args.seat is not None and args.svg is None:
+        raise CommandError("--seat chooses whose view the SVG picture shows: give --svg FILE too")
     state = parse_position(args.position)
-    view_lines = _board(state)
-    print("\n".join(view_lines), file=out)
     if args.svg is not None:
-        picture = svg.deal_picture(deal_of(state), seat=args.seat)
-        args.svg.write_text(picture, encoding="utf-8")
+        players = _players(deal_of(state).rules)
+        if args.seat is not None and not 0 <= args.seat < players:
+            raise CommandError(f"--seat must be 0 to {players - 1}, not {args.seat}")
+        _check_target(args.svg, force=True)  # before the board is printed, not after
+    print("\n".join(_board(state)), file=out)
+    if args.svg is not None:
+        write_atomically(args.svg, svg.deal_picture(deal_of(state), seat=args.seat))
         print(f"picture written to {args.svg}", file=out)
     return 0
 

@@ -15,11 +15,9 @@ from fly_rules.notation.history import dump_history
 from tests.notation.helpers import fly_start_deal, random_fly_match
 
 
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """Run ``python -m fly_rules`` with ``args`` and ``stdin``, capturing its output; then run the same
-    command in this process and check it answers identically (so coverage sees the command's code
-    without depending on subprocess measurement)."""
-    result = subprocess.run(
+def run_once(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run ``python -m fly_rules`` with ``args`` and ``stdin``, capturing its output."""
+    return subprocess.run(
         [sys.executable, "-m", "fly_rules", *args],
         input=stdin,
         capture_output=True,
@@ -27,6 +25,12 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         timeout=300,
         check=False,
     )
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """:func:`run_once`, then the same command in this process, checking it answers identically (so
+    coverage sees the command's code without depending on subprocess measurement)."""
+    result = run_once(*args, stdin=stdin)
     code, out, _err = in_process(list(args), stdin)
     assert (code, out) == (result.returncode, result.stdout)
     return result
@@ -52,7 +56,8 @@ def test_rec_3_3_play_with_scripted_input_rejects_bad_input_and_saves_the_histor
     """REC-3.3, FLY-4.2: play shows hand, trump and numbered actions, asks again on bad input, saves a history."""
     saved = tmp_path / "game.toml"
     answers = "banana\n99\nplay ZZ\nexchange AS KS QS JS TS 9S\n" + "1\n" * 300
-    result = run("play", "--players", "3", "--max-deals", "1", "--seed", "4", "--save", str(saved), stdin=answers)
+    args = ("play", "--players", "3", "--max-deals", "1", "--seed", "4", "--save", str(saved), "--force")
+    result = run(*args, stdin=answers)  # --force: run() plays it twice, as a subprocess and in this process
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "your hand:" in out
