@@ -10,6 +10,19 @@ from __future__ import annotations
 __all__ = ["FlyRulesError", "InvalidNotation", "InvalidRules", "RuleViolation"]
 
 
+_SHOWN = 200
+"""The most characters of an input, or of a detail, that a message shows (the attributes keep all)."""
+
+
+def shorten(text: str) -> str:
+    """``text``, or its start and end around ``…`` if it is longer than a message should show.
+
+    >>> shorten("x" * 1000) == "x" * 180 + "…" + "x" * 19
+    True
+    """
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 20] + "…" + text[-19:]
+
+
 class FlyRulesError(ValueError):
     """Base class of every error this library raises on purpose."""
 
@@ -52,7 +65,7 @@ class InvalidNotation(FlyRulesError):
     detail: str
 
     def __init__(self, text: str, detail: str) -> None:
-        super().__init__(f"invalid notation {text!r}: {detail}")
+        super().__init__(f"invalid notation {shorten(text)!r}: {shorten(detail)}")
         self.text = text
         self.detail = detail
 
@@ -72,7 +85,7 @@ class InvalidRules(FlyRulesError):
     detail: str
 
     def __init__(self, option: str, detail: str) -> None:
-        super().__init__(f"invalid rules option {option}: {detail}")
+        super().__init__(f"invalid rules option {option}: {shorten(detail)}")
         self.option = option
         self.detail = detail
 

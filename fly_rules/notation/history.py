@@ -26,7 +26,7 @@ from typing import Any, Final
 from fly_rules import dreyfus, fly
 from fly_rules._numbers import MAX_DEPTH, MAX_DIGITS, is_whole_number
 from fly_rules.cards import CardSet, Suit
-from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation
+from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation, shorten
 from fly_rules.notation.games import (
     GAMES,
     Deal,
@@ -75,7 +75,7 @@ class InvalidHistory(InvalidNotation):
 
     def __init__(self, text: str, field: str, detail: str, *, rule: str, line: int | None = None) -> None:
         where = field if line is None else f"line {line}, {field}"
-        FlyRulesError.__init__(self, f"history {where}: {rule}: {detail}")
+        FlyRulesError.__init__(self, f"history {where}: {rule}: {shorten(detail)}")
         self.text = text
         self.detail = detail
         self.field = field

@@ -128,8 +128,12 @@ def _ints(text: str, field: str) -> list[int]:
 
 
 def _parse_option(text: str) -> object:
-    if text.startswith("[") and text.endswith("]"):
-        return [_parse_option(v) for v in text[1:-1].split(",") if v]
+    if text.startswith("[") and text.endswith("]"):  # options' arrays are flat [REC-5.2]: items never nest
+        return [_parse_value(v) for v in text[1:-1].split(",") if v]
+    return _parse_value(text)
+
+
+def _parse_value(text: str) -> object:
     if text in ("true", "false"):
         return text == "true"
     if is_whole_number(text):

@@ -30,7 +30,7 @@ READERS: Final[dict[str, Callable[[str], object]]] = {
 
 # Characters that have tripped readers: other scripts' digits, superscripts, case-folding look-alikes
 # (Kelvin sign, long s, dotless i), TOML syntax, separators of the notations, control characters.
-_ODD: Final = [*"²³¹٣３٠۵߂\u212a\u017f\u0131İ\u00a0\u2028\x00\x0c\t\r\n\"'[]{}=#,.;:/-+_ ", "\\u00e9", "10"]
+_ODD: Final[list[str]] = [*"²³¹٣３٠۵߂\u212a\u017f\u0131İ\u00a0\u2028\x00\x0c\t\r\n\"'[]{}=#,.;:/-+_ ", "\\u00e9", "10"]
 _WORDS: Final = [
     "0",
     "-1",
@@ -122,39 +122,71 @@ def corpus(seed: int = 0, matches: int = 12) -> dict[str, list[str]]:
 
 def mutate(text: str, rng: random.Random, donors: list[str] | None = None) -> str:
     """``text`` after one to four random edits: characters or odd characters put in, spans cut,
-    doubled or moved, numbers and words swapped for extreme ones, lines taken from ``donors``."""
+    doubled or moved, numbers and words swapped for extreme ones, lines taken from ``donors``. Half
+    the edits stay inside one piece (a position's field, a history line's value), so that most
+    mutated texts get past the syntax and reach the replay."""
     for _ in range(rng.randint(1, 4)):
-        size = len(text)
-        at = rng.randint(0, size)
-        span = rng.randint(0, min(size - at, 1 + rng.randrange(40)))
-        kind = rng.randrange(10)
-        if kind == 0:
-            text = text[:at] + rng.choice(_ODD) + text[at:]
-        elif kind == 1:
-            text = text[:at] + text[at + max(span, 1) :]
-        elif kind == 2:
-            text = text[:at] + text[at : at + span] * 2 + text[at + span :]
-        elif kind == 3:
-            text = text[:at] + rng.choice(_WORDS) + text[at + span :]
-        elif kind == 4 and size:
-            i, j = rng.randrange(size), rng.randrange(size)
-            chars = list(text)
-            chars[i], chars[j] = chars[j], chars[i]
-            text = "".join(chars)
-        elif kind == 5:
-            text = text[:at]
-        elif kind == 6:
-            text = _swap_number(text, rng)
-        elif kind == 8:
-            text = text.translate(rng.choice(_LOOK_ALIKES))
-        elif kind == 7 and donors:
-            lines = text.split("\n")
-            donor = rng.choice(donors).split("\n")
-            lines.insert(rng.randint(0, len(lines)), rng.choice(donor))
-            text = "\n".join(lines)
-        else:
-            text = text.upper() if rng.random() < 0.5 else text.replace(" ", rng.choice(["  ", "", "\t", ","]), 1)
+        text = _edit_piece(text, rng) if rng.random() < 0.5 else _edit(text, rng, donors)
     return text
+
+
+def _edit_piece(text: str, rng: random.Random) -> str:
+    """One edit inside one space-separated field of a one-line text, or inside the value of one line
+    (a quoted string, or what follows ``=``) of a history, keeping its TOML quoting."""
+    if "\n" not in text:
+        fields = text.split(" ")
+        at = rng.randrange(len(fields))
+        fields[at] = _edit(fields[at], rng, None).replace(" ", "")
+        return " ".join(fields)
+    lines = text.split("\n")
+    at = rng.randrange(len(lines))
+    line = lines[at]
+    if line.count('"') >= 2:
+        head, _, rest = line.partition('"')
+        inner, _, tail = rest.rpartition('"')
+        inner = _edit(inner, rng, None)
+        if rng.random() < 0.8:  # usually still a valid TOML string
+            inner = inner.replace("\\", "").replace('"', "").replace("\n", " ")
+        lines[at] = f'{head}"{inner}"{tail}'
+    elif "=" in line:
+        key, _, value = line.partition("=")
+        lines[at] = f"{key}= {_edit(value.strip(), rng, None)}"
+    return "\n".join(lines)
+
+
+def _edit(text: str, rng: random.Random, donors: list[str] | None) -> str:
+    """One random edit anywhere in ``text``."""
+    size = len(text)
+    at = rng.randint(0, size)
+    span = rng.randint(0, min(size - at, 1 + rng.randrange(40)))
+    kind = rng.randrange(10)
+    if kind == 0:
+        return text[:at] + rng.choice(_ODD) + text[at:]
+    if kind == 1:
+        return text[:at] + text[at + max(span, 1) :]
+    if kind == 2:
+        return text[:at] + text[at : at + span] * 2 + text[at + span :]
+    if kind == 3:
+        return text[:at] + rng.choice(_WORDS) + text[at + span :]
+    if kind == 4 and size:
+        i, j = rng.randrange(size), rng.randrange(size)
+        chars = list(text)
+        chars[i], chars[j] = chars[j], chars[i]
+        return "".join(chars)
+    if kind == 5:
+        return text[:at]
+    if kind == 6:
+        return _swap_number(text, rng)
+    if kind == 7:
+        return text.translate(rng.choice(_LOOK_ALIKES))
+    if kind == 8 and donors:
+        lines = text.split("\n")
+        donor = rng.choice(donors).split("\n")
+        lines.insert(rng.randint(0, len(lines)), rng.choice(donor))
+        return "\n".join(lines)
+    if rng.random() < 0.5:
+        return text.upper()
+    return text.replace(" ", rng.choice(["  ", "", "\t", ","]), 1)
 
 
 def _swap_number(text: str, rng: random.Random) -> str:

@@ -98,6 +98,17 @@ def test_rec_1_5_deep_nesting_is_refused(depth: int) -> None:
         assert "nested more than 32 deep" in str(error)
 
 
+def test_rec_5_2_nested_option_arrays_in_a_position_are_refused() -> None:
+    """REC-5.2, REC-1.5: an option's array nested 5,000 deep in a position (found by the fuzzer: it
+    overflowed the stack) is an InvalidNotation naming the option."""
+    nested = "[" * 5000 + "3,2" + "]" * 5000
+    with pytest.raises(InvalidNotation, match="deal_packets") as caught:
+        parse_position(FLY_POSITION.replace("fly -", f"fly deal_packets={nested}"))
+    assert len(caught.value.text) > 10_000
+    assert len(str(caught.value)) < 500  # the message quotes the start and end of the input only
+    assert "…" in str(caught.value)
+
+
 def test_rec_2_3_bogus_trump_duty_is_invalid_rules_everywhere() -> None:
     """REC-2.3, FLY-6.4, DRF-6.4: trump_duty = "bogus" is InvalidRules in both rules objects, a
     history and a position."""
