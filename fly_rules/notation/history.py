@@ -381,7 +381,8 @@ def load_history(text: str) -> Any:
     _check_bounds(reader, data)
     for key in data:
         if key not in _TOP_KEYS and key not in _TABLES:
-            raise reader.fail(key, key, "is not a key of a history", "REC-1.4", reader.key_line(key))
+            field = key if key.isidentifier() else repr(key)  # a quoted key, even "", is named as such
+            raise reader.fail(key, field, "is not a key of a history", "REC-1.4", reader.key_line(key))
     fmt = data.get("format")
     if fmt != FORMAT:
         raise reader.fail(fmt, "format", f"must be {FORMAT!r}", "REC-1.2", reader.key_line("format"))

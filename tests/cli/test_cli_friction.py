@@ -75,7 +75,8 @@ def test_play_tells_trick_takers_takes_forced_moves_explains_refusals_and_reads_
     one, and shows the others' exchanges without their cards."""
     saved = tmp_path / "game.toml"
     answers = "STAND\nplay 8s\n" + "1\n" * 50
-    result = run("play", "--players", "3", "--seed", "4", "--max-deals", "1", "--save", str(saved), stdin=answers)
+    args = ("play", "--players", "3", "--seed", "4", "--max-deals", "1", "--save", str(saved), "--force")
+    result = run(*args, stdin=answers)  # --force: run() plays it twice, as a subprocess and in this process
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "   seat 0 stands" in out

@@ -155,6 +155,14 @@ def test_rec_2_2_max_deals_is_reported_as_max_deals_and_rules_are_not_doubled() 
     assert str(error).count("FLY-1.2") == 1
 
 
+def test_rec_1_4_an_empty_or_quoted_unknown_key_is_named() -> None:
+    """REC-1.4: an unknown key that is empty or needs quotes is named in quotes (found by the fuzzer:
+    the field was empty)."""
+    for key, field in (('""', "''"), ('"a b"', "'a b'"), ("bogus", "bogus")):
+        error = _refused(fly_history().replace("seed = 3\n", f"seed = 3\n{key} = 1\n"))
+        assert (error.field, error.rule) == (field, "REC-1.4")
+
+
 def test_rec_4_3_a_history_or_position_that_is_not_text() -> None:
     """REC-4.3, REC-5.3: readers given something other than text raise their own error."""
     with pytest.raises(InvalidHistory, match="given as text"):
