@@ -430,6 +430,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     tally = Tally(players, tuple(names))
     pieces = _chunks(args.matches, args.workers * 8 if args.workers > 1 else args.matches)
     jobs = [(rules, names, seed, piece, max_deals) for piece in pieces]
+    new_game(rules, seed=seed, max_deals=max_deals)  # bad settings refused here, before a progress bar is drawn
     progress = None if args.no_progress or args.json else _progress(args.matches)
     try:
         results = _run_jobs(args.backend, args.workers, jobs, progress.advance if progress else None)

@@ -251,7 +251,7 @@ def test_rec_1_1_write_is_atomic_and_a_failed_write_keeps_the_old_file(
 def test_rec_1_5_command_arguments_are_checked_with_one_line(tmp_path: Path) -> None:
     """REC-1.5, FLY-10.1: --max-deals 0 or -1, a seed of 5,000 digits or written ² or ٣, exit 1 with one
     line; a seat written ٣ is a usage error naming --seat."""
-    for command in (("simulate", "-n", "2", "--no-progress"), ("demo",), PLAY[:3]):
+    for command in (("simulate", "-n", "2", "--no-progress"), ("simulate", "-n", "2"), ("demo",), PLAY[:3]):
         for bad in ("0", "-1"):
             result = run(*command, "--max-deals", bad, stdin="1\n" * 100)
             assert result.returncode == 1
