@@ -83,7 +83,7 @@ def _dreyfus_match(rng: random.Random) -> dreyfus.DreyfusMatch:
     if rng.random() < 0.3:
         options["exchange_mode"] = "incremental"
     if rng.random() < 0.3:
-        options["revoke_handling"] = "penalize"
+        options["revoke_mode"] = "penalize"
     return dreyfus.new_match(dreyfus.DreyfusRules(**options), seed=rng.randrange(10**6))
 
 
