@@ -32,7 +32,7 @@ from fly_rules.bots import BOTS, Tally, make_bot, run_matches
 from fly_rules.cards import Card
 from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation
 from fly_rules.narration import narrate
-from fly_rules.notation.games import action_text, deal_of, game_of, make_rules, new_game, parse_action
+from fly_rules.notation.games import action_text, deal_of, game_of, is_fly, make_rules, new_deal, new_game, parse_action
 from fly_rules.notation.history import dump_history, load_history
 from fly_rules.notation.position import parse_position
 from fly_rules.spec import Rule, find_spec_dir, load_rules, test_citations
@@ -203,7 +203,7 @@ def register(sub: Any) -> None:
 def _describe(view: Any, seat: int) -> list[str]:
     """What the human player sees: hand, trump, the trick so far, the records."""
     lines = [f"-- deal {view.deal_number + 1}, dealer seat {view.dealer}; you are seat {seat}"]
-    if isinstance(view, fly.FlyView):
+    if is_fly(view):
         lines.append(f"   trump card {view.trump_card.symbol}; stock {view.stock_size} cards")
         lines.append(f"   records: {', '.join(f'seat {s} {r}' for s, r in enumerate(view.records))}")
     else:
@@ -585,10 +585,9 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 def _fresh(final: Any, data: dict[str, Any]) -> Any:
     start = dict(data["start"])
-    if isinstance(final, fly.FlyDeal):
-        return fly.new_deal(final.rules, **start)
-    start["contract"] = None if start["contract"] == "NT" else start["contract"]
-    return dreyfus.new_deal(final.rules, **start)
+    if game_of(final) == "dreyfus":
+        start["contract"] = None if start["contract"] == "NT" else start["contract"]
+    return new_deal(final.rules, **start)
 
 
 def _contract_text(deal: Any) -> str:
@@ -621,8 +620,8 @@ def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _board(state: Any) -> list[str]:
-    deal = deal_of(state)
-    if isinstance(deal, fly.FlyDeal):
+    deal: Any = deal_of(state)
+    if is_fly(deal):
         lines = [
             f"Fly, {deal.rules.players} players; seat {deal.dealer} deals; trump card {deal.trump_card.symbol}",
             f"phase {deal.phase.value}; to move: {_who(deal.to_move)}; stock {len(deal.stock)} cards",

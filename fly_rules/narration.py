@@ -40,7 +40,7 @@ from typing import Any, TextIO
 from fly_rules import fly
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import Card
-from fly_rules.notation.games import deal_of, finished_deal
+from fly_rules.notation.games import deal_of, finished_deal, is_fly
 
 __all__ = ["Chooser", "action_lines", "deal_lines", "narrate", "outcome_lines"]
 
@@ -59,14 +59,14 @@ def _cards(cards: Iterable[Card]) -> str:
 def deal_lines(deal: Any, seat: int | None = None) -> list[str]:
     """The start of a deal: a blank line, its number, the dealer, the trumps and the hands (only ``seat``'s
     when told to one seat)."""
-    if isinstance(deal, fly.FlyDeal):
+    if is_fly(deal):
         trumps = f"trump card {deal.trump_card.symbol}"
     else:
         trumps = "no trumps" if deal.contract is None else f"{deal.contract.symbol} trumps"
     lines = ["", f"== Deal {deal.deal_number + 1}: {_seat(deal.dealer)} deals; {trumps}"]
     for s in range(len(deal.hands)) if seat is None else (seat,):
         hand = deal.view(s).hand
-        if isinstance(deal, fly.FlyDeal):
+        if is_fly(deal):
             lines.append(f"   {_seat(s)}: {_cards(hand.sorted(deal.rules.rank_order))}   (record {deal.records[s]})")
         else:
             lines.append(f"   {_seat(s)}: {_cards(hand.sorted())}")
@@ -84,7 +84,7 @@ def action_lines(before: Any, after: Any, mover: int, action: Any, seat: int | N
     hidden = seat is not None and seat != mover
     lines: list[str] = []
     if isinstance(action, Exchange):
-        verb, which = ("exchanges", ": ") if isinstance(old, fly.FlyDeal) else ("buys", ", discarding ")
+        verb, which = ("exchanges", ": ") if is_fly(old) else ("buys", ", discarding ")
         lines.append(f"   {_seat(mover)} {verb} {len(action.cards)}" + ("" if hidden else which + _cards(action.cards)))
     elif isinstance(action, fly.SwapTrump):
         lines.append(
@@ -92,13 +92,13 @@ def action_lines(before: Any, after: Any, mover: int, action: Any, seat: int | N
         )
     elif isinstance(action, Stand | Fold):
         lines.append(f"   {_seat(mover)} {'stands' if isinstance(action, Stand) else 'folds'}")
-    lines += _fly_tricks(old, new, action) if isinstance(old, fly.FlyDeal) else _dreyfus_tricks(old, new)
+    lines += _fly_tricks(old, new, action) if is_fly(old) else _dreyfus_tricks(old, new)
     if done is not None:
         lines += _deal_end(done)
     return lines
 
 
-def _fly_tricks(old: fly.FlyDeal, new: Any, action: Any) -> list[str]:
+def _fly_tricks(old: Any, new: Any, action: Any) -> list[str]:
     if old.phase is fly.Phase.EXCHANGE and new.phase is not fly.Phase.EXCHANGE and new.completed:
         return [f"   {_seat(new.completed[0][0][0])} takes every trick without play"]
     if not isinstance(action, Play) or len(new.completed) == len(old.completed):
@@ -116,7 +116,7 @@ def _dreyfus_tricks(old: Any, new: Any) -> list[str]:
 
 
 def _deal_end(deal: Any) -> list[str]:
-    if not isinstance(deal, fly.FlyDeal):
+    if not is_fly(deal):
         return [f"   tricks {deal.tricks_taken}; upper {deal.upper}, lower {deal.lower}"]
     void = ["   deal void: records unchanged"] if deal.void else []
     return [*void, "   records: " + ", ".join(f"{_seat(s)} {r}" for s, r in enumerate(deal.records))]
@@ -129,7 +129,7 @@ def outcome_lines(state: Any) -> list[str]:
     if not hasattr(state, "deal"):
         return ["", "== Deal over: " + ("no winner" if state.winner is None else f"{_seat(state.winner)} wins")]
     winner = "no winner (deal limit reached)" if state.winner is None else f"{_seat(state.winner)} wins the match"
-    if isinstance(state, fly.FlyMatch):
+    if is_fly(state):
         standings = ", ".join(f"{_seat(s)} {state.records[s]}" for s in state.standings())
         return ["", f"== Match over after {state.deal_number + 1} deal(s): {winner}", f"   standings: {standings}"]
     settlement = ", ".join(f"{_seat(s)} {p:+d}" for s, p in enumerate(state.settlement()))

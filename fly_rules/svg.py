@@ -25,8 +25,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any, Final
 
-from fly_rules import dreyfus, fly
 from fly_rules.cards import Card, CardSet, Suit
+from fly_rules.engine import GameState, MatchBase, SeatView
+from fly_rules.notation.games import game_of
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Svg", "card", "deal_picture", "table"]
 
@@ -251,21 +252,21 @@ def deal_picture(state: Any, seat: int | None = None, *, title: str | None = Non
     >>> 'Dreyfus' in deal_picture(deal.view(2))
     True
     """
-    if isinstance(state, fly.FlyMatch | dreyfus.DreyfusMatch):
+    if isinstance(state, MatchBase):
         state = state.deal
-    if isinstance(state, fly.FlyDeal | dreyfus.DreyfusDeal):
+    view: Any
+    if isinstance(state, SeatView):
+        view, faces = state, {state.seat: state.hand}
+    elif isinstance(state, GameState):
         players = state.players
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat {seat!r} is out of range for {players} seats")
         view = state.view(seat or 0)
-        faces = {s: state.view(s).hand for s in (range(players) if seat is None else (seat,))}
-    elif isinstance(state, fly.FlyView | dreyfus.DreyfusView):
-        view, faces = state, {state.seat: state.hand}
+        faces = {s: state.hands[s] for s in (range(players) if seat is None else (seat,))}
     else:
         raise TypeError(f"not a Fly or Dreyfus deal, match or view: {type(state).__name__}")
-    if isinstance(view, fly.FlyView):
-        return _fly_picture(view, faces, title)
-    return _dreyfus_picture(view, faces, title)
+    picture = {"fly": _fly_picture, "dreyfus": _dreyfus_picture}[game_of(view)]
+    return picture(view, faces, title)
 
 
 def _fly_picture(view: Any, faces: dict[int, CardSet], title: str | None) -> Svg:

@@ -15,6 +15,7 @@ import attrs
 from fly_rules import dreyfus, fly
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import Card, CardSet, Suit
+from fly_rules.engine import MatchBase
 from fly_rules.errors import InvalidNotation, InvalidRules
 from fly_rules.tricks import TrumpDuty
 
@@ -28,8 +29,10 @@ __all__ = [
     "finished_deal",
     "first_dealer",
     "game_of",
+    "is_fly",
     "make_rules",
     "match_actions",
+    "new_deal",
     "new_game",
     "option_value",
     "options_of",
@@ -40,6 +43,7 @@ __all__ = [
 
 GAMES: Final = ("fly", "dreyfus")
 """The games, by the name the formats use [REC-1.3]."""
+_PACKAGES: Final = {"fly": fly, "dreyfus": dreyfus}
 
 Rules: TypeAlias = fly.FlyRules | dreyfus.DreyfusRules
 """The rules options of either game."""
@@ -61,6 +65,17 @@ def game_of(value: object) -> str:
     if module.startswith("fly_rules.dreyfus"):
         return "dreyfus"
     raise TypeError(f"not a Fly or Dreyfus object: {value!r}")
+
+
+def is_fly(value: object) -> bool:
+    """Whether ``value`` (rules, match, deal or view) is Fly's: the one question a client asks for what
+    only one game has and writes its own way (records, trump card and stock; or upper and lower records,
+    contract and talon).
+
+    >>> is_fly(fly.FlyRules()), is_fly(dreyfus.DreyfusRules())
+    (True, False)
+    """
+    return game_of(value) == "fly"
 
 
 def rules_version(game: str) -> int | str:
@@ -148,11 +163,15 @@ def new_game(rules: Rules, *, seed: int | str, dealer: int | None = None, max_de
     return dreyfus.new_match(rules, seed=seed, dealer=dealer)
 
 
+def new_deal(rules: Rules, **start: Any) -> Deal:
+    """An explicit deal of the game ``rules`` belong to, from the arguments its ``new_deal`` takes."""
+    deal: Deal = _PACKAGES[game_of(rules)].new_deal(rules, **start)
+    return deal
+
+
 def deal_of(state: Match | Deal) -> Deal:
     """The deal in progress (or the last one) of a match, or the deal itself."""
-    if isinstance(state, fly.FlyMatch | dreyfus.DreyfusMatch):
-        return state.deal
-    return state
+    return state.deal if isinstance(state, MatchBase) else state
 
 
 def finished_deal(before: Match | Deal, after: Match | Deal) -> Deal | None:

@@ -26,6 +26,7 @@ from typing import Any, Final
 from fly_rules import dreyfus, fly
 from fly_rules._numbers import MAX_DEPTH, MAX_DIGITS, is_whole_number
 from fly_rules.cards import CardSet, Suit
+from fly_rules.engine import MatchBase
 from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation, shorten
 from fly_rules.notation.games import (
     GAMES,
@@ -38,6 +39,7 @@ from fly_rules.notation.games import (
     game_of,
     make_rules,
     match_actions,
+    new_deal,
     new_game,
     options_of,
     parse_action,
@@ -160,7 +162,7 @@ def history_data(
         "rules_version": rules_version(game),
         "players": rules.players,
     }
-    if isinstance(state, fly.FlyMatch | dreyfus.DreyfusMatch):
+    if isinstance(state, MatchBase):
         if start is not None:
             raise ValueError("a match starts from its seed; start= is for explicit deals")
         data["seed"] = state.seed
@@ -204,17 +206,18 @@ def history_data(
 
 def _canonical_start(deal: Deal) -> dict[str, Any]:
     """An explicit deal's starting position, in canonical form [REC-2.4]."""
+    hands = [_cards(hand) for hand in deal.hands]
     if isinstance(deal, fly.FlyDeal):
         return {
             "dealer": deal.dealer,
-            "hands": [_cards(hand) for hand in deal.hands],
+            "hands": hands,
             "trump_card": str(deal.trump_card),
             "stock": _cards(deal.stock),
             "records": list(deal.records),
         }
     return {
         "dealer": deal.dealer,
-        "hands": [_cards(deal.view(seat).hand) for seat in range(3)],
+        "hands": hands,
         "talon": _cards(deal.talon),
         "contract": _contract(deal.contract),
         "upper": list(deal.upper),
@@ -320,9 +323,7 @@ def _int_list(reader: _Reader, value: object, field: str, rule: str, line: int |
 
 def _new_deal(rules: Any, start: dict[str, Any]) -> Deal:
     """``new_deal`` of the game of ``rules`` from a start table [REC-2.4]."""
-    if isinstance(rules, fly.FlyRules):
-        return fly.new_deal(rules, **start)
-    return dreyfus.new_deal(rules, **start)
+    return new_deal(rules, **start)
 
 
 def _start_args(reader: _Reader, game: str, start: object) -> dict[str, Any]:

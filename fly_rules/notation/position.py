@@ -23,8 +23,17 @@ from fly_rules import dreyfus, fly
 from fly_rules._numbers import is_whole_number, whole_number
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import Card, CardSet, Suit
+from fly_rules.engine import MatchBase
 from fly_rules.errors import FlyRulesError, InvalidNotation
-from fly_rules.notation.games import Deal, first_dealer, make_rules, new_game, options_of, upgrade_options
+from fly_rules.notation.games import (
+    Deal,
+    first_dealer,
+    is_fly,
+    make_rules,
+    new_game,
+    options_of,
+    upgrade_options,
+)
 
 __all__ = ["parse_position", "position_of"]
 
@@ -66,7 +75,7 @@ def position_of(state: Any, *, start: Deal | None = None, moves: Sequence[Any] |
     Raises:
         ValueError: if the moves do not lead from the start to the deal.
     """
-    if isinstance(state, fly.FlyMatch | dreyfus.DreyfusMatch):
+    if isinstance(state, MatchBase):
         start, moves = _current_deal_start(state, moves)
         deal: Any = state.deal
     else:
@@ -87,11 +96,10 @@ def position_of(state: Any, *, start: Deal | None = None, moves: Sequence[Any] |
     opts = ";".join(f"{k}={_option(v)}" for k, v in options.items()) or "-"
     turn = "-" if deal.to_move is None else str(deal.to_move)
     steps = ",".join(_move(a) for a in moves) or "-"
-    if isinstance(first, fly.FlyDeal):
-        hands = "/".join(_cards(h) for h in first.hands)
+    hands = "/".join(_cards(h) for h in first.hands)
+    if is_fly(first):
         records = ",".join(str(r) for r in first.records)
         return f"fly {opts} {first.dealer} {first.trump_card} {hands} {_cards(first.stock)} {records} {steps} {turn}"
-    hands = "/".join(_cards(first.view(s).hand) for s in range(3))
     talon = _cards(first.talon)
     contract = "NT" if first.contract is None else first.contract.letter
     records = ",".join(map(str, first.upper)) + "/" + ",".join(map(str, first.lower))
