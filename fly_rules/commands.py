@@ -327,7 +327,7 @@ def _starting_state(args: argparse.Namespace) -> tuple[Any, Path | None]:
 def _resumed(path: Path) -> Any:
     """The match saved in ``path``, to be continued: a match from a seed, not over [REC-1.1]."""
     state = load_history(_read(path))
-    if not isinstance(state, fly.FlyMatch | dreyfus.DreyfusMatch):
+    if deal_of(state) is state:
         raise CommandError(f"{path} records an explicit deal, not a match from a seed: play cannot continue it")
     if state.is_over:
         raise CommandError(f"the match in {path} is over ({_outcome(state)}): nothing to continue")
@@ -406,7 +406,7 @@ def _umask() -> int:
 
 
 def _deal_summary(deal: Any) -> str:
-    if isinstance(deal, fly.FlyDeal):
+    if is_fly(deal):
         return "records " + ", ".join(f"seat {s} {r}" for s, r in enumerate(deal.records))
     return f"tricks {deal.tricks_taken}, upper {deal.upper}, lower {deal.lower}"
 

@@ -13,10 +13,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from fly_rules import fly
 from fly_rules.bots.rule_of_thumb import DreyfusRuleOfThumbBot, FlyRuleOfThumbBot
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
+from fly_rules.notation.games import is_fly
 
 __all__ = ["MonteCarloBot"]
 
@@ -38,8 +38,8 @@ class MonteCarloBot:
 
     def __init__(self, rules: Any, samples: int | None = None) -> None:
         self.rules = rules
-        self.samples = samples if samples is not None else 24 if isinstance(rules, fly.FlyRules) else 8
-        if isinstance(rules, fly.FlyRules):
+        self.samples = samples if samples is not None else 24 if is_fly(rules) else 8
+        if is_fly(rules):
             self.policy: Any = FlyRuleOfThumbBot(rules.rank_order)
         else:
             self.policy = DreyfusRuleOfThumbBot()
@@ -71,7 +71,7 @@ class MonteCarloBot:
         while not state.is_over:
             mover = state.to_move
             state = state.apply(self.policy.choose(state.view(mover), state.legal_actions(), rng))
-        if isinstance(state, fly.FlyDeal):
+        if is_fly(state):
             return float(start.records[seat] - state.records[seat])
         return float((state.lower[seat] - start.lower[seat]) - (state.upper[seat] - start.upper[seat]))
 
@@ -79,6 +79,6 @@ class MonteCarloBot:
 
     def _determinise(self, view: Any, rng: random.Random) -> Any:
         """A deal consistent with ``view``, at the same point of play, or None if the guess fails."""
-        records = (_BIG,) * view.players if isinstance(view, fly.FlyView) else None
+        records = (_BIG,) * view.players if is_fly(view) else None
         sample = sample_deal(view, self.rules, rng, records=records, tries=1)
         return None if sample is None else sample.deal

@@ -16,6 +16,7 @@ from fly_rules.actions import Exchange, Fold, Stand
 from fly_rules.bots.base import cheapest_winner, strength
 from fly_rules.cards import ACE_HIGH, Card, CardSet, Rank, RankOrder, Suit
 from fly_rules.engine import Phase
+from fly_rules.notation.games import is_fly
 
 __all__ = ["DreyfusRuleOfThumbBot", "FlyRuleOfThumbBot", "RuleOfThumbBot"]
 
@@ -96,6 +97,6 @@ class RuleOfThumbBot:
 
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The game's rule-of-thumb choice."""
-        if isinstance(view, fly.FlyView):
+        if is_fly(view):
             return self.fly.choose(view, legal_actions, rng)
         return self.dreyfus.choose(view, legal_actions, rng)

@@ -34,6 +34,7 @@ from fly_rules.cards import ALL_CARDS, DECK_48, Card, CardSet
 from fly_rules.dreyfus.deal import eldest
 from fly_rules.engine import Phase
 from fly_rules.errors import RuleViolation
+from fly_rules.notation.games import is_fly
 
 __all__ = ["Sample", "sample_deal"]
 
@@ -180,7 +181,7 @@ class _Guess:
             start.append((hands[s] | self.played[s] | gives[s]) & ~sum(r for _, r in mine))
         order = [self.first]
         while len(order) < self.players:
-            order.append(self.rules.left_of(order[-1]) if isinstance(self.rules, fly.FlyRules) else (order[-1] + 1) % 3)
+            order.append(self.rules.left_of(order[-1]) if is_fly(self.rules) else (order[-1] + 1) % 3)
         drawn = [c for s in order for _, r in events[s] for c in bits(r & ~self.not_drawn)]
         rest = list(bits(self.leftover(pool)))
         rng.shuffle(rest)
