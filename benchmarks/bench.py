@@ -99,8 +99,8 @@ def random_player(new_state: Callable[[int], Any], rng_seed: int) -> Player:
 
 def fly_player(players: int) -> Player:
     """One random deal of Fly (default rules) per call, each from a new seed."""
-    rules = fly.FlyRules(players=players)
-    return random_player(lambda seed: fly.new_match(rules, seed=seed, dealer=0, max_deals=1), players)
+    rules = fly.FlyRules(players=players, max_deals=1)
+    return random_player(lambda seed: fly.new_match(rules, seed=seed, dealer=0), players)
 
 
 def dreyfus_player() -> Player:
@@ -184,10 +184,10 @@ def pettingzoo_player(game: str, players: int = 3) -> Player | None:
 
 def retained_by_one_apply() -> dict[str, Any]:
     """Bytes newly allocated and kept alive by one ``apply`` on a mid-deal Fly state (tracemalloc)."""
-    rules = fly.FlyRules(players=5)
+    rules = fly.FlyRules(players=5, max_deals=1)
     sizes = []
     for seed in range(50):
-        state = fly.new_match(rules, seed=seed, dealer=0, max_deals=1)
+        state = fly.new_match(rules, seed=seed, dealer=0)
         rng = random.Random(seed)
         while state.deal.phase is not fly.Phase.PLAY or len(state.deal.completed) < 2:
             if state.is_over:

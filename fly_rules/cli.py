@@ -51,8 +51,8 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
         print(f"Dreyfus, 3 players, preset {args.preset!r}, seed {args.seed}; {who}", file=out)
         narrate(dmatch, choose, out)
         return 0
-    rules = fly.FlyRules.preset(args.preset, players=args.players)
-    match = fly.new_match(rules, seed=args.seed, max_deals=args.max_deals)
+    rules = fly.FlyRules.preset(args.preset, players=args.players, max_deals=args.max_deals)
+    match = fly.new_match(rules, seed=args.seed)
     who, choose = _bot_choice(args.bots, rules, rules.players, rng)
     print(f"Fly, {rules.players} players, preset {args.preset!r}, seed {args.seed}; {who}", file=out)
     narrate(match, choose, out)

@@ -91,9 +91,7 @@ def _seed(text: str) -> int | str:
 
 
 def _rules(args: argparse.Namespace) -> Any:
-    if args.game == "dreyfus":
-        return make_rules("dreyfus", players=args.players, preset=args.preset, max_deals=args.max_deals)
-    return make_rules("fly", players=args.players, preset=args.preset)
+    return make_rules(args.game, players=args.players, preset=args.preset, max_deals=args.max_deals)
 
 
 def _players(rules: Any) -> int:
@@ -321,7 +319,7 @@ def _starting_state(args: argparse.Namespace) -> tuple[Any, Path | None]:
     seed = _seed(args.seed)
     if args.save is not None:
         _check_target(args.save, force=args.force)
-    return new_game(rules, seed=seed, max_deals=args.max_deals), args.save
+    return new_game(rules, seed=seed), args.save
 
 
 def _resumed(path: Path) -> Any:
@@ -426,11 +424,11 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.matches < 1 or args.workers < 1:
         raise CommandError("--matches and --workers must be at least 1")
     seed = _seed(args.seed)
-    max_deals = args.max_deals if args.game == "fly" else None
+    max_deals = None  # already in the rules
     tally = Tally(players, tuple(names))
     pieces = _chunks(args.matches, args.workers * 8 if args.workers > 1 else args.matches)
     jobs = [(rules, names, seed, piece, max_deals) for piece in pieces]
-    new_game(rules, seed=seed, max_deals=max_deals)  # bad settings refused here, before a progress bar is drawn
+    new_game(rules, seed=seed)  # bad settings refused here, before a progress bar is drawn
     progress = None if args.no_progress or args.json else _progress(args.matches)
     try:
         results = _run_jobs(args.backend, args.workers, jobs, progress.advance if progress else None)
@@ -573,7 +571,7 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     if "start" in data:
         state: Any = _fresh(final, data)
     else:
-        state = new_game(rules, seed=data["seed"], dealer=data["dealer"], max_deals=data.get("max_deals"))
+        state = new_game(rules, seed=data["seed"], dealer=data["dealer"])
     # the history has been checked by load_history: its actions replay in order
     actions = iter(
         [parse_action(entry.partition(":")[2]) for deal in data.get("deal", []) for entry in deal["actions"]]

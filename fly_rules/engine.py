@@ -43,10 +43,11 @@ from __future__ import annotations
 import enum
 import functools
 import random
+import struct
 import types
 import typing
 from collections.abc import Hashable, Sequence
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
@@ -293,7 +294,12 @@ class MatchBase(Pictured, Generic[_D, _V]):
 
     __slots__ = ()
     deal: _D
-    history: tuple[Any, ...] | None
+
+    if TYPE_CHECKING:  # a field or a property in each game's match
+
+        @property
+        def history(self) -> tuple[Any, ...] | None:
+            """The actions of the finished deals, newest first, as nested pairs."""
 
     @property
     def deal_number(self) -> int:
@@ -370,6 +376,10 @@ class MatchBase(Pictured, Generic[_D, _V]):
         return view
 
 
+_BIT_LENGTHS = tuple(n.bit_length() for n in range(53))
+_BATCH = 128  # words drawn at once: a 52-card shuffle needs about 75
+
+
 @functools.lru_cache(maxsize=16)
 def _indices_of(mask: int) -> tuple[int, ...]:
     return tuple(i for i in range(52) if mask >> i & 1)
@@ -408,14 +418,23 @@ def shuffled_indices(deck: CardSet, seed: int | str, deal_number: int) -> list[i
 
 
 def _shuffle(items: list[int], getrandbits: Any) -> None:
-    """``random.Random.shuffle`` as CPython 3.11 writes it (same draws, same order), without its
-    per-card method calls: a match shuffles once per deal, on the hot path of random play."""
+    """``random.Random.shuffle`` as CPython writes it (same draws, same order), without its per-card
+    method calls: a match shuffles once per deal, on the hot path of random play.
+
+    Each index is drawn by rejection sampling with ``getrandbits(k)``, which for k <= 32 is the top k
+    bits of the generator's next 32-bit word; so the words are drawn in one batch (the lowest word of
+    ``getrandbits(32 * n)`` comes first) and more one by one if the batch runs out.
+    """
+    words = struct.unpack(f"<{_BATCH}I", getrandbits(32 * _BATCH).to_bytes(4 * _BATCH, "little"))
+    used = 0
     for i in range(len(items) - 1, 0, -1):
-        bound = i + 1
-        width = bound.bit_length()
-        j = getrandbits(width)
-        while j >= bound:
-            j = getrandbits(width)
+        shift = 32 - _BIT_LENGTHS[i + 1]
+        while True:
+            word = words[used] if used < _BATCH else getrandbits(32)
+            used += 1
+            j = word >> shift
+            if j <= i:
+                break
         items[i], items[j] = items[j], items[i]
 
 

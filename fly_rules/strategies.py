@@ -18,6 +18,8 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from typing import Any
 
+import attrs
+
 from fly_rules.cards import DECK_52, Card, CardSet, Rank, Suit
 from fly_rules.dreyfus import DreyfusMatch, DreyfusRules
 from fly_rules.dreyfus import new_match as new_dreyfus_match
@@ -102,7 +104,8 @@ def fly_states(draw: st.DrawFn, /, rules: FlyRules | None = None, max_actions: i
     """Reachable Fly match states: a seeded match played forward by drawn legal
     actions, so every state is consistent by construction."""
     rules = draw(fly_rules_options()) if rules is None else rules
-    state = new_match(rules, seed=draw(st.integers(0, 2**32)), max_deals=draw(st.integers(1, 4)))
+    rules = attrs.evolve(rules, max_deals=draw(st.integers(1, 4)))
+    state = new_match(rules, seed=draw(st.integers(0, 2**32)))
     for _ in range(draw(st.integers(0, max_actions))):
         if state.is_over:
             break

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from fly_rules import fly
+from fly_rules import engine, fly
 from fly_rules.actions import Play
-from fly_rules.cards import Card
-from fly_rules.engine import Phase, replace
+from fly_rules.cards import DECK_32, DECK_52, Card
+from fly_rules.engine import Phase, replace, shuffled
 
 
 def test_fly_phase_is_the_engine_phase() -> None:
@@ -51,16 +53,13 @@ def test_replace_accepts_every_member_of_a_union() -> None:
         replace(rules, revoke_mode=1)
 
 
-def test_shuffled_draws_exactly_as_the_standard_library_shuffle() -> None:
-    """The engine's own shuffle loop gives the order ``random.Random.shuffle`` gives, so seeds replay."""
-    import random
-
-    from fly_rules.cards import ALL_CARDS, DECK_32, DECK_48
-    from fly_rules.engine import shuffled
-
-    for deck in (DECK_32, DECK_48):
-        for seed in (*range(40), "x", "match 7"):
-            for number in (-1, 0, 5):
-                indices = [card.index for card in deck]
-                random.Random(f"fly_rules:{seed}:{number}").shuffle(indices)
-                assert shuffled(deck, seed, number) == tuple(ALL_CARDS[i] for i in indices)
+@pytest.mark.parametrize("batch", [128, 3])
+def test_shuffled_is_random_shuffle_of_the_seeded_generator(monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
+    """The written-out shuffle gives random.shuffle's order, so every saved history replays the same deals
+    (also when the batch of drawn words runs out)."""
+    monkeypatch.setattr(engine, "_BATCH", batch)
+    for deck in (DECK_32, DECK_52):
+        for seed in [*range(40), "abc"]:
+            expected = list(deck)
+            random.Random(f"fly_rules:{seed}:3").shuffle(expected)
+            assert shuffled(deck, seed, 3) == tuple(expected)

@@ -78,7 +78,6 @@ from fly_rules.adapters.encoding import (
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.cards import ALL_CARDS, DECK_48, CardSet
 from fly_rules.dreyfus.deal import contract_of, eldest
-from fly_rules.engine import replace
 
 __all__ = [
     "DREYFUS_DEFAULTS",
@@ -211,7 +210,7 @@ class _FlyKind:
 
     @staticmethod
     def with_stock(deal: Any, order: tuple[int, ...]) -> Any:
-        return replace(deal, bidding=replace(deal.bidding, stock_indices=order))
+        return deal.with_hidden(stock=order)
 
     def returns(self, deal: Any) -> list[float]:
         return [float(self.rules.start_record - r) for r in deal.records]

@@ -54,11 +54,12 @@ def play_random_matches(
     for index in indices:
         match_seed = f"{seed}:{index}"
         chooser = random.Random(f"fly_rules:simulate:{match_seed}")
+        limited = attrs.evolve(rules, max_deals=max_deals)
         state: Any
-        if isinstance(rules, fly.FlyRules):
-            state = fly.new_match(rules, seed=match_seed, max_deals=max_deals)
+        if isinstance(limited, fly.FlyRules):
+            state = fly.new_match(limited, seed=match_seed)
         else:
-            state = dreyfus.new_match(attrs.evolve(rules, max_deals=max_deals), seed=match_seed)
+            state = dreyfus.new_match(limited, seed=match_seed)
         actions = 0
         while not state.is_over:
             legal = state.legal_actions()

@@ -15,11 +15,12 @@ from typing import Any
 
 import attrs
 
-from fly_rules import dreyfus, fly
+from fly_rules import fly
 from fly_rules.bots.base import Bot, RandomBot
 from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.rule_of_thumb import RuleOfThumbBot
 from fly_rules.cards import ACE_HIGH
+from fly_rules.notation.games import new_game
 
 __all__ = ["BOTS", "MatchResult", "Tally", "make_bot", "play_match", "run_matches", "wilson_interval"]
 
@@ -63,10 +64,9 @@ def play_match(rules: Any, names: Sequence[str], seed: int | str, index: int, ma
     players = len(names)
     seats = tuple(names[(s - index) % players] for s in range(players))
     match_seed = f"{seed}:{index}"
-    if isinstance(rules, fly.FlyRules):
-        state: Any = fly.new_match(rules, seed=match_seed, max_deals=max_deals)
-    else:
-        state = dreyfus.new_match(rules, seed=match_seed)
+    if max_deals is not None:
+        rules = attrs.evolve(rules, max_deals=max_deals)
+    state: Any = new_game(rules, seed=match_seed)
     bots = [make_bot(name, rules) for name in seats]
     rngs = [random.Random(f"{match_seed}:bot:{s}") for s in range(players)]
     deals = ace_deals = ace_tricks = 0

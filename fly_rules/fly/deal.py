@@ -1,16 +1,80 @@
-"""The deal: who deals, how the cards go round, the trump card and the stock
-[FLY-2.1] [FLY-3.1] [FLY-3.2] [FLY-3.3] [FLY-3.4].
+"""The deal: who deals, how the cards go round, the trump card and the stock, and
+what stays fixed for a whole deal [FLY-2.1] [FLY-3.1] [FLY-3.2] [FLY-3.3] [FLY-3.4].
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
+from typing import Any
 
-from fly_rules.cards import Card
+import attrs
+
+from fly_rules.cards import Card, RankOrder, Suit
 from fly_rules.fly.rules import FlyRules
+from fly_rules.tricks import TrumpDuty
 
-__all__ = ["deal_cards", "draw_first_dealer", "refill_order", "seats_from"]
+__all__ = ["ACE_OF_SPADES", "Table", "deal_cards", "draw_first_dealer", "refill_order", "seats_from"]
+
+ACE_OF_SPADES = 51
+"""Index of the A♠ (``Card.parse("AS").index``)."""
+
+
+@attrs.frozen
+class Table:
+    """What stays fixed for a whole deal: the rules, the dealer, the trump card, and
+    values derived from them once so that play need not recompute them."""
+
+    rules: FlyRules
+    """The rules options."""
+    dealer: int
+    """The dealer's seat."""
+    trump_card: Card
+    """The turned-up card; its suit is trump [FLY-3.2]."""
+    seed: int | str | None = None
+    """The match's seed, for refilling the stock; None for an explicit position."""
+    deal_number: int = 0
+    """0 for a match's first deal."""
+    trump: int = attrs.field(init=False, eq=False)
+    """The trump suit as a number (:class:`~fly_rules.cards.Suit` value)."""
+    privileged: bool = attrs.field(init=False, eq=False)
+    """Whether the ace-of-spades privilege can apply in this deal [FLY-7.1] [FLY-7.5]."""
+    trump_ace: int = attrs.field(init=False, eq=False)
+    """Index of the ace of trumps."""
+    left: tuple[int, ...] = attrs.field(init=False, eq=False)
+    """``left[s]`` is the seat to the left of ``s`` [FLY-1.2]."""
+    order: RankOrder = attrs.field(init=False, eq=False)
+    """The rank order [FLY-1.4]."""
+    must_head: bool = attrs.field(init=False, eq=False)
+    """``rules.must_head_trick`` [FLY-6.3]."""
+    trump_duty: TrumpDuty = attrs.field(init=False, eq=False)
+    """``rules.trump_duty`` [FLY-6.4]."""
+    top_trump: bool = attrs.field(init=False, eq=False)
+    """Whether the A♠ is a permanent top trump in this deal [FLY-7.1]."""
+
+    def __attrs_post_init__(self) -> None:
+        for name, value in zip(_DERIVED, _derived(self.rules, self.trump_card.suit), strict=True):
+            object.__setattr__(self, name, value)  # values fixed once for the whole deal
+
+
+_DERIVED = ("trump", "privileged", "trump_ace", "left", "order", "must_head", "trump_duty", "top_trump")
+
+
+@functools.lru_cache(maxsize=256)
+def _derived(rules: FlyRules, trump: Suit) -> tuple[Any, ...]:
+    """The values of :data:`_DERIVED` for ``rules`` and the trump suit ``trump``, computed once."""
+    privileged = rules.ace_of_spades_mode != "none" and trump != Suit.SPADES
+    return (
+        int(trump),
+        privileged,
+        trump * 13 + 12,
+        tuple(rules.left_of(seat) for seat in range(rules.players)),
+        rules.rank_order,
+        rules.must_head_trick,
+        rules.trump_duty,
+        privileged and rules.ace_of_spades_mode == "top_trump",
+    )
 
 
 def seats_from(rules: FlyRules, seat: int) -> tuple[int, ...]:
@@ -26,6 +90,13 @@ def draw_first_dealer(rules: FlyRules, seed: int | str) -> int:
     return random.Random(f"fly_rules:{seed}:first-dealer").randrange(rules.players)
 
 
+@functools.lru_cache(maxsize=256)
+def _receivers(rules: FlyRules, dealer: int) -> tuple[int, ...]:
+    """The seat that gets each card of the pack in turn, until every hand holds five [FLY-3.1]."""
+    seats = seats_from(rules, rules.left_of(dealer))
+    return tuple(seat for packet in rules.packet_rounds for seat in seats for _ in range(packet))
+
+
 def deal_cards(rules: FlyRules, order: Sequence[Card], dealer: int) -> tuple[tuple[int, ...], Card, tuple[int, ...]]:
     """Deal a shuffled pack [FLY-3.1]: packets in turn from the dealer's left
     until each hand holds five; the next card is the trump card [FLY-3.2]; the
@@ -33,17 +104,12 @@ def deal_cards(rules: FlyRules, order: Sequence[Card], dealer: int) -> tuple[tup
 
     Returns the hands as masks, the trump card, and the stock as card indices.
     """
+    receivers = _receivers(rules, dealer)
     hands = [0] * rules.players
-    seats = seats_from(rules, rules.left_of(dealer))
-    position = 0
-    for packet in rules.packet_rounds:
-        for seat in seats:
-            for card in order[position : position + packet]:
-                hands[seat] |= 1 << card.index
-            position += packet
-    trump_card = order[position]
-    stock = tuple(card.index for card in order[position + 1 :])
-    return tuple(hands), trump_card, stock
+    for seat, card in zip(receivers, order[: len(receivers)], strict=True):
+        hands[seat] |= 1 << card.index
+    position = len(receivers)
+    return tuple(hands), order[position], tuple(card.index for card in order[position + 1 :])
 
 
 def refill_order(pool: int, seed: int | str | None, deal_number: int, refill: int) -> tuple[int, ...]:

@@ -1,59 +1,119 @@
 """The exchange: declarations in turn, exchanging from the stock, standing and
 folding [FLY-4.1] [FLY-4.2] [FLY-4.3] [FLY-4.4] [FLY-4.5] [FLY-4.6] [FLY-4.7]
 [FLY-5.1] [FLY-5.2] [FLY-5.3] [FLY-5.4] [FLY-5.5] [FLY-3.3].
+
+The functions take the deal's pieces (the :class:`~fly_rules.fly.deal.Table`, the
+:class:`Bidding`, the hands as masks and the seat to move) and return new
+pieces; they never see the deal itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
+
+import attrs
 
 from fly_rules._choices import SubsetChoices
 from fly_rules.actions import Exchange, Fold, Stand
-from fly_rules.cards import CardSet
+from fly_rules.cards import Card, CardSet
 from fly_rules.errors import RuleViolation
-from fly_rules.fly.deal import refill_order
-from fly_rules.fly.state import ACE_OF_SPADES, SwapTrump
+from fly_rules.fly.deal import ACE_OF_SPADES, Table, refill_order
 
-if TYPE_CHECKING:
-    from fly_rules.fly.state import FlyDeal
-
-__all__ = ["apply_declaration", "exchange_limit", "fold_refusal", "legal_declarations"]
+__all__ = [
+    "Bidding",
+    "SwapTrump",
+    "apply_declaration",
+    "exchange_limit",
+    "fold_refusal",
+    "legal_declarations",
+]
 
 _AS_BIT = 1 << ACE_OF_SPADES
 _STAND = Stand()
 _FOLD = Fold()
 
 
+def _to_card(value: Card | str) -> Card:
+    return Card.parse(value) if isinstance(value, str) else value
+
+
+@attrs.frozen
+class SwapTrump:
+    """The dealer takes the turned-up trump card into his hand and discards ``card``
+    (only with ``turnup_use="dealer_swap"``) [FLY-3.3]."""
+
+    card: Card = attrs.field(converter=_to_card, validator=attrs.validators.instance_of(Card))
+    """The card the dealer discards in exchange for the trump card."""
+
+    def __str__(self) -> str:
+        return f"swap-trump {self.card}"
+
+
+class Bidding(NamedTuple):
+    """The state of the exchange: the stock, the discards and the declarations [FLY-4.1]."""
+
+    stock_indices: tuple[int, ...]
+    """The stock, top first, as card indices [FLY-3.4]."""
+    active: tuple[bool, ...]
+    """Per seat, whether it has not folded [FLY-5.1]."""
+    declared: tuple[tuple[Any, ...], ...]
+    """Per seat, the declaration actions taken, in order."""
+    turnup_here: bool = True
+    """Whether the trump card still lies beside the stock (not taken into a hand)."""
+    discard_mask: int = 0
+    """Dead cards: discards of the exchange [FLY-4.4]."""
+    declaration_round: int = 0
+    """0 for the (only or fold) round, 1 for the exchange round of the two-round mode [FLY-4.1]."""
+    must_confirm: bool = False
+    """The player to move has exchanged and must now stand or fold (``may_fold_after_exchange``) [FLY-4.6]."""
+    exchanged_total: int = 0
+    """Cards exchanged so far by all players [FLY-4.3]."""
+    refills: int = 0
+    """How many times the stock was refilled [FLY-4.5]."""
+
+
+_Declaration = tuple[int, tuple[int, ...], Bidding]
+"""What a declaration leaves: the seat to declare next (-1 once every declaration
+is made and play may begin), the hands and the bidding."""
+
+
+_STAND_ONLY = (_STAND,)
+_STAND_FOLD = (_STAND, _FOLD)
+_new_object = object.__new__
+_set_field = object.__setattr__
+
+
 def _exchange_of(mask: int) -> Exchange:
-    return Exchange(CardSet(mask))
+    """``Exchange(CardSet(mask))`` for a mask taken from a hand, built without re-checking it
+    (a random player builds one of these at almost every declaration)."""
+    cards = _new_object(CardSet)
+    _set_field(cards, "mask", mask)
+    action = _new_object(Exchange)
+    _set_field(action, "cards", cards)
+    return action
 
 
-def _in_exchange_round(deal: FlyDeal) -> bool:
-    return deal.rules.declaration_mode == "combined" or deal.bidding.declaration_round == 1
+def _in_exchange_round(table: Table, bidding: Bidding) -> bool:
+    return table.rules.declaration_mode == "combined" or bidding.declaration_round == 1
 
 
-def _fold_round_open(deal: FlyDeal) -> bool:
+def _fold_round_open(table: Table, bidding: Bidding) -> bool:
     """Whether a fold is a possible declaration now (not in the exchange round of two) [FLY-4.1]."""
-    bidding = deal.bidding
-    return bidding.must_confirm or deal.rules.declaration_mode == "combined" or bidding.declaration_round == 0
+    return bidding.must_confirm or table.rules.declaration_mode == "combined" or bidding.declaration_round == 0
 
 
-def _is_last_speaker(deal: FlyDeal, seat: int) -> bool:
-    return seat == deal.dealer
-
-
-def fold_refusal(deal: FlyDeal, seat: int) -> RuleViolation | None:
+def fold_refusal(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int) -> RuleViolation | None:
     """Why ``seat`` may not fold now, or None if it may [FLY-5.2] [FLY-5.3] [FLY-5.4] [FLY-5.5] [FLY-4.6]."""
-    rules = deal.rules
-    if deal.rules.declaration_mode == "fold_round_then_exchange" and deal.bidding.declaration_round == 1:
+    rules = table.rules
+    if rules.declaration_mode == "fold_round_then_exchange" and bidding.declaration_round == 1:
         return RuleViolation("FLY-4.6", "after the fold round a player who stayed in must play", _FOLD)
-    if deal.hand_masks[seat] & _AS_BIT or _gave_up_ace(deal, seat):
+    if hands[seat] & _AS_BIT or _gave_up_ace(bidding, seat):
         return RuleViolation("FLY-5.2", "a player who held the ace of spades when his turn began may not fold", _FOLD)
-    if rules.forced_player == "eldest" and seat == rules.left_of(deal.dealer):
+    if rules.forced_player == "eldest" and seat == table.left[table.dealer]:
         return RuleViolation("FLY-5.3", "the player on the dealer's left may not fold (forced_player='eldest')", _FOLD)
-    if _is_last_speaker(deal, seat):
-        others_active = sum(deal.active) - 1
+    if seat == table.dealer:  # the last to speak
+        others_active = sum(bidding.active) - 1
         if others_active == 0 and rules.forced_player == "dealer_if_all_passed":
             return RuleViolation("FLY-5.3", "the dealer must play when everyone else has folded", _FOLD)
         if others_active == 0 and rules.all_fold == "dealer_must_play":
@@ -63,10 +123,10 @@ def fold_refusal(deal: FlyDeal, seat: int) -> RuleViolation | None:
     return None
 
 
-def _gave_up_ace(deal: FlyDeal, seat: int) -> bool:
+def _gave_up_ace(bidding: Bidding, seat: int) -> bool:
     """Whether ``seat`` discarded the A♠ this deal, by exchange or trump swap: he held it when his
     turn began, so he may still not fold [FLY-4.6] [FLY-4.7] [FLY-5.2]."""
-    for action in deal.bidding.declared[seat]:
+    for action in bidding.declared[seat]:
         if isinstance(action, SwapTrump) and action.card.bit == _AS_BIT:
             return True
         if isinstance(action, Exchange) and action.cards.mask & _AS_BIT:
@@ -74,112 +134,114 @@ def _gave_up_ace(deal: FlyDeal, seat: int) -> bool:
     return False
 
 
-def _refill_pool(deal: FlyDeal) -> int:
-    mode = deal.rules.stock_exhaustion
+def _refill_pool(table: Table, bidding: Bidding, hands: tuple[int, ...]) -> int:
+    mode = table.rules.stock_exhaustion
     if mode == "folded_hands":
         pool = 0
-        for seat, active in enumerate(deal.active):
+        for seat, active in enumerate(bidding.active):
             if not active:
-                pool |= deal.hand_masks[seat]
+                pool |= hands[seat]
         return pool
     if mode == "reshuffle_discards":
-        return deal.bidding.discard_mask
+        return bidding.discard_mask
     return 0
 
 
-def exchange_limit(deal: FlyDeal) -> int:
+def exchange_limit(table: Table, bidding: Bidding, hands: tuple[int, ...]) -> int:
     """The most cards the player to move may exchange now [FLY-4.3] [FLY-4.5]."""
-    rules = deal.rules
+    rules = table.rules
     limit = rules.max_exchange
     if rules.total_exchange_cap is not None:
-        limit = min(limit, rules.total_exchange_cap - deal.bidding.exchanged_total)
-    available = len(deal.bidding.stock_indices) + _refill_pool(deal).bit_count()
-    if rules.turnup_use == "last_stock_card" and deal.turnup_here:
+        limit = min(limit, rules.total_exchange_cap - bidding.exchanged_total)
+    available = len(bidding.stock_indices)
+    if available >= limit:
+        return max(0, limit)  # the stock alone covers it
+    available += _refill_pool(table, bidding, hands).bit_count()
+    if rules.turnup_use == "last_stock_card" and bidding.turnup_here:
         available += 1
     return max(0, min(limit, available))
 
 
-def legal_declarations(deal: FlyDeal) -> Sequence[Any]:
-    """The declarations open to the player to move [FLY-4.2], in the documented order.
+def legal_declarations(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int) -> Sequence[Any]:
+    """The declarations open to ``seat`` [FLY-4.2], in the documented order.
 
     The exchanges come as a lazy sequence (``SubsetChoices``, shared with Dreyfus):
     up to 31 per hand, built only when asked for, so a random or sampling player
     pays for the one it picks.
     """
-    seat = deal.turn
-    actions: list[Any] = [_STAND]
-    if _fold_round_open(deal) and fold_refusal(deal, seat) is None:
-        actions.append(_FOLD)
-    if deal.bidding.must_confirm or not _in_exchange_round(deal):
-        return tuple(actions)
-    hand = deal.hand_masks[seat]
-    choosable = hand if deal.rules.ace_of_spades_discardable else hand & ~_AS_BIT
-    if _may_swap(deal, seat):
-        actions.extend(SwapTrump(card) for card in CardSet(choosable))
-    limit = exchange_limit(deal)
+    may_fold = _fold_round_open(table, bidding) and fold_refusal(table, bidding, hands, seat) is None
+    actions: tuple[Any, ...] = _STAND_FOLD if may_fold else _STAND_ONLY
+    if bidding.must_confirm or not _in_exchange_round(table, bidding):
+        return actions
+    hand = hands[seat]
+    choosable = hand if table.rules.ace_of_spades_discardable else hand & ~_AS_BIT
+    if _may_swap(table, bidding, seat):
+        actions += tuple(SwapTrump(card) for card in CardSet(choosable))
+    limit = exchange_limit(table, bidding, hands)
     if not limit or not choosable:
-        return tuple(actions)
-    return SubsetChoices(tuple(actions), choosable, limit, _exchange_of)
+        return actions
+    return SubsetChoices(actions, choosable, limit, _exchange_of)
 
 
-def _may_swap(deal: FlyDeal, seat: int) -> bool:
-    return deal.rules.turnup_use == "dealer_swap" and seat == deal.dealer and deal.turnup_here
+def _may_swap(table: Table, bidding: Bidding, seat: int) -> bool:
+    return table.rules.turnup_use == "dealer_swap" and seat == table.dealer and bidding.turnup_here
 
 
-def _check_exchange(deal: FlyDeal, action: Exchange) -> None:
-    """Raise if ``action`` is not a legal exchange for the player to move [FLY-4.3] [FLY-4.5] [FLY-4.7]."""
-    rules = deal.rules
-    seat = deal.turn
+def _check_exchange(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int, action: Exchange) -> None:
+    """Raise if ``action`` is not a legal exchange for ``seat`` [FLY-4.3] [FLY-4.5] [FLY-4.7]."""
+    rules = table.rules
     mask = action.cards.mask
-    if not _in_exchange_round(deal) or deal.bidding.must_confirm:
-        rule = "FLY-4.6" if deal.bidding.must_confirm else "FLY-4.1"
+    if not _in_exchange_round(table, bidding) or bidding.must_confirm:
+        rule = "FLY-4.6" if bidding.must_confirm else "FLY-4.1"
         raise RuleViolation(rule, "no exchange is open now: stand or fold", action)
     if mask == 0:
         raise RuleViolation("FLY-4.3", "an exchange discards at least one card; to keep the hand, stand", action)
-    if mask & ~deal.hand_masks[seat]:
-        missing = CardSet(mask & ~deal.hand_masks[seat])
+    if mask & ~hands[seat]:
+        missing = CardSet(mask & ~hands[seat])
         raise RuleViolation("FLY-4.3", f"seat {seat} does not hold {missing}", action)
     count = mask.bit_count()
     if count > rules.max_exchange:
         raise RuleViolation("FLY-4.3", f"at most {rules.max_exchange} cards may be exchanged, not {count}", action)
-    if rules.total_exchange_cap is not None and deal.bidding.exchanged_total + count > rules.total_exchange_cap:
-        left = rules.total_exchange_cap - deal.bidding.exchanged_total
+    if rules.total_exchange_cap is not None and bidding.exchanged_total + count > rules.total_exchange_cap:
+        left = rules.total_exchange_cap - bidding.exchanged_total
         raise RuleViolation("FLY-4.3", f"only {left} more cards may be exchanged in this deal, not {count}", action)
     if not rules.ace_of_spades_discardable and mask & _AS_BIT:
         raise RuleViolation("FLY-4.7", "the ace of spades may not be discarded", action)
-    limit = exchange_limit(deal)
+    limit = exchange_limit(table, bidding, hands)
     if count > limit:
         raise RuleViolation("FLY-4.5", f"the stock can replace only {limit} cards, not {count}", action)
 
 
-def _draw(deal: FlyDeal, count: int) -> tuple[int, tuple[int, ...], bool, int, tuple[int, ...], int]:
+def _draw(
+    table: Table, bidding: Bidding, hands: tuple[int, ...], count: int
+) -> tuple[int, tuple[int, ...], bool, int, tuple[int, ...], int]:
     """Take ``count`` replacements [FLY-4.4]: the stock from its top, then (by the
     options) the trump card, then a refilled stock [FLY-4.5].
 
     Returns (drawn mask, new stock, turn-up still here, discards, hands, refills).
     """
-    stock = deal.bidding.stock_indices
+    stock = bidding.stock_indices
     drawn = 0
     take = min(count, len(stock))
     for index in stock[:take]:
         drawn |= 1 << index
     stock = stock[take:]
     count -= take
-    turnup_here = deal.turnup_here
-    hands = deal.hand_masks
-    discards = deal.bidding.discard_mask
-    refills = deal.bidding.refills
-    if count and deal.rules.turnup_use == "last_stock_card" and turnup_here:
-        drawn |= deal.trump_card.bit
+    turnup_here = bidding.turnup_here
+    discards = bidding.discard_mask
+    refills = bidding.refills
+    rules = table.rules
+    if count and rules.turnup_use == "last_stock_card" and turnup_here:
+        drawn |= table.trump_card.bit
         turnup_here = False
         count -= 1
     if count:
-        pool = _refill_pool(deal)
-        if deal.rules.stock_exhaustion == "folded_hands":
-            hands = tuple(0 if not deal.active[s] else h for s, h in enumerate(hands))
+        pool = _refill_pool(table, bidding, hands)
+        if rules.stock_exhaustion == "folded_hands":
+            hands = tuple(0 if not bidding.active[s] else h for s, h in enumerate(hands))
         else:
             discards = 0
-        stock = refill_order(pool, deal.table.seed, deal.deal_number, refills)
+        stock = refill_order(pool, table.seed, table.deal_number, refills)
         refills += 1
         for index in stock[:count]:
             drawn |= 1 << index
@@ -187,77 +249,73 @@ def _draw(deal: FlyDeal, count: int) -> tuple[int, tuple[int, ...], bool, int, t
     return drawn, stock, turnup_here, discards, hands, refills
 
 
-def apply_declaration(deal: FlyDeal, action: Any) -> FlyDeal:
-    """The deal after the declaration ``action`` of the player to move [FLY-4.1] [FLY-4.2]."""
-    seat = deal.turn
-    declared = list(deal.bidding.declared)
+def apply_declaration(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int, action: Any) -> _Declaration:
+    """The declaration ``action`` of ``seat`` [FLY-4.1] [FLY-4.2].
+
+    Raises:
+        RuleViolation: the declaration is not open to ``seat`` now, naming the rule.
+    """
+    declared = list(bidding.declared)
     declared[seat] = (*declared[seat], action)
-    history = deal._record(action)
     if isinstance(action, SwapTrump):
-        if not _may_swap(deal, seat) or deal.bidding.must_confirm or not _in_exchange_round(deal):
+        if not _may_swap(table, bidding, seat) or bidding.must_confirm or not _in_exchange_round(table, bidding):
             raise RuleViolation("FLY-3.3", "only the dealer, once, may take the trump card (turnup_use)", action)
         bit = action.card.bit
-        if not deal.hand_masks[seat] & bit:
+        if not hands[seat] & bit:
             raise RuleViolation("FLY-3.3", f"the dealer does not hold {action.card}", action)
-        if bit == _AS_BIT and not deal.rules.ace_of_spades_discardable:
+        if bit == _AS_BIT and not table.rules.ace_of_spades_discardable:
             raise RuleViolation("FLY-4.7", "the ace of spades may not be discarded, even for the trump card", action)
-        hands = list(deal.hand_masks)
-        hands[seat] = hands[seat] & ~bit | deal.trump_card.bit
-        return deal._next(
-            hand_masks=tuple(hands),
-            discard_mask=deal.bidding.discard_mask | bit,
-            turnup_here=False,
-            declared=tuple(declared),
-            history=history,
-        )
+        swapped = list(hands)
+        swapped[seat] = swapped[seat] & ~bit | table.trump_card.bit
+        after = bidding._replace(discard_mask=bidding.discard_mask | bit, turnup_here=False, declared=tuple(declared))
+        return seat, tuple(swapped), after
     if isinstance(action, Fold):
-        refusal = fold_refusal(deal, seat)
-        if refusal is not None:
-            raise refusal
-        if not _fold_round_open(deal):
+        refused = fold_refusal(table, bidding, hands, seat)
+        if refused is not None:
+            raise refused
+        if not _fold_round_open(table, bidding):
             raise RuleViolation("FLY-4.6", "after the fold round a player who stayed in must play", action)
-        active = list(deal.active)
+        active = list(bidding.active)
         active[seat] = False
-        return _next_declarer(deal, active=tuple(active), declared=tuple(declared), history=history, must_confirm=False)
+        after = bidding._replace(active=tuple(active), declared=tuple(declared), must_confirm=False)
+        return _next_declarer(table, after, hands, seat)
     if isinstance(action, Stand):
-        return _next_declarer(deal, declared=tuple(declared), history=history, must_confirm=False)
-    _check_exchange(deal, action)
+        return _next_declarer(table, bidding._replace(declared=tuple(declared), must_confirm=False), hands, seat)
+    _check_exchange(table, bidding, hands, seat, action)
     count = len(action.cards)
-    drawn, stock, turnup_here, discards, hands_after, refills = _draw(deal, count)
-    hands = list(hands_after)
-    hands[seat] = hands[seat] & ~action.cards.mask | drawn
-    changes: dict[str, Any] = {
-        "hand_masks": tuple(hands),
-        "stock_indices": stock,
-        "turnup_here": turnup_here,
-        "discard_mask": discards | action.cards.mask,
-        "exchanged_total": deal.bidding.exchanged_total + count,
-        "refills": refills,
-        "declared": tuple(declared),
-        "history": history,
-    }
-    if deal.rules.may_fold_after_exchange:
-        return deal._next(must_confirm=True, **changes)
-    return _next_declarer(deal, **changes)
+    drawn, stock, turnup_here, discards, hands_after, refills = _draw(table, bidding, hands, count)
+    exchanged = list(hands_after)
+    exchanged[seat] = exchanged[seat] & ~action.cards.mask | drawn
+    confirm = table.rules.may_fold_after_exchange
+    after = Bidding(
+        stock,
+        bidding.active,
+        tuple(declared),
+        turnup_here,
+        discards | action.cards.mask,
+        bidding.declaration_round,
+        confirm,
+        bidding.exchanged_total + count,
+        refills,
+    )
+    if confirm:
+        return seat, tuple(exchanged), after
+    return _next_declarer(table, after, tuple(exchanged), seat)
 
 
-def _next_declarer(deal: FlyDeal, **changes: Any) -> FlyDeal:
-    """``deal`` with ``changes`` and the turn passed to the next player to declare, or with play
-    begun when every declaration is made [FLY-4.1]."""
-    left = deal.table.left
-    active = changes.get("active", deal.active)
-    first_round = deal.bidding.declaration_round == 0
-    seat = deal.turn
-    while seat != deal.dealer:
+def _next_declarer(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int) -> _Declaration:
+    """The turn passed from ``seat`` to the next player to declare, or -1 when every
+    declaration is made [FLY-4.1]."""
+    left = table.left
+    active = bidding.active
+    first_round = bidding.declaration_round == 0
+    while seat != table.dealer:
         seat = left[seat]
         if first_round or active[seat]:
-            return deal._next(turn=seat, **changes)
-    if first_round and deal.rules.declaration_mode == "fold_round_then_exchange" and any(active):
-        seat = left[deal.dealer]
+            return seat, hands, bidding
+    if first_round and table.rules.declaration_mode == "fold_round_then_exchange" and any(active):
+        seat = left[table.dealer]
         while not active[seat]:
             seat = left[seat]
-        return deal._next(declaration_round=1, turn=seat, **changes)
-    return play.begin_play(deal._next(**changes))
-
-
-from fly_rules.fly import play  # noqa: E402
+        return seat, hands, bidding._replace(declaration_round=1)
+    return -1, hands, bidding

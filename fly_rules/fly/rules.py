@@ -35,7 +35,7 @@ def _positive_or_zero(_instance: object, attribute: attrs.Attribute[int], value:
         raise InvalidRules(attribute.name, f"must be a whole number >= 0, not {value!r}")
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)
 class FlyRules:
     """The rules options of one game of Fly [FLY-1.1].
 
@@ -105,6 +105,8 @@ class FlyRules:
     """Whether an illegal play is refused or accepted and penalised [FLY-11.1]."""
     flush_wins: bool = False
     """Whether five cards of one suit win the deal outright [FLY-12.1]."""
+    max_deals: int | None = attrs.field(default=None)
+    """Stop a match after this many deals even without a winner; None for no limit [FLY-10.1]."""
 
     _CHOICES: ClassVar[dict[str, tuple[object, ...]]] = {
         "direction": ("clockwise", "anticlockwise"),
@@ -126,6 +128,11 @@ class FlyRules:
         if type(self.players) is int and self.players in DEFAULT_DECKS:
             return DEFAULT_DECKS[self.players]
         return 52
+
+    @max_deals.validator
+    def _check_max_deals(self, attribute: attrs.Attribute[int | None], value: int | None) -> None:
+        if value is not None and (type(value) is not int or value < 1):
+            raise InvalidRules(attribute.name, f"must be None or a whole number >= 1, not {value!r} (FLY-10.1)")
 
     def __attrs_post_init__(self) -> None:
         self._validate()
@@ -213,22 +220,22 @@ class FlyRules:
         """
         if name not in PRESETS:
             raise InvalidRules("preset", f"FLY-12.2: unknown preset {name!r} (known: {', '.join(sorted(PRESETS))})")
-        options: dict[str, Any] = dict(PRESETS[name])
+        options: dict[str, Any] = PRESETS[name].non_default_options()
         if name == "mouche_1718" and "deck_size" not in overrides and type(players) is int:
             options["deck_size"] = _MOUCHE_DECKS.get(players, 52)
         options.update(overrides)
         return cls(players=players, **options)
 
 
-PRESETS: Final[dict[str, dict[str, Any]]] = {
-    "default": {},
-    "mouche_1718": {
-        "ace_rank": "below_jack",
-        "deal_packets": (3, 2),
-        "direction": "anticlockwise",
-        "turnup_use": "dealer_swap",
-        "flush_wins": True,
-        "ace_of_spades_mode": "none",
-    },
+PRESETS: Final[dict[str, FlyRules]] = {
+    "default": FlyRules(),
+    "mouche_1718": FlyRules(
+        ace_rank="below_jack",
+        deal_packets=(3, 2),
+        direction="anticlockwise",
+        turnup_use="dealer_swap",
+        flush_wins=True,
+        ace_of_spades_mode="none",
+    ),
 }
-"""The named profiles and the options each one sets [FLY-12.2]."""
+"""The named profiles, for four players [FLY-12.2]; :meth:`FlyRules.preset` gives one for any number."""

@@ -1,22 +1,59 @@
 """Scoring: the records, the ace-of-spades bonus and penalty, the remise, exact
 zero, overshoot and the exemption [FLY-8.1] [FLY-8.2] [FLY-8.3] [FLY-8.4]
-[FLY-8.5] [FLY-8.6] [FLY-9.1] [FLY-9.2] [FLY-9.3] [FLY-9.4] [FLY-11.3].
+[FLY-8.5] [FLY-8.6] [FLY-9.1] [FLY-9.2] [FLY-9.3] [FLY-11.3].
+
+The functions take the deal's pieces (the :class:`~fly_rules.fly.deal.Table` and
+the :class:`TrickTally`) and return new pieces; they never see the deal itself.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import NamedTuple
 
 from fly_rules.cards import Suit
-from fly_rules.fly.state import Phase
+from fly_rules.fly import end
+from fly_rules.fly.deal import Table
 
-if TYPE_CHECKING:
-    from fly_rules.fly.state import FlyDeal
-
-__all__ = ["TRICKS_PER_DEAL", "add_points", "award_all_tricks", "finish_deal", "take_trick"]
+__all__ = ["TRICKS_PER_DEAL", "TrickTally", "add_points", "award_all_tricks", "finish_deal", "take_trick"]
 
 TRICKS_PER_DEAL = 5
 """Five cards each, so five tricks [FLY-6.7]."""
+
+
+class TrickTally(NamedTuple):
+    """What changes once per trick: the records, tricks, the lead, the A♠, winners [FLY-6.6] [FLY-8.1]."""
+
+    records: tuple[int, ...]
+    """Every seat's record [FLY-8.1]."""
+    tricks_taken: tuple[int, ...]
+    """Tricks taken per seat [FLY-8.2]."""
+    last_trick_of: tuple[int, ...]
+    """Per seat, the number (1-5) of the last trick it took; 0 for none [FLY-9.4]."""
+    completed: tuple[tuple[tuple[int, int], ...], ...] = ()
+    """Completed tricks as (seat, card index) pairs."""
+    leader: int = -1
+    """The seat that led the current trick."""
+    ace_holder: int = -1
+    """The seat holding A♠ when play began; -1 for none [FLY-8.3]."""
+    ace_bonus_due: bool = False
+    """Whether the A♠ holder has yet to take his first trick [FLY-8.3]."""
+    winners: tuple[int, ...] = ()
+    """The seats that brought their record to zero [FLY-9.1]."""
+    void: bool = False
+    """The deal was void (everyone folded, or a lone player under ``lone_player="void"``) [FLY-5.4]."""
+    redeal: bool = False
+    """The next deal is by the same dealer (``all_fold="redeal_same_dealer"``) [FLY-5.4]."""
+    in_play: int = 0
+    """How many players play to each trick (the active ones) [FLY-6.2]."""
+    next_in_play: tuple[int, ...] = ()
+    """``next_in_play[s]``: the next active seat to the left of ``s`` [FLY-6.2]."""
+    revokes: tuple[int, ...] = ()
+    """Positions in the current trick that were revokes (adjudication mode) [FLY-11.2]."""
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal has ended: a winner, all five tricks played, or void [FLY-10.3]."""
+        return bool(self.winners) or self.void or len(self.completed) == TRICKS_PER_DEAL
 
 
 def add_points(records: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
@@ -26,91 +63,82 @@ def add_points(records: tuple[int, ...], seat: int, points: int) -> tuple[int, .
     return tuple(changed)
 
 
-def _ace_bonus(deal: FlyDeal) -> int:
-    rules = deal.rules
-    return rules.ace_bonus_trumps if deal.trump_card.suit == Suit.SPADES else rules.ace_bonus
-
-
-def take_trick(deal: FlyDeal, seat: int, trick: tuple[tuple[int, int], ...], **changes: Any) -> FlyDeal:
-    """``deal`` with ``changes``, the completed ``trick`` credited to ``seat`` and its
-    points written off [FLY-8.2] [FLY-8.3] [FLY-9.1].
+def take_trick(
+    table: Table, tally: TrickTally, active: tuple[bool, ...], seat: int, trick: tuple[tuple[int, int], ...]
+) -> TrickTally:
+    """``tally`` with the completed ``trick`` credited to ``seat`` and its points written
+    off [FLY-8.2] [FLY-8.3] [FLY-9.1]; after the fifth trick, the deal settled.
 
     An overshoot caused by the A♠ bonus on the holder's first trick counts as
     zero [FLY-9.3]; any other overshoot sends the record back to the start at
     once [FLY-9.2]. In ``stop_mode="immediate"`` a record that reaches exactly
     zero ends the deal and the match at once.
     """
-    rules = deal.table.rules
-    completed = (*deal.tally.completed, trick)
+    rules = table.rules
+    completed = (*tally.completed, trick)
     number = len(completed)
-    taken = list(deal.tally.tricks_taken)
+    taken = list(tally.tricks_taken)
     taken[seat] += 1
-    last = list(deal.tally.last_trick_of)
+    last = list(tally.last_trick_of)
     last[seat] = number
     bonus = 0
-    bonus_due = deal.tally.ace_bonus_due
-    if bonus_due and seat == deal.tally.ace_holder:
-        bonus = _ace_bonus(deal)  # FLY-8.3
+    bonus_due = tally.ace_bonus_due
+    if bonus_due and seat == tally.ace_holder:
+        bonus = rules.ace_bonus_trumps if table.trump == Suit.SPADES else rules.ace_bonus  # FLY-8.3
         bonus_due = False
-    records = list(changes.pop("records", deal.records))
+    records = list(tally.records)
     record = records[seat] - rules.trick_value - bonus
     if record < 0:
         record = 0 if bonus else rules.start_record  # FLY-9.3, FLY-9.2
-    winners: tuple[int, ...] = ()
-    if record == 0 and rules.stop_mode == "immediate":
-        winners = (seat,)  # FLY-9.1
     records[seat] = record
-    after = deal._next(
-        completed=completed,
-        tricks_taken=tuple(taken),
-        last_trick_of=tuple(last),
-        records=tuple(records),
-        ace_bonus_due=bonus_due,
-        leader=seat,
-        turn=-1 if winners else seat,
-        winners=winners,
-        phase=Phase.OVER if winners else Phase.PLAY,
-        **changes,
+    after = TrickTally(
+        tuple(records),
+        tuple(taken),
+        tuple(last),
+        completed,
+        seat,
+        tally.ace_holder,
+        bonus_due,
+        end.immediate_winners(rules, seat, record),
+        tally.void,
+        tally.redeal,
+        tally.in_play,
+        tally.next_in_play,
     )
-    if number == TRICKS_PER_DEAL and not winners:
-        return finish_deal(after)
+    if number == TRICKS_PER_DEAL and not after.winners:
+        return finish_deal(table, after, active)
     return after
 
 
-def finish_deal(deal: FlyDeal) -> FlyDeal:
-    """Settle the end of a completed deal [FLY-8.4] [FLY-8.5] [FLY-8.6] [FLY-9.4].
+def finish_deal(table: Table, tally: TrickTally, active: tuple[bool, ...]) -> TrickTally:
+    """Settle the end of a completed deal [FLY-8.4] [FLY-8.5] [FLY-8.6].
 
     Active players with no trick write a remise (the A♠ holder the larger
-    penalty); folded players are untouched. In ``stop_mode="end_of_deal"``
-    the players at zero win, the earliest to get there first.
+    penalty); folded players are untouched. Then the winners at the end of the
+    deal, if the rules wait for it (:func:`fly_rules.fly.end.winners_at_end`).
     """
-    rules = deal.rules
-    records = list(deal.records)
-    spades = deal.trump_card.suit == Suit.SPADES
+    rules = table.rules
+    records = list(tally.records)
+    spades = table.trump == Suit.SPADES
     for seat in range(rules.players):
-        if deal.active[seat] and deal.tricks_taken[seat] == 0:
-            if seat == deal.tally.ace_holder:
+        if active[seat] and tally.tricks_taken[seat] == 0:
+            if seat == tally.ace_holder:
                 records[seat] += rules.ace_no_trick_penalty_trumps if spades else rules.ace_no_trick_penalty
             else:
                 records[seat] += rules.remise
-    winners: tuple[int, ...] = ()
-    if rules.stop_mode == "end_of_deal":
-        zeros = sorted((deal.tally.last_trick_of[s], s) for s in range(rules.players) if records[s] == 0)
-        winners = tuple(s for _, s in zeros)
-        if rules.tie_break == "earliest":
-            winners = winners[:1]
-    return deal._next(records=tuple(records), winners=winners, phase=Phase.OVER, turn=-1)
+    winners = end.winners_at_end(rules, records, tally.last_trick_of)
+    return tally._replace(records=tuple(records), winners=winners)
 
 
-def award_all_tricks(deal: FlyDeal, seat: int) -> FlyDeal:
+def award_all_tricks(
+    table: Table, tally: TrickTally, active: tuple[bool, ...], hand: int, seat: int
+) -> tuple[TrickTally, int]:
     """``seat`` takes all five tricks without play: the lone active player [FLY-5.5],
     or a flush under ``flush_wins`` [FLY-12.1]. His cards go to the tricks one by
-    one, so the zero rule applies trick by trick."""
-    hand = deal.hand_masks[seat]
-    while deal.phase is Phase.PLAY:
+    one, so the zero rule applies trick by trick; returns the tally and what is
+    left of his hand (cards not needed once his record reached zero)."""
+    while not tally.over:
         low = hand & -hand
         hand ^= low
-        hands = list(deal.hand_masks)
-        hands[seat] = hand
-        deal = take_trick(deal, seat, ((seat, low.bit_length() - 1),), hand_masks=tuple(hands))
-    return deal
+        tally = take_trick(table, tally, active, seat, ((seat, low.bit_length() - 1),))
+    return tally, hand

@@ -1,45 +1,40 @@
 """The state of one deal of Fly, and what one seat may see of it.
 
 The state is a frozen value: ``apply`` returns a new one and never changes the
-old. The rules themselves live in the section modules (:mod:`fly_rules.fly.exchange`,
-:mod:`fly_rules.fly.play`, :mod:`fly_rules.fly.scoring`); this class holds the fields and routes each
-action to its section.
+old. The rules live in the section modules (:mod:`~fly_rules.fly.exchange`,
+:mod:`~fly_rules.fly.play`, :mod:`~fly_rules.fly.scoring`, :mod:`~fly_rules.fly.end`),
+pure functions over the deal's pieces; this module holds the fields, the
+view, and routes each action to its section.
+
+A deal keeps its pieces grouped by how often they change (the
+:class:`~fly_rules.fly.deal.Table` never, the :class:`~fly_rules.fly.exchange.Bidding`
+during the exchange, the :class:`~fly_rules.fly.scoring.TrickTally` once a trick), so
+playing a card builds one small object and shares the rest with the old state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, NamedTuple
 
 import attrs
 
 from fly_rules.actions import Action, Exchange, Fold, Play, Stand
-from fly_rules.cards import ALL_CARDS, Card, CardSet, RankOrder, Suit
-from fly_rules.engine import Phase, Pictured, replace, unwind
+from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
+from fly_rules.engine import Phase, Pictured, unwind
 from fly_rules.errors import RuleViolation
+from fly_rules.fly import exchange, play
+from fly_rules.fly.deal import Table
+from fly_rules.fly.exchange import Bidding, SwapTrump
 from fly_rules.fly.rules import FlyRules
-from fly_rules.tricks import TrumpDuty
+from fly_rules.fly.scoring import TrickTally
+from fly_rules.tricks import plays_of
 
-__all__ = ["ACE_OF_SPADES", "Bidding", "Declared", "FlyDeal", "FlyView", "Phase", "SwapTrump", "Table", "Tally"]
+__all__ = ["Declared", "FlyDeal", "FlyView", "start_deal"]
 
-ACE_OF_SPADES = 51
-"""Index of the A♠ (``Card.parse("AS").index``)."""
-
-
-def _to_card(value: Card | str) -> Card:
-    return Card.parse(value) if isinstance(value, str) else value
-
-
-@attrs.frozen
-class SwapTrump:
-    """The dealer takes the turned-up trump card into his hand and discards ``card``
-    (only with ``turnup_use="dealer_swap"``) [FLY-3.3]."""
-
-    card: Card = attrs.field(converter=_to_card)
-    """The card the dealer discards in exchange for the trump card."""
-
-    def __str__(self) -> str:
-        return f"swap-trump {self.card}"
+_EXCHANGE = Phase.EXCHANGE
+_PLAY = Phase.PLAY
+_OVER = Phase.OVER
 
 
 @attrs.frozen
@@ -96,159 +91,49 @@ class FlyView(Pictured):
         return self.trump_card.suit
 
 
-@attrs.frozen
-class Table:
-    """What stays fixed for a whole deal: the rules, the dealer, the trump card, and
-    values derived from them once so that play need not recompute them."""
-
-    rules: FlyRules
-    """The rules options."""
-    dealer: int
-    """The dealer's seat."""
-    trump_card: Card
-    """The turned-up card; its suit is trump [FLY-3.2]."""
-    seed: int | str | None = None
-    """The match's seed, for refilling the stock; None for an explicit position."""
-    deal_number: int = 0
-    """0 for a match's first deal."""
-    trump: int = attrs.field(init=False, eq=False)
-    """The trump suit as a number (:class:`~fly_rules.cards.Suit` value)."""
-    privileged: bool = attrs.field(init=False, eq=False)
-    """Whether the ace-of-spades privilege can apply in this deal [FLY-7.1] [FLY-7.5]."""
-    trump_ace: int = attrs.field(init=False, eq=False)
-    """Index of the ace of trumps."""
-    left: tuple[int, ...] = attrs.field(init=False, eq=False)
-    """``left[s]`` is the seat to the left of ``s`` [FLY-1.2]."""
-    order: RankOrder = attrs.field(init=False, eq=False)
-    """The rank order [FLY-1.4]."""
-    must_head: bool = attrs.field(init=False, eq=False)
-    """``rules.must_head_trick`` [FLY-6.3]."""
-    trump_duty: TrumpDuty = attrs.field(init=False, eq=False)
-    """``rules.trump_duty`` [FLY-6.4]."""
-    top_trump: bool = attrs.field(init=False, eq=False)
-    """Whether the A♠ is a permanent top trump in this deal [FLY-7.1]."""
-
-    @trump.default
-    def _trump(self) -> int:
-        return int(self.trump_card.suit)
-
-    @privileged.default
-    def _privileged(self) -> bool:
-        return self.rules.ace_of_spades_mode != "none" and self.trump != Suit.SPADES
-
-    @trump_ace.default
-    def _trump_ace(self) -> int:
-        return self.trump * 13 + 12
-
-    @left.default
-    def _left(self) -> tuple[int, ...]:
-        return tuple(self.rules.left_of(seat) for seat in range(self.rules.players))
-
-    @order.default
-    def _order(self) -> RankOrder:
-        return self.rules.rank_order
-
-    @must_head.default
-    def _must_head(self) -> bool:
-        return self.rules.must_head_trick
-
-    @trump_duty.default
-    def _trump_duty(self) -> TrumpDuty:
-        return self.rules.trump_duty
-
-    @top_trump.default
-    def _top_trump(self) -> bool:
-        return self.privileged and self.rules.ace_of_spades_mode == "top_trump"
-
-
-@attrs.frozen
-class Bidding:
-    """The state of the exchange: the stock, the discards and the declarations [FLY-4.1]."""
-
-    stock_indices: tuple[int, ...]
-    """The stock, top first, as card indices [FLY-3.4]."""
-    active: tuple[bool, ...]
-    """Per seat, whether it has not folded [FLY-5.1]."""
-    declared: tuple[tuple[Any, ...], ...]
-    """Per seat, the declaration actions taken, in order."""
-    turnup_here: bool = True
-    """Whether the trump card still lies beside the stock (not taken into a hand)."""
-    discard_mask: int = 0
-    """Dead cards: discards of the exchange [FLY-4.4]."""
-    declaration_round: int = 0
-    """0 for the (only or fold) round, 1 for the exchange round of the two-round mode [FLY-4.1]."""
-    must_confirm: bool = False
-    """The player to move has exchanged and must now stand or fold (``may_fold_after_exchange``) [FLY-4.6]."""
-    exchanged_total: int = 0
-    """Cards exchanged so far by all players [FLY-4.3]."""
-    refills: int = 0
-    """How many times the stock was refilled [FLY-4.5]."""
-
-
-@attrs.frozen
-class Tally:
-    """The state of the play that changes once per trick: tricks, the lead, the A♠, winners [FLY-6.6]."""
-
-    tricks_taken: tuple[int, ...]
-    """Tricks taken per seat [FLY-8.2]."""
-    last_trick_of: tuple[int, ...]
-    """Per seat, the number (1-5) of the last trick it took; 0 for none [FLY-9.4]."""
-    completed: tuple[tuple[tuple[int, int], ...], ...] = ()
-    """Completed tricks as (seat, card index) pairs."""
-    leader: int = -1
-    """The seat that led the current trick."""
-    ace_holder: int = -1
-    """The seat holding A♠ when play began; -1 for none [FLY-8.3]."""
-    ace_bonus_due: bool = False
-    """Whether the A♠ holder has yet to take his first trick [FLY-8.3]."""
-    winners: tuple[int, ...] = ()
-    """The seats that brought their record to zero [FLY-9.1]."""
-    void: bool = False
-    """The deal was void (everyone folded, or a lone player under ``lone_player="void"``) [FLY-5.4]."""
-    redeal: bool = False
-    """The next deal is by the same dealer (``all_fold="redeal_same_dealer"``) [FLY-5.4]."""
-    in_play: int = 0
-    """How many players play to each trick (the active ones) [FLY-6.2]."""
-    next_in_play: tuple[int, ...] = ()
-    """``next_in_play[s]``: the next active seat to the left of ``s`` [FLY-6.2]."""
-
-
-_BIDDING_FIELDS: Final = frozenset(a.name for a in attrs.fields(Bidding))
-_TALLY_FIELDS: Final = frozenset(a.name for a in attrs.fields(Tally))
-
-
-@attrs.frozen(repr=False)
-class FlyDeal(Pictured):
-    """One deal of Fly, from the exchange to its end [FLY-3.1].
-
-    Build one with :func:`fly_rules.fly.match.new_deal` (an explicit position) or get
-    it from a :class:`~fly_rules.fly.FlyMatch`. Internally hands are bitmasks and
-    cards are indices (see :mod:`fly_rules.cards`); the public properties give
-    :class:`~fly_rules.cards.CardSet` and :class:`~fly_rules.cards.Card` values.
-    The fields are grouped by how often they change, so that playing a card
-    builds a small new object and shares the rest with the old state.
-    """
-
+class _DealFields(NamedTuple):
     table: Table
-    """What is fixed for the deal: rules, dealer, trump card."""
+    """What is fixed for the deal: rules, dealer, trump card (:class:`~fly_rules.fly.deal.Table`)."""
     phase: Phase
     """Where the deal stands."""
     turn: int
     """The seat to act; -1 when over."""
     hand_masks: tuple[int, ...]
     """Each seat's hand as a bitmask."""
-    records: tuple[int, ...]
-    """Every seat's record [FLY-8.1]."""
     bidding: Bidding
-    """The stock, discards and declarations."""
-    tally: Tally
-    """Tricks taken, the lead, the A♠ holder, winners."""
-    trick_cards: tuple[int, ...] = ()
+    """The stock, discards and declarations (:class:`~fly_rules.fly.exchange.Bidding`)."""
+    tally: TrickTally
+    """The records, tricks taken, the lead, the A♠ holder, winners (:class:`~fly_rules.fly.scoring.TrickTally`)."""
+    trick_cards: tuple[int, ...]
     """The current trick's card indices, in play order."""
-    revokes: tuple[int, ...] = ()
-    """Positions in the current trick that were revokes (adjudication mode) [FLY-11.2]."""
-    history: tuple[Any, ...] | None = attrs.field(default=None, eq=False)
+    legal_mask: int
+    """In play, the cards the seat to move may play, as a mask (so each is checked once); else 0."""
+    history: tuple[Any, ...] | None
     """The actions taken in this deal, newest first, as nested pairs."""
+
+
+class FlyDeal(_DealFields, Pictured):
+    """One deal of Fly, from the exchange to its end [FLY-3.1].
+
+    Build one with :func:`fly_rules.fly.new_deal` (an explicit position) or get
+    it from a :class:`~fly_rules.fly.FlyMatch`. Internally hands are bitmasks and
+    cards are indices (see :mod:`fly_rules.cards`); the public properties give
+    :class:`~fly_rules.cards.CardSet` and :class:`~fly_rules.cards.Card` values.
+    The fields are a named tuple, so a state cannot be changed (assignment raises)
+    and ``apply`` builds its successor in one step, sharing every unchanged piece.
+    Two deals are equal when their positions are, whatever actions led there.
+    """
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is FlyDeal and self[:-1] == other[:-1]
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self[:-1])
 
     # --- the protocol ---------------------------------------------------------
 
@@ -260,24 +145,26 @@ class FlyDeal(Pictured):
     @property
     def is_over(self) -> bool:
         """Whether the deal has ended [FLY-10.3]."""
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def winner(self) -> int | None:
         """The seat whose record reached zero in this deal (the earliest, if several did) [FLY-9.1] [FLY-9.4]."""
-        return self.winners[0] if self.winners else None
+        winners = self.tally.winners
+        return winners[0] if winners else None
 
     def legal_actions(self) -> Sequence[Any]:
         """Every legal action of the seat to move, in a fixed order.
 
         Exchange phase: ``Stand()``, ``Fold()`` if allowed, ``SwapTrump`` (dealer,
         by card), then ``Exchange`` by number of cards and then canonical order.
-        Play phase: ``Play`` in canonical card order. Over: none.
+        Play phase: ``Play`` in canonical card order (a tuple). Over: ``()``.
         """
-        if self.phase is Phase.PLAY:
-            return play.legal_plays(self)
-        if self.phase is Phase.EXCHANGE:
-            return exchange.legal_declarations(self)
+        phase = self.phase
+        if phase is _PLAY:
+            return plays_of(self.legal_mask)
+        if phase is _EXCHANGE:
+            return exchange.legal_declarations(self.table, self.bidding, self.hand_masks, self.turn)
         return ()
 
     def apply(self, action: Action | SwapTrump) -> FlyDeal:
@@ -286,16 +173,25 @@ class FlyDeal(Pictured):
         Raises:
             RuleViolation: with the ID of the rule the action breaks; this state is unchanged.
         """
-        if self.phase is Phase.PLAY:
+        table, phase, seat, hands, bidding, tally, trick, legal, history = self
+        if phase is _PLAY:
             if type(action) is Play:
-                return play.apply_play(self, action)
+                turn, hands, tally, trick = _play_card(table, tally, bidding.active, hands, trick, seat, legal, action)
+                if turn < 0:
+                    return _new(FlyDeal, (table, _OVER, turn, hands, bidding, tally, trick, 0, (action, history)))
+                legal = _playable_mask(table, hands[turn], trick)
+                return _new(FlyDeal, (table, _PLAY, turn, hands, bidding, tally, trick, legal, (action, history)))
             if type(action) is Fold:
                 raise RuleViolation("FLY-4.6", "a player who exchanged or stood must play the deal out", action)
             raise RuleViolation("FLY-4.1", f"the declarations are over; play a card, not {action!r}", action)
-        if self.phase is Phase.EXCHANGE:
-            if isinstance(action, Exchange | Stand | Fold | SwapTrump):
-                return exchange.apply_declaration(self, action)
-            raise RuleViolation("FLY-4.1", f"every player declares before the play begins, not {action!r}", action)
+        if phase is _EXCHANGE:
+            if not isinstance(action, Exchange | Stand | Fold | SwapTrump):
+                raise RuleViolation("FLY-4.1", f"every player declares before the play begins, not {action!r}", action)
+            turn, hands, bidding = exchange.apply_declaration(table, bidding, hands, seat, action)
+            if turn >= 0:
+                return _new(FlyDeal, (table, _EXCHANGE, turn, hands, bidding, tally, (), 0, (action, history)))
+            turn, hands, tally, trick = play.begin_play(table, tally, bidding.active, hands)
+            return _build(table, turn, hands, bidding, tally, trick, (action, history))
         raise RuleViolation("FLY-10.3", f"the deal is over; no action is accepted ({action!r})", action)
 
     def view(self, seat: int) -> FlyView:
@@ -303,7 +199,7 @@ class FlyDeal(Pictured):
         self._check_seat(seat)
         return FlyView(
             seat=seat,
-            players=self.rules.players,
+            players=self.table.rules.players,
             dealer=self.dealer,
             deal_number=self.deal_number,
             phase=self.phase,
@@ -320,12 +216,51 @@ class FlyDeal(Pictured):
             winner=self.winner,
         )
 
+    def with_hidden(
+        self,
+        *,
+        hand_masks: Sequence[int] | None = None,
+        stock: Sequence[int] | None = None,
+        discards: int | None = None,
+    ) -> FlyDeal:
+        """This deal with the cards a seat cannot see placed otherwise: other ``hand_masks``,
+        ``stock`` (card indices, top first) and ``discards`` (a mask), the same cards in
+        all, each place keeping its size. For sampling what a seat cannot see.
+
+        Raises:
+            ValueError: the places hold other cards than before, or change size.
+        """
+        bidding = self.bidding
+        old = (*self.hand_masks, _mask_of(bidding.stock_indices), bidding.discard_mask)
+        hands = self.hand_masks if hand_masks is None else tuple(hand_masks)
+        new_stock = bidding.stock_indices if stock is None else tuple(stock)
+        new = (*hands, _mask_of(new_stock), bidding.discard_mask if discards is None else discards)
+        sizes = [m.bit_count() for m in old]
+        if (
+            len(new) != len(old)
+            or any(type(m) is not int or m.bit_count() != size for m, size in zip(new, sizes, strict=True))
+            or len(new_stock) != len(bidding.stock_indices)
+            or _mask_of_masks(new) != _mask_of_masks(old)
+            or _mask_of_masks(new).bit_count() != sum(sizes)
+        ):
+            raise ValueError(
+                "with_hidden: each hand, the stock and the discards must keep their size and hold the same cards in all"
+            )
+        if stock is not None or discards is not None:
+            bidding = bidding._replace(stock_indices=new_stock, discard_mask=new[-1])
+        return _build(self.table, self.turn, hands, bidding, self.tally, self.trick_cards, self.history, self.phase)
+
     # --- readable properties ---------------------------------------------------
 
     @property
     def rules(self) -> FlyRules:
         """The rules options."""
         return self.table.rules
+
+    @property
+    def players(self) -> int:
+        """Number of players [FLY-1.1]."""
+        return self.table.rules.players
 
     @property
     def dealer(self) -> int:
@@ -341,6 +276,21 @@ class FlyDeal(Pictured):
     def deal_number(self) -> int:
         """0 for a match's first deal."""
         return self.table.deal_number
+
+    @property
+    def previous_deal(self) -> None:
+        """None: a lone deal has no deal before it (a match's ``previous_deal`` does)."""
+        return None
+
+    @property
+    def records(self) -> tuple[int, ...]:
+        """Every seat's record [FLY-8.1]."""
+        return self.tally.records
+
+    @property
+    def revokes(self) -> tuple[int, ...]:
+        """Positions in the current trick that were revokes (adjudication mode) [FLY-11.2]."""
+        return self.tally.revokes
 
     @property
     def active(self) -> tuple[bool, ...]:
@@ -385,7 +335,7 @@ class FlyDeal(Pictured):
     @property
     def trump(self) -> Suit:
         """The trump suit [FLY-3.2]."""
-        return self.trump_card.suit
+        return self.table.trump_card.suit
 
     @property
     def hands(self) -> tuple[CardSet, ...]:
@@ -408,25 +358,9 @@ class FlyDeal(Pictured):
         return tuple((s, ALL_CARDS[c]) for s, c in zip(self.trick_seats, self.trick_cards, strict=True))
 
     @property
-    def players(self) -> int:
-        """Number of players [FLY-1.1]."""
-        return self.table.rules.players
-
-    @property
-    def previous_deal(self) -> None:
-        """None: a lone deal has no deal before it (a match's ``previous_deal`` does)."""
-        return None
-
-    @property
     def trick_seats(self) -> tuple[int, ...]:
         """The seats that played the cards of the current trick, in play order [FLY-6.2]."""
-        seats: list[int] = []
-        seat = self.tally.leader
-        following = self.tally.next_in_play
-        for _ in self.trick_cards:
-            seats.append(seat)
-            seat = following[seat]
-        return tuple(seats)
+        return play.trick_seats(self.tally, len(self.trick_cards))
 
     @property
     def played(self) -> CardSet:
@@ -460,21 +394,9 @@ class FlyDeal(Pictured):
         return ALL_CARDS[index].symbol
 
     def _check_seat(self, seat: int) -> None:
-        if type(seat) is not int or not 0 <= seat < self.rules.players:
-            raise ValueError(f"FLY-1.2: seats are 0 to {self.rules.players - 1}, not {seat!r}")
-
-    def _next(self, **changes: Any) -> FlyDeal:
-        """A copy with ``changes``, each routed to the group that holds the field."""
-        bidding = {k: changes.pop(k) for k in _BIDDING_FIELDS & changes.keys()}
-        tally = {k: changes.pop(k) for k in _TALLY_FIELDS & changes.keys()}
-        if bidding:
-            changes["bidding"] = replace(self.bidding, **bidding)
-        if tally:
-            changes["tally"] = replace(self.tally, **tally)
-        return replace(self, **changes)
-
-    def _record(self, action: object) -> tuple[Any, ...]:
-        return (action, self.history)
+        players = self.table.rules.players
+        if type(seat) is not int or not 0 <= seat < players:
+            raise ValueError(f"FLY-1.2: seats are 0 to {players - 1}, not {seat!r}")
 
     def __repr__(self) -> str:
         hands = " / ".join(str(h) for h in self.hands)
@@ -484,14 +406,55 @@ class FlyDeal(Pictured):
         )
 
 
+_new = tuple.__new__
+_playable_mask = play.playable_mask
+_play_card = play.play_card
+
+
+def _build(
+    table: Table,
+    turn: int,
+    hands: tuple[int, ...],
+    bidding: Bidding,
+    tally: TrickTally,
+    trick: tuple[int, ...],
+    history: tuple[Any, ...] | None,
+    phase: Phase | None = None,
+) -> FlyDeal:
+    """A deal from its pieces: in play unless ``phase`` says otherwise, over when ``turn`` is -1."""
+    if turn < 0:
+        return _new(FlyDeal, (table, _OVER, turn, hands, bidding, tally, trick, 0, history))
+    if phase is None or phase is _PLAY:
+        mask = _playable_mask(table, hands[turn], trick)
+        return _new(FlyDeal, (table, _PLAY, turn, hands, bidding, tally, trick, mask, history))
+    return _new(FlyDeal, (table, phase, turn, hands, bidding, tally, trick, 0, history))
+
+
+def start_deal(table: Table, hands: tuple[int, ...], stock: tuple[int, ...], records: tuple[int, ...]) -> FlyDeal:
+    """The deal at the start of the exchange: the player left of the dealer declares first [FLY-4.1]."""
+    n = table.rules.players
+    bidding = Bidding(stock_indices=stock, active=(True,) * n, declared=((),) * n)
+    tally = TrickTally(records, (0,) * n, (0,) * n)
+    return _build(table, table.left[table.dealer], hands, bidding, tally, (), None, _EXCHANGE)
+
+
+def _mask_of(indices: Sequence[int]) -> int:
+    mask = 0
+    for index in indices:
+        mask |= 1 << index
+    return mask
+
+
+def _mask_of_masks(masks: Sequence[int]) -> int:
+    union = 0
+    for mask in masks:
+        union |= mask
+    return union
+
+
 def _public(action: object) -> Declared:
     if isinstance(action, Exchange):
         return Declared("exchange", len(action.cards))
     if isinstance(action, SwapTrump):
         return Declared("swap")
     return Declared("fold" if isinstance(action, Fold) else "stand")
-
-
-# The section modules import FlyDeal lazily through the state they are given;
-# importing them here (at the end) keeps the import graph acyclic at load time.
-from fly_rules.fly import exchange, play  # noqa: E402

@@ -156,10 +156,10 @@ def options_of(rules: Rules) -> dict[str, object]:
     return {name: option_value(value) for name, value in sorted(found.items())}
 
 
-def new_game(rules: Rules, *, seed: int | str, dealer: int | None = None, max_deals: int | None = None) -> Match:
-    """A new match of the game ``rules`` belong to (Dreyfus keeps ``max_deals`` in its rules)."""
+def new_game(rules: Rules, *, seed: int | str, dealer: int | None = None) -> Match:
+    """A new match of the game ``rules`` belong to (both keep ``max_deals`` in their rules)."""
     if isinstance(rules, fly.FlyRules):
-        return fly.new_match(rules, seed=seed, dealer=dealer, max_deals=max_deals)
+        return fly.new_match(rules, seed=seed, dealer=dealer)
     return dreyfus.new_match(rules, seed=seed, dealer=dealer)
 
 

@@ -23,6 +23,8 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+import attrs
+
 from fly_rules import dreyfus, fly
 from fly_rules._numbers import MAX_DEPTH, MAX_DIGITS, is_whole_number
 from fly_rules.cards import CardSet, Suit
@@ -167,11 +169,7 @@ def history_data(
             raise ValueError("a match starts from its seed; start= is for explicit deals")
         data["seed"] = state.seed
         data["dealer"] = first_dealer(state)
-        if isinstance(state, fly.FlyMatch) and state.max_deals is not None:
-            data["max_deals"] = state.max_deals
-        replay: Match | Deal = new_game(
-            rules, seed=state.seed, dealer=data["dealer"], max_deals=getattr(state, "max_deals", None)
-        )
+        replay: Match | Deal = new_game(rules, seed=state.seed, dealer=data["dealer"])
     else:
         if start is None:
             raise ValueError("an explicit deal needs start=, the arguments new_deal was given")
@@ -471,12 +469,17 @@ def _read_start(reader: _Reader, data: Mapping[str, Any], game: str, rules: Any)
             raise reader.fail(repr(args), "start", detail, rule, reader.key_line("start")) from None
     seed = _expect(reader, data, "seed", (int, str), "seed", "REC-2.2")
     dealer = _expect(reader, data, "dealer", int, "dealer", "REC-2.2")
-    max_deals = data.get("max_deals")
-    if max_deals is not None and (game != "fly" or type(max_deals) is not int or max_deals < 1):
-        detail = "must be a whole number >= 1" if game == "fly" else "Dreyfus keeps max_deals among its options"
-        raise reader.fail(max_deals, "max_deals", detail, "REC-2.2", reader.key_line("max_deals"))
+    if "max_deals" in data:
+        # REC-2.2: the deal limit as Fly histories stated it before it became an option
+        max_deals = data["max_deals"]
+        line = reader.key_line("max_deals")
+        if type(max_deals) is not int or max_deals < 1:
+            raise reader.fail(max_deals, "max_deals", "must be a whole number >= 1", "REC-2.2", line)
+        if rules.max_deals is not None:
+            raise reader.fail(max_deals, "max_deals", "is also among the options; state it once", "REC-2.2", line)
+        rules = attrs.evolve(rules, max_deals=max_deals)
     try:
-        return new_game(rules, seed=seed, dealer=dealer, max_deals=max_deals)
+        return new_game(rules, seed=seed, dealer=dealer)
     except (FlyRulesError, TypeError, ValueError) as error:  # only the dealer is left unchecked here
         rule, detail = _cause(error, "REC-2.2")
         raise reader.fail(dealer, "dealer", detail, rule, reader.key_line("dealer")) from None

@@ -110,7 +110,7 @@ def _current_deal_start(match: Any, actions: Sequence[Any] | None) -> tuple[Any,
     """The current deal of ``match`` as dealt, and the moves taken in it, by replaying the match."""
     taken = tuple(getattr(match, "actions", ())) if actions is None else tuple(actions)
     dealer = first_dealer(match)
-    replay: Any = new_game(match.rules, seed=match.seed, dealer=dealer, max_deals=getattr(match, "max_deals", None))
+    replay: Any = new_game(match.rules, seed=match.seed, dealer=dealer)
     start = replay.deal
     moves: list[Any] = []
     for action in taken:

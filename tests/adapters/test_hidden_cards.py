@@ -21,7 +21,7 @@ from fly_rules import dreyfus, fly
 from fly_rules._choices import bits
 from fly_rules.adapters import openspiel  # noqa: F401 - registers the games
 from fly_rules.adapters.pettingzoo import dreyfus_env, fly_env
-from fly_rules.engine import Phase, replace
+from fly_rules.engine import Phase
 from fly_rules.strategies import dreyfus_rules_options, fly_rules_options
 
 
@@ -41,7 +41,7 @@ def permute_hidden(deal: Any, seat: int, rng: random.Random) -> Any:
         hands[s] = sum(1 << c for c in pool[:size])
         pool = pool[size:]
     if isinstance(deal, fly.FlyDeal):
-        return replace(deal, hand_masks=tuple(hands), bidding=replace(deal.bidding, stock_indices=tuple(pool)))
+        return deal.with_hidden(hand_masks=hands, stock=pool)
     talon = deal.table.talon[: 12 - len(stock)] + tuple(pool)
     return deal._replace(hand_masks=tuple(hands), table=attrs.evolve(deal.table, talon=talon))
 
@@ -87,10 +87,7 @@ def check_pettingzoo(env: Any, seed: int, steps: int, shuffle: random.Random) ->
         before = env.observe(agent)
         original = env.match
         hidden = permute_hidden(original.deal, seat, shuffle)
-        if isinstance(original, fly.FlyMatch):
-            env.match = replace(original, deal=hidden)
-        else:
-            env.match = original._replace(deal=hidden)
+        env.match = original._replace(deal=hidden)
         after = env.observe(agent)
         env.match = original
         assert np.array_equal(before["observation"], after["observation"])

@@ -89,7 +89,7 @@ def test_fly_2_1_the_seed_fixes_the_match() -> None:
     """FLY-2.1: reset(seed=s) plays the engine match of seed s; reset() goes on to a new seed."""
     env = fly_env(fly.FlyRules(players=3))
     env.reset(seed=5)
-    assert env.match == fly.new_match(fly.FlyRules(players=3), seed=5, max_deals=1)
+    assert env.match == fly.new_match(fly.FlyRules(players=3, max_deals=1), seed=5)
     env.reset()
     first = env.match.seed
     env.reset(seed=5)
@@ -168,9 +168,9 @@ def test_classic_modules_take_num_players_and_rules_options() -> None:
     """fly_v0.env(num_players=…, preset=…, option=…) and dreyfus_v0.env(option=…) build those rules,
     wrapped like PettingZoo's classic games; fly_env/dreyfus_env are the raw constructors."""
     env = fly_v0.env(num_players=5, preset="mouche_1718", max_exchange=3)
-    assert env.unwrapped.rules == fly.FlyRules.preset("mouche_1718", players=5, max_exchange=3)
+    assert env.unwrapped.rules == fly.FlyRules.preset("mouche_1718", players=5, max_exchange=3, max_deals=1)
     assert env.unwrapped is not env
-    assert fly_v0.raw_env(num_players=6).rules == fly.FlyRules(players=6)
+    assert fly_v0.raw_env(num_players=6).rules == fly.FlyRules(players=6, max_deals=1)
     assert fly_env(fly.FlyRules(players=3)).rules == fly_v0.raw_env(num_players=3).rules
     assert dreyfus_v0.raw_env(exchange_mode="incremental").rules == dreyfus.DreyfusRules(
         exchange_mode="incremental", max_deals=1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import attrs
 import pytest
 
 from fly_rules import dreyfus, fly
@@ -46,7 +47,7 @@ def test_fly_4_2_every_bot_plays_legal_actions_in_both_games(name: str) -> None:
     rules = fly.FlyRules(players=3, deck_size=52)
     bot = make_bot(name, rules)
     assert isinstance(bot, Bot)
-    match = fly.new_match(rules, seed=4, max_deals=2)
+    match = fly.new_match(attrs.evolve(rules, max_deals=2), seed=4)
     rng = random.Random(0)
     while not match.is_over:
         legal = match.legal_actions()

@@ -944,7 +944,7 @@ def test_fly_9_4_earliest_to_zero_wins(stop_mode: str, records: tuple[int, ...],
 
 def test_fly_10_1_match_over_without_winner_after_max_deals() -> None:
     """FLY-10.1, FLY-10.3: with max_deals=1 the match is over after one deal with no winner."""
-    m = fly.new_match(fly.FlyRules(players=3), seed=4, dealer=0, max_deals=1)
+    m = fly.new_match(fly.FlyRules(players=3, max_deals=1), seed=4, dealer=0)
     for _ in range(100):
         if m.is_over:
             break

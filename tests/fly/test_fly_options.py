@@ -333,7 +333,7 @@ def test_fly_10_3_over_deal_accepts_nothing() -> None:
     assert d.legal_actions() == ()
     with pytest.raises(RuleViolation, match="FLY-10.3"):
         d.apply(Stand())
-    m = new_match(FlyRules(players=3, start_record=1), seed=1, max_deals=1)
+    m = new_match(FlyRules(players=3, start_record=1, max_deals=1), seed=1)
     while not m.is_over:
         m = m.apply(m.legal_actions()[-1])
     with pytest.raises(RuleViolation, match="FLY-10.3"):
@@ -342,14 +342,14 @@ def test_fly_10_3_over_deal_accepts_nothing() -> None:
 
 def test_fly_10_1_max_deals_ends_without_winner() -> None:
     """FLY-10.1: a match stops after max_deals deals even without a winner."""
-    m = new_match(FlyRules(players=7), seed=2, max_deals=1, dealer=0)
+    m = new_match(FlyRules(players=7, max_deals=1), seed=2, dealer=0)
     while not m.is_over:
         m = m.apply(m.legal_actions()[0])
     assert m.deal_number == 0
     assert m.is_over
     assert m.winner is None  # one deal writes off at most 5 + 10 of 25
     with pytest.raises(ValueError, match="max_deals"):
-        new_match(FlyRules(), seed=1, max_deals=0)
+        FlyRules(max_deals=0)
 
 
 def test_fly_10_2_standings_rank_winner_then_records() -> None:

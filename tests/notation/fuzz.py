@@ -74,8 +74,8 @@ _LOOK_ALIKES: Final = [
 
 def _fly_match(rng: random.Random) -> fly.FlyMatch:
     preset = rng.choice(["default", "mouche_1718"])
-    rules = fly.FlyRules.preset(preset, players=rng.randint(3, 7))
-    return fly.new_match(rules, seed=rng.randrange(10**6), max_deals=rng.randint(1, 4))
+    rules = fly.FlyRules.preset(preset, players=rng.randint(3, 7), max_deals=rng.randint(1, 4))
+    return fly.new_match(rules, seed=rng.randrange(10**6))
 
 
 def _dreyfus_match(rng: random.Random) -> dreyfus.DreyfusMatch:

@@ -11,7 +11,7 @@ from fly_rules import dreyfus, fly
 def random_fly_match(seed: int, steps: int, players: int = 4, preset: str = "default") -> fly.FlyMatch:
     """A Fly match after up to ``steps`` random actions."""
     rng = random.Random(seed)
-    match = fly.new_match(fly.FlyRules.preset(preset, players=players), seed=seed, max_deals=3)
+    match = fly.new_match(fly.FlyRules.preset(preset, players=players, max_deals=3), seed=seed)
     for _ in range(steps):
         if match.is_over:
             break

@@ -6,6 +6,7 @@ import contextlib
 import pickle
 import random
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +18,9 @@ from fly_rules.notation.games import parse_action
 from fly_rules.notation.history import InvalidHistory, dump_history, history_data, load_history
 from fly_rules.strategies import histories
 from tests.notation.helpers import fly_start_deal, random_dreyfus_match, random_fly_match
+
+OLD_FLY_HISTORY = Path(__file__).parent / "data" / "fly_max_deals_top_level.toml"
+"""A Fly history as written before ``max_deals`` became a rules option (seed 4, two deals, no winner)."""
 
 
 def fly_text(seed: int = 3, steps: int = 400, players: int = 3) -> tuple[fly.FlyMatch, str]:
@@ -150,7 +154,24 @@ def test_rec_2_2_seed_and_dealer_are_required_and_checked() -> None:
     assert refused(text.replace("seed = 3\n", "")).field == "seed"
     assert refused(text.replace("dealer = ", "dealer = 9", 1)).field == "dealer"
     assert refused(text.replace("seed = 3", "seed = 4")).field.startswith("deal[0]")
-    assert refused(text.replace("max_deals = 3", "max_deals = true")).field == "max_deals"
+    old = OLD_FLY_HISTORY.read_text(encoding="utf-8")
+    assert refused(old.replace("max_deals = 2", "max_deals = true")).field == "max_deals"
+    twice = old.replace("\n[[deal]]", "\n[options]\nmax_deals = 2\n\n[[deal]]", 1)
+    assert refused(twice).field == "max_deals"
+
+
+def test_rec_2_2_a_history_with_the_deal_limit_at_the_top_still_loads() -> None:
+    """REC-2.2: a Fly history written before max_deals became an option (a top-level key) loads with its limit."""
+    old = OLD_FLY_HISTORY.read_text(encoding="utf-8")
+    assert "\nmax_deals = 2\n" in old.split("[[deal]]")[0]
+    match = load_history(old)
+    assert match.rules.max_deals == 2
+    assert match.is_over
+    assert match.winner is None
+    assert match.deal_number == 1
+    text = dump_history(match)
+    assert "max_deals = 2" in text.split("[options]")[1].split("[[deal]]")[0]
+    assert load_history(text) == match
 
 
 def test_rec_2_3_options_must_be_exactly_the_non_default_ones() -> None:

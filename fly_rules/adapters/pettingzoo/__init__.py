@@ -81,8 +81,8 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        rules = attrs.evolve(rules, max_deals=max_deals)
         if isinstance(rules, dreyfus.DreyfusRules):
-            rules = attrs.evolve(rules, max_deals=max_deals)
             name, players, actions = "dreyfus_v0", 3, DREYFUS_ACTIONS
         else:
             name, players, actions = "fly_v0", rules.players, FLY_ACTIONS
@@ -130,7 +130,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         else:
             match_seed = self._seeds.randrange(_SEED_RANGE)
         if isinstance(self.rules, fly.FlyRules):
-            self.match = fly.new_match(self.rules, seed=match_seed, max_deals=self.max_deals)
+            self.match = fly.new_match(self.rules, seed=match_seed)
         else:
             self.match = dreyfus.new_match(self.rules, seed=match_seed)
         self.agents = list(self.possible_agents)
