@@ -175,11 +175,14 @@ def play_card(
     trick = (*trick, card)
     if len(trick) < tally.in_play:
         return tally.next_in_play[seat], after, tally, trick
-    # FLY-11.2: a revoked card cannot win; the trick goes to the best lawful card.
     seats = trick_seats(tally, len(trick))
     revokes = tally.revokes
-    lawful = tuple(c for i, c in enumerate(trick) if i not in revokes)
-    taker = seats[trick.index(lawful[winning_position(table, lawful)])]
+    if revokes:
+        # FLY-11.2: a revoked card cannot win; the trick goes to the best lawful card.
+        lawful = tuple(c for i, c in enumerate(trick) if i not in revokes)
+        taker = seats[trick.index(lawful[winning_position(table, lawful)])]
+    else:
+        taker = seats[winning_position(table, trick)]
     tally = scoring.take_trick(table, tally, active, taker, tuple(zip(seats, trick, strict=True)))
     return (-1 if tally.over else taker), after, tally, ()
 
