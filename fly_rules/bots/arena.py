@@ -75,16 +75,12 @@ def play_match(rules: Any, names: Sequence[str], seed: int | str, index: int, ma
         before = state.deal
         state = state.apply(bots[seat].choose(state.view(seat), state.legal_actions(), rngs[seat]))
         if state.deal is not before and (state.deal.is_over or state.deal.deal_number != before.deal_number):
-            done = state.deal if state.deal.deal_number == before.deal_number else _previous(state)
+            done = state.deal if state.deal.deal_number == before.deal_number else state.previous_deal
             deals += 1
             if isinstance(done, fly.FlyDeal) and done.ace_of_spades_holder is not None:
                 ace_deals += 1
                 ace_tricks += done.tricks_taken[done.ace_of_spades_holder] > 0
     return MatchResult(index, seats, state.winner, deals, ace_deals, ace_tricks)
-
-
-def _previous(state: Any) -> Any:
-    return state.previous_deal
 
 
 def run_matches(
