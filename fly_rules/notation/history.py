@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import attrs
 
@@ -167,9 +167,10 @@ def history_data(
     if isinstance(state, MatchBase):
         if start is not None:
             raise ValueError("a match starts from its seed; start= is for explicit deals")
-        data["seed"] = state.seed
-        data["dealer"] = first_dealer(state)
-        replay: Match | Deal = new_game(rules, seed=state.seed, dealer=data["dealer"])
+        match = cast(Match, state)  # mypy cannot narrow a union of NamedTuple-based matches by their base
+        data["seed"] = match.seed
+        data["dealer"] = first_dealer(match)
+        replay: Match | Deal = new_game(rules, seed=match.seed, dealer=data["dealer"])
     else:
         if start is None:
             raise ValueError("an explicit deal needs start=, the arguments new_deal was given")
