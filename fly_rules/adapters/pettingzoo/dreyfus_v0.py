@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from fly_rules import dreyfus
-from fly_rules.adapters.pettingzoo import CardGameEnv, rules_from_options, wrap
+from fly_rules.adapters.pettingzoo._env import CardGameEnv, rules_from_options, wrap
 
 __all__ = ["env", "raw_env"]
 
