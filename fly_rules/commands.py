@@ -90,6 +90,15 @@ def _seed(text: str) -> int | str:
     return text
 
 
+def _seat(text: str, players: int) -> int:
+    """The seat ``--seat`` names: ASCII digits only [REC-1.5], and a seat at the table; refused with one
+    line and exit 1 like every other bad value (argparse's type errors would exit 2 with its usage text)."""
+    if not is_whole_number(text) or not 0 <= int(text) < players:
+        shown = text if len(text) <= 20 else text[:20] + "…"
+        raise CommandError(f"--seat must be a seat 0 to {players - 1} in the digits 0-9, not {shown!r}")
+    return int(text)
+
+
 def _rules(args: argparse.Namespace) -> Any:
     return make_rules(args.game, players=args.players, preset=args.preset, max_deals=args.max_deals)
 
@@ -121,7 +130,7 @@ def register(sub: Any) -> None:
     """Add the subcommands to the ``fly-rules`` parser's subparsers ``sub``."""
     play = sub.add_parser("play", help="play a match in the terminal against bots")
     _game_options(play)
-    play.add_argument("--seat", type=whole_number_argument, default=0, help="your seat (default 0)")
+    play.add_argument("--seat", default="0", help="your seat (default 0)")
     play.add_argument(
         "--bots", default="rule-of-thumb", help=_bots_help("the other seats' bots (default rule-of-thumb)")
     )
@@ -174,7 +183,6 @@ def register(sub: Any) -> None:
     show.add_argument("--svg", type=Path, default=None, help="also write an SVG picture of the table to this file")
     show.add_argument(
         "--seat",
-        type=whole_number_argument,
         default=None,
         help="with --svg: draw the picture as this seat sees it (default: every hand)",
     )
@@ -261,8 +269,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     start, save = _starting_state(args)
     rules = start.rules
     players = _players(rules)
-    if not 0 <= args.seat < players:
-        raise CommandError(f"--seat must be 0 to {players - 1}, not {args.seat}")
+    args.seat = _seat(args.seat, players)
     others = bot_names(args.bots, players - 1)
     bots = {s: make_bot(others[k], rules) for k, s in enumerate(x for x in range(players) if x != args.seat)}
     taken = len(start.actions)
@@ -607,8 +614,8 @@ def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     state = parse_position(args.position)
     if args.svg is not None:
         players = _players(deal_of(state).rules)
-        if args.seat is not None and not 0 <= args.seat < players:
-            raise CommandError(f"--seat must be 0 to {players - 1}, not {args.seat}")
+        if args.seat is not None:
+            args.seat = _seat(args.seat, players)
         _check_target(args.svg, force=True)  # before the board is printed, not after
     print("\n".join(_board(state)), file=out)
     if args.svg is not None:
