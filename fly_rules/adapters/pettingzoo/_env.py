@@ -216,6 +216,7 @@ def engine_policy(env: Any, name: str = "rule-of-thumb", seed: int = 0) -> Calla
     policy for ``env`` (wrapped or not): ``policy(observation, agent)`` gives the bot's action id for the
     agent to act; it sees only that seat's view.
 
+    >>> from fly_rules.adapters.pettingzoo import fly_v0
     >>> env = fly_v0.env(num_players=3)
     >>> env.reset(seed=1)
     >>> policy = engine_policy(env, "rule-of-thumb")
@@ -253,3 +254,8 @@ def wrap(env: CardGameEnv) -> Any:
     wrapped = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+# Documented, pickled and cited under the package that re-exports them, as before this module existed.
+for _public in (CardGameEnv, engine_policy, rules_from_options, wrap):
+    _public.__module__ = "fly_rules.adapters.pettingzoo"
