@@ -25,10 +25,25 @@ against :class:`GameState` (a deal or a match), :class:`SeatView` and
 - ``legal_actions()`` a tuple, or a sequence that compares equal to the tuple
   of the same actions; ``apply(action)``; ``view(seat)``.
 
+What differs between the games is asked of the state, never of its class
+(states, views and rules alike):
+
+- ``game``: ``"fly"`` or ``"dreyfus"``, the name the formats use;
+- ``trump``: the trump suit (None for Dreyfus's no-trump deals);
+- ``scores``: one number per seat, higher is better (Fly: minus the record;
+  Dreyfus: the lower record minus the upper);
+- ``score_lines``: the game's own per-seat records by name (Fly ``records``;
+  Dreyfus ``upper`` and ``lower``);
+- ``result_lines()``: the per-seat lines a history states for a finished game
+  [REC-4.1]; a deal (:class:`DealState`) also answers ``deal_head()``,
+  ``deal_lines()`` and ``start_fields()``, the rest of what a history states
+  of it [REC-2.4] [REC-3.1] [REC-3.4].
+
 A rules object has ``players``, ``max_deals`` (None for no limit; the match
 ends after that many deals even without a winner) and ``revoke_mode`` (whether
 a play that breaks a duty is refused or accepted and penalised; each game
-names its own values). Each game's ``PRESETS`` is a ``dict[str, <its Rules>]``
+names its own values), and ``game``, ``rank_order``, ``left_of(seat)`` (the
+next seat in the order of play) and ``non_default_options()``. Each game's ``PRESETS`` is a ``dict[str, <its Rules>]``
 and ``<its Rules>.preset(name)`` returns one. A refused action raises
 ``RuleViolation(rule, detail, offending=action)``: ``offending`` is always the
 action as given, never a part of it.
@@ -52,9 +67,10 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_check
 import attrs
 
 from fly_rules.actions import Action
-from fly_rules.cards import ALL_CARDS, Card, CardSet
+from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
 
 __all__ = [
+    "DealState",
     "GameState",
     "MatchBase",
     "Phase",
@@ -99,6 +115,22 @@ class Rules(Protocol):
     def revoke_mode(self) -> str:
         """Whether a play that breaks a duty is refused or accepted and penalised."""
 
+    # --- what clients ask instead of the class ---------------------------------------
+
+    @property
+    def game(self) -> str:
+        """The game's name in the formats: ``"fly"`` or ``"dreyfus"`` [REC-1.3]."""
+
+    @property
+    def rank_order(self) -> Any:
+        """The rank order within a suit (a :data:`~fly_rules.cards.RankOrder`)."""
+
+    def left_of(self, seat: int) -> int:
+        """The next seat in the order of play."""
+
+    def non_default_options(self) -> dict[str, object]:
+        """The options that differ from the game's defaults (for this number of players), by name."""
+
 
 @runtime_checkable
 class SeatView(Protocol):
@@ -139,6 +171,24 @@ class SeatView(Protocol):
     @property
     def winner(self) -> int | None:
         """The winning seat, once decided."""
+
+    # --- what clients ask instead of the class ---------------------------------------
+
+    @property
+    def game(self) -> str:
+        """``"fly"`` or ``"dreyfus"``."""
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit; None for no trump."""
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """One number per seat, higher is better."""
+
+    @property
+    def score_lines(self) -> dict[str, tuple[int, ...]]:
+        """The game's own per-seat records, by name."""
 
 
 @runtime_checkable
@@ -218,6 +268,41 @@ class GameState(Protocol):
     def view(self, seat: int) -> Hashable:
         """What ``seat`` may know of this state, and nothing more."""
 
+    # --- what clients ask instead of the class ---------------------------------------
+
+    @property
+    def game(self) -> str:
+        """``"fly"`` or ``"dreyfus"``, the name the formats use [REC-1.3]."""
+
+    @property
+    def trump(self) -> Suit | None:
+        """The current deal's trump suit; None for no trump."""
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """One number per seat, higher is better (Fly: minus the record; Dreyfus: lower minus upper record)."""
+
+    @property
+    def score_lines(self) -> dict[str, tuple[int, ...]]:
+        """The game's own per-seat records, by name (Fly ``records``; Dreyfus ``upper``, ``lower``)."""
+
+    def result_lines(self) -> dict[str, tuple[int, ...]]:
+        """The per-seat lines a history states for this game once it is over, by key [REC-4.1]."""
+
+
+@runtime_checkable
+class DealState(GameState, Protocol):
+    """A deal of either game: a :class:`GameState` that also says what a history states of it."""
+
+    def deal_head(self) -> dict[str, Any]:
+        """The deal's dealer and trump as a history states them before its actions [REC-3.1]."""
+
+    def deal_lines(self) -> dict[str, tuple[int, ...]]:
+        """The per-seat results a history states once the deal is over, by key [REC-3.4]."""
+
+    def start_fields(self) -> dict[str, Any]:
+        """This position as the keyword arguments of the game's ``new_deal``, in plain data [REC-2.4]."""
+
 
 class _Deal(Protocol[_V_co]):
     """What a match needs of its current deal."""
@@ -264,6 +349,20 @@ class _Deal(Protocol[_V_co]):
     def legal_actions(self) -> Sequence[Any]: ...
 
     def view(self, seat: int) -> _V_co: ...
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def trump(self) -> Suit | None: ...
+
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
+    @property
+    def score_lines(self) -> dict[str, tuple[int, ...]]: ...
+
+    def result_lines(self) -> dict[str, tuple[int, ...]]: ...
 
 
 _D = TypeVar("_D", bound=_Deal[Any])
@@ -374,6 +473,32 @@ class MatchBase(Pictured, Generic[_D, _V]):
         """What ``seat`` may know of the current deal and the records."""
         view: _V = self.deal.view(seat)
         return view
+
+    # --- what clients ask instead of the class ---------------------------------------
+
+    @property
+    def game(self) -> str:
+        """``"fly"`` or ``"dreyfus"``."""
+        return self.deal.game
+
+    @property
+    def trump(self) -> Suit | None:
+        """The current deal's trump suit; None for no trump."""
+        return self.deal.trump
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """One number per seat, higher is better, as the current deal leaves them."""
+        return self.deal.scores
+
+    @property
+    def score_lines(self) -> dict[str, tuple[int, ...]]:
+        """The game's own per-seat records, by name, as the current deal leaves them."""
+        return self.deal.score_lines
+
+    def result_lines(self) -> dict[str, tuple[int, ...]]:
+        """The per-seat lines a history states for the match once it is over [REC-4.1]."""
+        return self.deal.result_lines()
 
 
 _BIT_LENGTHS = tuple(n.bit_length() for n in range(53))

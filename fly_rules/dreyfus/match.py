@@ -111,6 +111,10 @@ class DreyfusMatch(_Fields, MatchBase[DreyfusDeal, DreyfusView]):
             raise RuleViolation("DRF-9.1", "the match is not over; nobody pays yet", self.deals_played)
         return settle(self.upper, self.lower, self.winner, self.rules)
 
+    def result_lines(self) -> dict[str, tuple[int, ...]]:
+        """The upper and lower records and the settlement, as a history states them [REC-4.1] [DRF-9.1]."""
+        return {"upper": self.upper, "lower": self.lower, "settlement": self.settlement()}
+
     def __repr__(self) -> str:
         return (
             f"<Dreyfus match seed={self.seed!r}, {self.deals_played} deals played, over={self.is_over}: {self.deal!r}>"

@@ -21,7 +21,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from fly_rules.cards import SUIT_MASKS, Rank, Suit
+from fly_rules.cards import ACE_HIGH, SUIT_MASKS, Rank, RankOrder, Suit
 from fly_rules.errors import InvalidRules
 from fly_rules.tricks import TrumpDuty, trump_duty_option
 
@@ -198,6 +198,29 @@ class DreyfusRules:
     def players(self) -> int:
         """Dreyfus is always for three players [DRF-1.1]."""
         return 3
+
+    @property
+    def game(self) -> str:
+        """``"dreyfus"``, the game's name in the formats [REC-1.3]."""
+        return "dreyfus"
+
+    @property
+    def rank_order(self) -> RankOrder:
+        """Ace high, two low, in every suit [DRF-1.2]."""
+        return ACE_HIGH
+
+    def left_of(self, seat: int) -> int:
+        """The next seat in the order of play: the player on the left [DRF-2.2]."""
+        return (seat + 1) % 3
+
+    def non_default_options(self) -> dict[str, object]:
+        """The options that differ from ``DreyfusRules()``, by name."""
+        default = PRESETS["default"]
+        return {
+            field.name: getattr(self, field.name)
+            for field in attrs.fields(DreyfusRules)
+            if field.init and getattr(self, field.name) != getattr(default, field.name)
+        }
 
     @classmethod
     def preset(cls, name: str) -> DreyfusRules:

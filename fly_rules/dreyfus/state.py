@@ -82,6 +82,28 @@ class DreyfusView(Pictured):
     winner: int | None
     """The match winner once decided."""
 
+    # --- what clients ask instead of the class (engine.SeatView) ----------------------
+
+    @property
+    def game(self) -> str:
+        """``"dreyfus"``."""
+        return "dreyfus"
+
+    @property
+    def trump(self) -> Suit | None:
+        """The contract: the trump suit, None for no trump [DRF-3.1]."""
+        return self.contract
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's lower record minus its upper record: higher is better [DRF-9.1]."""
+        return tuple(low - up for up, low in zip(self.upper, self.lower, strict=True))
+
+    @property
+    def score_lines(self) -> dict[str, tuple[int, ...]]:
+        """``{"upper": ..., "lower": ...}`` [DRF-7.2] [DRF-7.3]."""
+        return {"upper": self.upper, "lower": self.lower}
+
 
 def _pairs(leader: int, cards: tuple[int, ...]) -> _Trick:
     return tuple(((leader + i) % 3, ALL_CARDS[card]) for i, card in enumerate(cards))
@@ -344,6 +366,57 @@ class DreyfusDeal(NamedTuple):
             f"<Dreyfus deal {self.deal_number} {self.phase.value}, contract {self.contract}, to move {self.to_move}, "
             f"hands {hands}, tricks {self.tricks_taken}, upper {self.upper}, lower {self.lower}>"
         )
+
+    # --- what clients ask instead of the class (engine.DealState) ----------------------
+
+    @property
+    def game(self) -> str:
+        """``"dreyfus"``."""
+        return "dreyfus"
+
+    @property
+    def trump(self) -> Suit | None:
+        """The contract: the trump suit, None for no trump [DRF-3.1]."""
+        return self.table.contract
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's lower record minus its upper record: higher is better [DRF-9.1]."""
+        score = self.score
+        return tuple(low - up for up, low in zip(score.upper, score.lower, strict=True))
+
+    @property
+    def score_lines(self) -> dict[str, tuple[int, ...]]:
+        """``{"upper": ..., "lower": ...}`` [DRF-7.2] [DRF-7.3]."""
+        return {"upper": self.score.upper, "lower": self.score.lower}
+
+    def result_lines(self) -> dict[str, tuple[int, ...]]:
+        """The upper and lower records, as a history states them for a finished explicit deal [REC-4.1]."""
+        return {"upper": self.score.upper, "lower": self.score.lower}
+
+    def deal_head(self) -> dict[str, Any]:
+        """The dealer and the contract (``"NT"`` for no trump), as a history states them [REC-3.1]."""
+        return {"dealer": self.table.dealer, "contract": _contract_text(self.table.contract)}
+
+    def deal_lines(self) -> dict[str, tuple[int, ...]]:
+        """Tricks taken and the records after the deal, as a history states them [REC-3.4]."""
+        score = self.score
+        return {"tricks": score.tricks_taken, "upper": score.upper, "lower": score.lower}
+
+    def start_fields(self) -> dict[str, Any]:
+        """This position as ``new_deal``'s keyword arguments, cards as text [REC-2.4]."""
+        return {
+            "dealer": self.table.dealer,
+            "hands": [" ".join(str(card) for card in hand) for hand in self.hands],
+            "talon": " ".join(str(card) for card in self.talon),
+            "contract": _contract_text(self.table.contract),
+            "upper": list(self.score.upper),
+            "lower": list(self.score.lower),
+        }
+
+
+def _contract_text(contract: Suit | None) -> str:
+    return "NT" if contract is None else contract.letter
 
 
 def fresh_deal(table: DealTable, upper: _Triple, lower: _Triple) -> DreyfusDeal:

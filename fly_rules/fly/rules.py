@@ -197,6 +197,11 @@ class FlyRules:
         """The cards in play [FLY-1.3]."""
         return deck_of_size(self.deck_size)
 
+    @property
+    def game(self) -> str:
+        """``"fly"``, the game's name in the formats [REC-1.3]."""
+        return "fly"
+
     def left_of(self, seat: int) -> int:
         """The next seat in the direction of play [FLY-1.2]."""
         step = 1 if self.direction == "clockwise" else -1

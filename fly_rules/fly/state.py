@@ -90,6 +90,23 @@ class FlyView(Pictured):
         """The trump suit."""
         return self.trump_card.suit
 
+    # --- what clients ask instead of the class (engine.SeatView) ----------------------
+
+    @property
+    def game(self) -> str:
+        """``"fly"``."""
+        return "fly"
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Minus each seat's record: higher is better [FLY-8.1]."""
+        return tuple(-record for record in self.records)
+
+    @property
+    def score_lines(self) -> dict[str, tuple[int, ...]]:
+        """``{"records": ...}`` [FLY-8.1]."""
+        return {"records": self.records}
+
 
 class _DealFields(NamedTuple):
     table: Table
@@ -404,6 +421,45 @@ class FlyDeal(_DealFields, Pictured):
             f"<FlyDeal {self.phase.value} dealer={self.dealer} trump={self.trump_card} "
             f"to_move={self.to_move} records={self.records} hands={hands}>"
         )
+
+    # --- what clients ask instead of the class (engine.DealState) ----------------------
+
+    @property
+    def game(self) -> str:
+        """``"fly"``."""
+        return "fly"
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Minus each seat's record: higher is better [FLY-8.1]."""
+        return tuple(-record for record in self.tally.records)
+
+    @property
+    def score_lines(self) -> dict[str, tuple[int, ...]]:
+        """``{"records": ...}`` [FLY-8.1]."""
+        return {"records": self.tally.records}
+
+    def result_lines(self) -> dict[str, tuple[int, ...]]:
+        """The records, as a history states them for a finished game [REC-4.1]."""
+        return {"records": self.tally.records}
+
+    def deal_head(self) -> dict[str, Any]:
+        """The dealer and the trump card, as a history states them [REC-3.1]."""
+        return {"dealer": self.table.dealer, "trump_card": str(self.table.trump_card)}
+
+    def deal_lines(self) -> dict[str, tuple[int, ...]]:
+        """The records after the deal, as a history states them [REC-3.4]."""
+        return {"records": self.tally.records}
+
+    def start_fields(self) -> dict[str, Any]:
+        """This position as ``new_deal``'s keyword arguments, cards as text [REC-2.4]."""
+        return {
+            "dealer": self.table.dealer,
+            "hands": [" ".join(str(card) for card in hand) for hand in self.hands],
+            "trump_card": str(self.table.trump_card),
+            "stock": " ".join(str(card) for card in self.stock),
+            "records": list(self.tally.records),
+        }
 
 
 _new = tuple.__new__

@@ -54,23 +54,20 @@ Deal: TypeAlias = fly.FlyDeal | dreyfus.DreyfusDeal
 
 
 def game_of(value: object) -> str:
-    """``"fly"`` or ``"dreyfus"``: the game of a rules object, match, deal or view.
+    """``"fly"`` or ``"dreyfus"``: the game of a rules object, match, deal or view (its ``game``).
 
     >>> game_of(fly.FlyRules())
     'fly'
     """
-    module = type(value).__module__
-    if module.startswith("fly_rules.fly"):
-        return "fly"
-    if module.startswith("fly_rules.dreyfus"):
-        return "dreyfus"
-    raise TypeError(f"not a Fly or Dreyfus object: {value!r}")
+    game = getattr(value, "game", None)
+    if game not in GAMES:
+        raise TypeError(f"not a Fly or Dreyfus object: {value!r}")
+    return str(game)
 
 
 def is_fly(value: object) -> bool:
-    """Whether ``value`` (rules, match, deal or view) is Fly's: the one question a client asks for what
-    only one game has and writes its own way (records, trump card and stock; or upper and lower records,
-    contract and talon).
+    """Whether ``value`` (rules, match, deal or view) is Fly's. Kept for callers written before every state
+    answered ``game``; the library itself asks the state (``game``, ``trump``, ``scores``, ``score_lines``).
 
     >>> is_fly(fly.FlyRules()), is_fly(dreyfus.DreyfusRules())
     (True, False)
@@ -144,23 +141,13 @@ def option_value(value: object) -> object:
 def options_of(rules: Rules) -> dict[str, object]:
     """The options of ``rules`` that differ from the game's defaults (for its number of players), by name
     [REC-2.3]."""
-    if isinstance(rules, fly.FlyRules):
-        found = rules.non_default_options()
-    else:
-        default = dreyfus.DreyfusRules()
-        found = {
-            f.name: getattr(rules, f.name)
-            for f in attrs.fields(dreyfus.DreyfusRules)
-            if f.init and getattr(rules, f.name) != getattr(default, f.name)
-        }
-    return {name: option_value(value) for name, value in sorted(found.items())}
+    return {name: option_value(value) for name, value in sorted(rules.non_default_options().items())}
 
 
 def new_game(rules: Rules, *, seed: int | str, dealer: int | None = None) -> Match:
     """A new match of the game ``rules`` belong to (both keep ``max_deals`` in their rules)."""
-    if isinstance(rules, fly.FlyRules):
-        return fly.new_match(rules, seed=seed, dealer=dealer)
-    return dreyfus.new_match(rules, seed=seed, dealer=dealer)
+    match: Match = _PACKAGES[rules.game].new_match(rules, seed=seed, dealer=dealer)
+    return match
 
 
 def new_deal(rules: Rules, **start: Any) -> Deal:

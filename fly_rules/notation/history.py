@@ -25,9 +25,7 @@ from typing import Any, Final, cast
 
 import attrs
 
-from fly_rules import dreyfus, fly
 from fly_rules._numbers import MAX_DEPTH, MAX_DIGITS, is_whole_number
-from fly_rules.cards import CardSet, Suit
 from fly_rules.engine import MatchBase
 from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation, shorten
 from fly_rules.notation.games import (
@@ -58,8 +56,11 @@ VERSION: Final = 1
 
 _TOP_KEYS: Final = ("format", "version", "game", "rules_version", "players", "seed", "dealer", "max_deals")
 _TABLES: Final = ("options", "start", "deal", "result")
-_FLY_START: Final = ("dealer", "hands", "trump_card", "stock", "records")
-_DREYFUS_START: Final = ("dealer", "hands", "talon", "contract", "upper", "lower")
+_START_KEYS: Final = {
+    "fly": ("dealer", "hands", "trump_card", "stock", "records"),
+    "dreyfus": ("dealer", "hands", "talon", "contract", "upper", "lower"),
+}
+"""The keys of a ``[start]`` table, by game [REC-2.4]."""
 
 
 class InvalidHistory(InvalidNotation):
@@ -97,25 +98,18 @@ def _rebuild(text: str, field: str, detail: str, rule: str, line: int | None) ->
 # --- writing ---------------------------------------------------------------------------
 
 
-def _cards(cards: CardSet | Sequence[Any]) -> str:
-    return " ".join(str(card) for card in cards)
-
-
-def _contract(contract: Suit | None) -> str:
-    return "NT" if contract is None else contract.letter
+def _lists(lines: Mapping[str, Sequence[int]]) -> dict[str, list[int]]:
+    return {key: list(values) for key, values in lines.items()}
 
 
 def _deal_head(deal: Deal) -> dict[str, Any]:
-    if isinstance(deal, fly.FlyDeal):
-        return {"dealer": deal.dealer, "trump_card": str(deal.trump_card)}
-    return {"dealer": deal.dealer, "contract": _contract(deal.contract)}
+    """What a deal states before its actions [REC-3.1]."""
+    return deal.deal_head()
 
 
 def _deal_results(deal: Deal) -> dict[str, Any]:
     """The results a finished deal states [REC-3.4]."""
-    if isinstance(deal, fly.FlyDeal):
-        return {"records": list(deal.records)}
-    return {"tricks": list(deal.tricks_taken), "upper": list(deal.upper), "lower": list(deal.lower)}
+    return _lists(deal.deal_lines())
 
 
 def _match_results(state: Match | Deal) -> dict[str, Any]:
@@ -123,13 +117,7 @@ def _match_results(state: Match | Deal) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if state.winner is not None:
         out["winner"] = state.winner
-    if isinstance(state, fly.FlyMatch | fly.FlyDeal):
-        out["records"] = list(state.records)
-        return out
-    out["upper"] = list(state.upper)
-    out["lower"] = list(state.lower)
-    if isinstance(state, dreyfus.DreyfusMatch):
-        out["settlement"] = list(state.settlement())
+    out.update(_lists(state.result_lines()))
     return out
 
 
@@ -205,23 +193,7 @@ def history_data(
 
 def _canonical_start(deal: Deal) -> dict[str, Any]:
     """An explicit deal's starting position, in canonical form [REC-2.4]."""
-    hands = [_cards(hand) for hand in deal.hands]
-    if isinstance(deal, fly.FlyDeal):
-        return {
-            "dealer": deal.dealer,
-            "hands": hands,
-            "trump_card": str(deal.trump_card),
-            "stock": _cards(deal.stock),
-            "records": list(deal.records),
-        }
-    return {
-        "dealer": deal.dealer,
-        "hands": hands,
-        "talon": _cards(deal.talon),
-        "contract": _contract(deal.contract),
-        "upper": list(deal.upper),
-        "lower": list(deal.lower),
-    }
+    return deal.start_fields()
 
 
 def dump_history(
@@ -329,7 +301,7 @@ def _start_args(reader: _Reader, game: str, start: object) -> dict[str, Any]:
     """The keyword arguments of ``new_deal`` that the ``[start]`` table gives [REC-2.4]."""
     if not isinstance(start, dict):
         raise reader.fail(start, "start", "must be a table", "REC-2.4")
-    keys = _FLY_START if game == "fly" else _DREYFUS_START
+    keys = _START_KEYS[game]
     for key in start:
         if key not in keys:
             raise reader.fail(key, f"start.{key}", f"is not a key of a {game} start", "REC-2.4")

@@ -16,8 +16,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Final, NamedTuple
 
 from fly_rules import dreyfus, fly
 from fly_rules._numbers import is_whole_number, whole_number
@@ -28,7 +28,6 @@ from fly_rules.errors import FlyRulesError, InvalidNotation
 from fly_rules.notation.games import (
     Deal,
     first_dealer,
-    is_fly,
     make_rules,
     new_game,
     options_of,
@@ -81,7 +80,7 @@ def position_of(state: Any, *, start: Deal | None = None, moves: Sequence[Any] |
     else:
         deal = state
         if moves is None:
-            moves = tuple(getattr(deal, "actions", ()))
+            moves = deal.actions
         if start is None:
             if moves:
                 raise ValueError("pass start=, the deal as dealt, when moves were taken")
@@ -97,18 +96,30 @@ def position_of(state: Any, *, start: Deal | None = None, moves: Sequence[Any] |
     turn = "-" if deal.to_move is None else str(deal.to_move)
     steps = ",".join(_move(a) for a in moves) or "-"
     hands = "/".join(_cards(h) for h in first.hands)
-    if is_fly(first):
-        records = ",".join(str(r) for r in first.records)
-        return f"fly {opts} {first.dealer} {first.trump_card} {hands} {_cards(first.stock)} {records} {steps} {turn}"
-    talon = _cards(first.talon)
-    contract = "NT" if first.contract is None else first.contract.letter
-    records = ",".join(map(str, first.upper)) + "/" + ",".join(map(str, first.lower))
-    return f"dreyfus {opts} {first.dealer} {contract} {hands} {talon} {records} {steps} {turn} {first.deal_number}"
+    game = first.game
+    trump, undealt, records, *tail = _FORMATS[game].write(first)
+    return " ".join([game, opts, str(first.dealer), trump, hands, undealt, records, steps, turn, *tail])
+
+
+def _numbers(values: Sequence[int]) -> str:
+    return ",".join(str(v) for v in values)
+
+
+def _write_fly(deal: fly.FlyDeal) -> list[str]:
+    """A Fly position's trump card, stock and records [REC-5.1]."""
+    return [str(deal.trump_card), _cards(deal.stock), _numbers(deal.records)]
+
+
+def _write_dreyfus(deal: dreyfus.DreyfusDeal) -> list[str]:
+    """A Dreyfus position's contract, talon, upper/lower records and deal number [REC-5.1]."""
+    contract = "NT" if deal.contract is None else deal.contract.letter
+    records = _numbers(deal.upper) + "/" + _numbers(deal.lower)
+    return [contract, _cards(deal.talon), records, str(deal.deal_number)]
 
 
 def _current_deal_start(match: Any, actions: Sequence[Any] | None) -> tuple[Any, list[Any]]:
     """The current deal of ``match`` as dealt, and the moves taken in it, by replaying the match."""
-    taken = tuple(getattr(match, "actions", ())) if actions is None else tuple(actions)
+    taken = tuple(match.actions if actions is None else actions)
     dealer = first_dealer(match)
     replay: Any = new_game(match.rules, seed=match.seed, dealer=dealer)
     start = replay.deal
@@ -176,9 +187,10 @@ def parse_position(text: str) -> Deal:
     line = text.strip()
     fields = line.split(" ")
     game = fields[0] if fields else ""
-    expected = {"fly": 9, "dreyfus": 10}.get(game)
-    if expected is None:
+    known = _FORMATS.get(game)
+    if known is None:
         raise InvalidNotation(text, "a position starts with 'fly' or 'dreyfus'")
+    expected = known.fields
     if len(fields) != expected:
         raise InvalidNotation(text, f"a {game} position has {expected} fields separated by single spaces")
     try:
@@ -203,38 +215,14 @@ def _parse(game: str, fields: list[str], text: str) -> Deal:
     dealer = whole_number(fields[2], "dealer", signed=False)
     hand_texts = fields[4].split("/")
     hands = [_split_cards(h, "hands", text) for h in hand_texts]
+    form = _FORMATS[game]
     try:
-        rules = make_rules(game, players=len(hands) if game == "fly" else None, **options)
+        rules = make_rules(game, players=form.players(hands), **options)
     except TypeError as error:
         raise InvalidNotation(text, f"options: {error}") from None
     if options_of(rules) != options:
         raise InvalidNotation(text, "options: list exactly the options that differ from the defaults")
-    deal: Any
-    if isinstance(rules, fly.FlyRules):
-        deal = fly.new_deal(
-            rules,
-            hands=hands,
-            trump_card=Card.parse(fields[3]),
-            stock=_split_cards(fields[5], "stock", text),
-            dealer=dealer,
-            records=_ints(fields[6], "records"),
-        )
-    else:
-        upper_text, slash, lower_text = fields[6].partition("/")
-        if not slash:
-            raise InvalidNotation(text, "records: upper records, '/', lower records")
-        number = whole_number(fields[9], "number", signed=False)
-        contract = None if fields[3] == "NT" else Suit.parse(fields[3])
-        deal = dreyfus.new_deal(
-            rules,
-            hands,
-            _split_cards(fields[5], "talon", text),
-            contract,
-            dealer,
-            _ints(upper_text, "records"),
-            _ints(lower_text, "records"),
-            deal_number=number,
-        )
+    deal: Any = form.read(rules, fields, hands, dealer, text)
     if fields[7] != "-":
         for token in fields[7].split(","):
             deal = deal.apply(_parse_move(token, text))
@@ -242,3 +230,56 @@ def _parse(game: str, fields: list[str], text: str) -> Deal:
     if fields[8] != turn:
         raise InvalidNotation(text, f"turn: the replay has {turn} to move, not {fields[8]}")
     return deal  # type: ignore[no-any-return]
+
+
+def _read_fly(rules: fly.FlyRules, fields: list[str], hands: list[list[Card]], dealer: int, text: str) -> Deal:
+    """The Fly deal a position's fields give [REC-5.1]."""
+    return fly.new_deal(
+        rules,
+        hands=hands,
+        trump_card=Card.parse(fields[3]),
+        stock=_split_cards(fields[5], "stock", text),
+        dealer=dealer,
+        records=_ints(fields[6], "records"),
+    )
+
+
+def _read_dreyfus(
+    rules: dreyfus.DreyfusRules, fields: list[str], hands: list[list[Card]], dealer: int, text: str
+) -> Deal:
+    """The Dreyfus deal a position's fields give [REC-5.1]."""
+    upper_text, slash, lower_text = fields[6].partition("/")
+    if not slash:
+        raise InvalidNotation(text, "records: upper records, '/', lower records")
+    number = whole_number(fields[9], "number", signed=False)
+    contract = None if fields[3] == "NT" else Suit.parse(fields[3])
+    return dreyfus.new_deal(
+        rules,
+        hands,
+        _split_cards(fields[5], "talon", text),
+        contract,
+        dealer,
+        _ints(upper_text, "records"),
+        _ints(lower_text, "records"),
+        deal_number=number,
+    )
+
+
+class _Format(NamedTuple):
+    """How one game's positions are written and read [REC-5.1]."""
+
+    fields: int
+    """Fields in the line."""
+    players: Callable[[list[Any]], int | None]
+    """The number of players the rules are made for, from the hands (None: the game's only number)."""
+    write: Callable[[Any], list[str]]
+    """The fields after the dealer and around the hands: trump, undealt cards, records, then any others."""
+    read: Callable[[Any, list[str], list[list[Card]], int, str], Deal]
+    """The dealt position, from the rules, the fields, the hands and the dealer."""
+
+
+_FORMATS: Final = {
+    "fly": _Format(9, len, _write_fly, _read_fly),
+    "dreyfus": _Format(10, lambda _hands: None, _write_dreyfus, _read_dreyfus),
+}
+"""Each game's position format, by the game's name (a state's ``game``)."""
