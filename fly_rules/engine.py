@@ -42,7 +42,7 @@ What differs between the games is asked of the state, never of its class
 A rules object has ``players``, ``max_deals`` (None for no limit; the match
 ends after that many deals even without a winner) and ``revoke_mode`` (whether
 a play that breaks a duty is refused or accepted and penalised; each game
-names its own values), and ``game``, ``rank_order``, ``left_of(seat)`` (the
+names its own values), and ``game``, ``hand_size``, ``rank_order``, ``left_of(seat)`` (the
 next seat in the order of play) and ``non_default_options()``. Each game's ``PRESETS`` is a ``dict[str, <its Rules>]``
 and ``<its Rules>.preset(name)`` returns one. A refused action raises
 ``RuleViolation(rule, detail, offending=action)``: ``offending`` is always the
@@ -120,6 +120,10 @@ class Rules(Protocol):
     @property
     def game(self) -> str:
         """The game's name in the formats: ``"fly"`` or ``"dreyfus"`` [REC-1.3]."""
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat, and tricks in a deal."""
 
     @property
     def rank_order(self) -> Any:

@@ -26,8 +26,8 @@ seat's hidden cards [FLY-5.1] [DRF-11.1]; the layout is in :func:`write_fly_obse
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -48,6 +48,7 @@ __all__ = [
     "SWAP",
     "BotDriver",
     "Marking",
+    "action_count",
     "action_id",
     "action_ids",
     "action_text",
@@ -159,7 +160,7 @@ def hand_mask(deal: Deal, seat: int) -> int:
 
 def _immediate(deal: Deal) -> bool:
     """Whether a mark is itself a one-card exchange (Dreyfus's incremental mode) [DRF-4.4]."""
-    return isinstance(deal, DreyfusDeal) and deal.rules.exchange_mode == "incremental"
+    return _ENCODINGS[deal.game].immediate(deal.rules)
 
 
 def _exchange_masks(legal: Sequence[Any]) -> Any:
@@ -260,10 +261,16 @@ def observation_size(rules: FlyRules | DreyfusRules) -> int:
     >>> observation_size(FlyRules(players=4)), observation_size(DreyfusRules())
     (616, 709)
     """
-    if isinstance(rules, FlyRules):
-        n = rules.players
-        return 52 * 3 + 52 * n * 2 + 4 * n + 6 * n + 3 + 1
-    return 52 * 3 + 52 * 3 + 52 + 5 + 52 * 3 * 2 + 13 + 3 * 5
+    return _ENCODINGS[rules.game].size(rules)
+
+
+def action_count(rules: FlyRules | DreyfusRules) -> int:
+    """Distinct action ids of the game of ``rules``.
+
+    >>> action_count(FlyRules()) == FLY_ACTIONS, action_count(DreyfusRules()) == DREYFUS_ACTIONS
+    (True, True)
+    """
+    return _ENCODINGS[rules.game].actions
 
 
 def _cards(out: Floats, at: int, cards: CardSet | int) -> int:
@@ -361,12 +368,7 @@ def write_dreyfus_observation(view: DreyfusView, marked: int, target: int, out: 
 
 def write_observation(view: View, marked: int, rules: FlyRules | DreyfusRules, out: Floats) -> None:
     """Fill ``out`` with the observation of ``view``'s seat, for either game."""
-    if isinstance(view, FlyView):
-        assert isinstance(rules, FlyRules)
-        write_fly_observation(view, marked, rules.start_record, out)
-    else:
-        assert isinstance(rules, DreyfusRules)
-        write_dreyfus_observation(view, marked, rules.target_lower, out)
+    _ENCODINGS[view.game].write(view, marked, rules, out)
     np.minimum(out, OBSERVATION_HIGH, out=out)
 
 
@@ -376,18 +378,23 @@ def _trick_text(pairs: Sequence[tuple[int, Card]]) -> str:
 
 def observation_text(view: View, marked: int) -> str:
     """A seat's observation as one line of text, from its view and its own marks [FLY-5.1] [DRF-11.1]."""
-    marks = f" | marked {CardSet(marked)}" if marked else ""
-    if isinstance(view, FlyView):
-        declared = " ".join(
-            "/".join(d.kind + (str(d.count) if d.count else "") for d in items) or "-" for items in view.declarations
-        )
-        tricks = " ".join("[" + _trick_text(t) + "]" for t in view.tricks)
-        return (
-            f"seat {view.seat} | {view.phase.value} | to move {view.to_move} | dealer {view.dealer} | "
-            f"hand {view.hand}{marks} | trump {view.trump_card} | stock {view.stock_size} | declared {declared} | "
-            f"active {''.join('10'[not a] for a in view.active)} | trick {_trick_text(view.trick)} | "
-            f"tricks {tricks} | taken {view.tricks_taken} | records {view.records}"
-        )
+    return _ENCODINGS[view.game].text(view, f" | marked {CardSet(marked)}" if marked else "")
+
+
+def _fly_text(view: FlyView, marks: str) -> str:
+    declared = " ".join(
+        "/".join(d.kind + (str(d.count) if d.count else "") for d in items) or "-" for items in view.declarations
+    )
+    tricks = " ".join("[" + _trick_text(t) + "]" for t in view.tricks)
+    return (
+        f"seat {view.seat} | {view.phase.value} | to move {view.to_move} | dealer {view.dealer} | "
+        f"hand {view.hand}{marks} | trump {view.trump_card} | stock {view.stock_size} | declared {declared} | "
+        f"active {''.join('10'[not a] for a in view.active)} | trick {_trick_text(view.trick)} | "
+        f"tricks {tricks} | taken {view.tricks_taken} | records {view.records}"
+    )
+
+
+def _dreyfus_text(view: DreyfusView, marks: str) -> str:
     contract = "NT" if view.contract is None else view.contract.symbol
     tricks = " ".join("[" + _trick_text(t) + "]" for t in view.tricks)
     revealed = ""
@@ -402,3 +409,42 @@ def observation_text(view: View, marked: int) -> str:
         f"trick {_trick_text(view.trick)} | tricks {tricks} | "
         f"taken {view.tricks_taken} | upper {view.upper} | lower {view.lower}"
     )
+
+
+class _Encoding(NamedTuple):
+    """One game's part of the encoding."""
+
+    actions: int
+    """Distinct action ids."""
+    size: Callable[[Any], int]
+    """Floats in one seat's observation, from the rules."""
+    write: Callable[[Any, int, Any, Floats], None]
+    """Fill an observation from a view, the marks and the rules."""
+    text: Callable[[Any, str], str]
+    """The observation as text, from a view and the marks' text."""
+    immediate: Callable[[Any], bool]
+    """Whether a mark is itself a one-card exchange, from the rules."""
+
+
+def _fly_size(rules: FlyRules) -> int:
+    n = rules.players
+    return 52 * 3 + 52 * n * 2 + 4 * n + 6 * n + 3 + 1
+
+
+_ENCODINGS: Final = {
+    "fly": _Encoding(
+        FLY_ACTIONS,
+        _fly_size,
+        lambda view, marked, rules, out: write_fly_observation(view, marked, rules.start_record, out),
+        _fly_text,
+        lambda rules: False,
+    ),
+    "dreyfus": _Encoding(
+        DREYFUS_ACTIONS,
+        lambda rules: 52 * 3 + 52 * 3 + 52 + 5 + 52 * 3 * 2 + 13 + 3 * 5,
+        lambda view, marked, rules, out: write_dreyfus_observation(view, marked, rules.target_lower, out),
+        _dreyfus_text,
+        lambda rules: rules.exchange_mode == "incremental",
+    ),
+}
+"""Each game's encoding, by the game's name (a state's, view's or rules' ``game``)."""

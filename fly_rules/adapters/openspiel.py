@@ -189,6 +189,8 @@ class _FlyKind:
         for _ in range(rules.players - 1):
             order.append(rules.left_of(order[-1]))
         self.receivers = tuple(seat for seat in order for _ in range(5))
+        self.reveals_in_order = False
+        """Whether revealed discards become public one by one, in order (never in Fly)."""
 
     def build(self, dealt: list[int]) -> fly.FlyDeal:
         hands = [0] * self.rules.players
@@ -238,6 +240,8 @@ class _DreyfusKind:
         self.deck = tuple(card.index for card in DECK_48)
         self.to_deal = 36
         self.receivers = tuple((eldest(dealer) + i // 12) % 3 for i in range(36))
+        self.reveals_in_order = rules.reveal_discards and rules.exchange_mode == "incremental"
+        """Whether revealed discards become public one by one, in order [DRF-4.4] [DRF-4.6]."""
 
     def build(self, dealt: list[int]) -> dreyfus.DreyfusDeal:
         hands = [0, 0, 0]
@@ -462,8 +466,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
         stock = [card.index for card in sample.stock]
         # revealed one-card discards are public one by one, in order: replay them in that order
         shown = [iter([given for s, given, _, _ in self._exchanges if s == seat]) for seat in range(len(others))]
-        rules = self._kind.rules
-        in_order = getattr(rules, "reveal_discards", False) and rules.exchange_mode == "incremental"
+        in_order = self._kind.reveals_in_order
         for sampled in sample.actions:
             mover = state.current_player()
             exchanging = isinstance(sampled, Exchange | fly.SwapTrump)
@@ -530,9 +533,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
 
 def _recall_shape(rules: Any) -> tuple[int, int, int]:
     """(cards dealt to a seat, tricks in a deal, seats) of the information-state tensor's history parts."""
-    if isinstance(rules, fly.FlyRules):
-        return 5, 5, rules.players
-    return 12, 12, 3
+    return rules.hand_size, rules.hand_size, rules.players
 
 
 def information_state_size(rules: Any) -> int:

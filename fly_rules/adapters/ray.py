@@ -26,6 +26,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("fly_rules.adapters.ray needs Ray: pip install 'fly_rules[ray]'") from error
 
 from fly_rules import dreyfus, fly
+from fly_rules.notation.games import new_game
 
 __all__ = ["MatchOutcome", "play_random_matches", "run_chunks", "simulate"]
 
@@ -41,7 +42,8 @@ class MatchOutcome:
     deals: int
     """Deals played."""
     scores: tuple[int, ...]
-    """Fly: the records [FLY-8.1]; Dreyfus: lower minus upper record per seat [DRF-9.1]."""
+    """The match's ``scores``: one number per seat, higher is better (Fly: minus the record [FLY-8.1];
+    Dreyfus: lower minus upper record [DRF-9.1])."""
     actions: int
     """Actions taken in the match."""
 
@@ -55,23 +57,13 @@ def play_random_matches(
         match_seed = f"{seed}:{index}"
         chooser = random.Random(f"fly_rules:simulate:{match_seed}")
         limited = attrs.evolve(rules, max_deals=max_deals)
-        state: Any
-        if isinstance(limited, fly.FlyRules):
-            state = fly.new_match(limited, seed=match_seed)
-        else:
-            state = dreyfus.new_match(limited, seed=match_seed)
+        state: Any = new_game(limited, seed=match_seed)
         actions = 0
         while not state.is_over:
             legal = state.legal_actions()
             state = state.apply(legal[chooser.randrange(len(legal))])
             actions += 1
-        if isinstance(rules, fly.FlyRules):
-            scores = tuple(state.records)
-            deals = state.deal_number + 1
-        else:
-            scores = tuple(lo - up for up, lo in zip(state.upper, state.lower, strict=True))
-            deals = state.deals_played
-        outcomes.append(MatchOutcome(index, state.winner, deals, scores, actions))
+        outcomes.append(MatchOutcome(index, state.winner, state.deal_number + 1, state.scores, actions))
     return outcomes
 
 

@@ -15,18 +15,16 @@ from typing import Any
 
 import attrs
 
-from fly_rules import fly
 from fly_rules.bots.base import Bot, RandomBot
 from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.rule_of_thumb import RuleOfThumbBot
-from fly_rules.cards import ACE_HIGH
 from fly_rules.notation.games import new_game
 
 __all__ = ["BOTS", "MatchResult", "Tally", "make_bot", "play_match", "run_matches", "wilson_interval"]
 
 BOTS: dict[str, Callable[[Any], Bot]] = {
     "random": lambda rules: RandomBot(),
-    "rule-of-thumb": lambda rules: RuleOfThumbBot(getattr(rules, "rank_order", ACE_HIGH)),
+    "rule-of-thumb": lambda rules: RuleOfThumbBot(rules.rank_order),
     "monte-carlo": MonteCarloBot,
 }
 """The bots by name; each entry makes a bot for the given rules."""
@@ -77,7 +75,7 @@ def play_match(rules: Any, names: Sequence[str], seed: int | str, index: int, ma
         if state.deal is not before and (state.deal.is_over or state.deal.deal_number != before.deal_number):
             done = state.deal if state.deal.deal_number == before.deal_number else state.previous_deal
             deals += 1
-            if isinstance(done, fly.FlyDeal) and done.ace_of_spades_holder is not None:
+            if done.game == "fly" and done.ace_of_spades_holder is not None:  # a statistic of Fly's alone
                 ace_deals += 1
                 ace_tricks += done.tricks_taken[done.ace_of_spades_holder] > 0
     return MatchResult(index, seats, state.winner, deals, ace_deals, ace_tricks)

@@ -16,11 +16,16 @@ from typing import Any
 from fly_rules.bots.rule_of_thumb import DreyfusRuleOfThumbBot, FlyRuleOfThumbBot
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
-from fly_rules.notation.games import is_fly
 
 __all__ = ["MonteCarloBot"]
 
 _BIG = 10_000  # a record far from zero: the playouts never end the match
+_SETUP: dict[str, tuple[int, Any, bool]] = {
+    "fly": (24, lambda rules: FlyRuleOfThumbBot(rules.rank_order), True),
+    "dreyfus": (8, lambda rules: DreyfusRuleOfThumbBot(), False),
+}
+"""Per game (the rules' ``game``): the default guesses per decision (Dreyfus deals are longer), the playout
+policy, and whether the guessed deal starts from far records (Fly's end the match at zero)."""
 
 
 class MonteCarloBot:
@@ -38,11 +43,9 @@ class MonteCarloBot:
 
     def __init__(self, rules: Any, samples: int | None = None) -> None:
         self.rules = rules
-        self.samples = samples if samples is not None else 24 if is_fly(rules) else 8
-        if is_fly(rules):
-            self.policy: Any = FlyRuleOfThumbBot(rules.rank_order)
-        else:
-            self.policy = DreyfusRuleOfThumbBot()
+        default, policy, self._far_records = _SETUP[rules.game]
+        self.samples = samples if samples is not None else default
+        self.policy: Any = policy(rules)
 
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The play with the best average playout; the rule of thumb elsewhere."""
@@ -71,14 +74,12 @@ class MonteCarloBot:
         while not state.is_over:
             mover = state.to_move
             state = state.apply(self.policy.choose(state.view(mover), state.legal_actions(), rng))
-        if is_fly(state):
-            return float(start.records[seat] - state.records[seat])
-        return float((state.lower[seat] - start.lower[seat]) - (state.upper[seat] - start.upper[seat]))
+        return float(state.scores[seat] - start.scores[seat])
 
     # --- guessing the hidden cards --------------------------------------------------------
 
     def _determinise(self, view: Any, rng: random.Random) -> Any:
         """A deal consistent with ``view``, at the same point of play, or None if the guess fails."""
-        records = (_BIG,) * view.players if is_fly(view) else None
+        records = (_BIG,) * view.players if self._far_records else None
         sample = sample_deal(view, self.rules, rng, records=records, tries=1)
         return None if sample is None else sample.deal

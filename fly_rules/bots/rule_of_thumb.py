@@ -16,7 +16,6 @@ from fly_rules.actions import Exchange, Fold, Stand
 from fly_rules.bots.base import cheapest_winner, strength
 from fly_rules.cards import ACE_HIGH, Card, CardSet, Rank, RankOrder, Suit
 from fly_rules.engine import Phase
-from fly_rules.notation.games import is_fly
 
 __all__ = ["DreyfusRuleOfThumbBot", "FlyRuleOfThumbBot", "RuleOfThumbBot"]
 
@@ -97,6 +96,5 @@ class RuleOfThumbBot:
 
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The game's rule-of-thumb choice."""
-        if is_fly(view):
-            return self.fly.choose(view, legal_actions, rng)
-        return self.dreyfus.choose(view, legal_actions, rng)
+        policy: Any = self.fly if view.game == "fly" else self.dreyfus
+        return policy.choose(view, legal_actions, rng)

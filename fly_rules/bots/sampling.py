@@ -22,7 +22,7 @@ refuses (it breaks a duty nobody could see) is drawn again. Monte-Carlo search (
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -34,7 +34,6 @@ from fly_rules.cards import ALL_CARDS, DECK_48, Card, CardSet
 from fly_rules.dreyfus.deal import eldest
 from fly_rules.engine import Phase
 from fly_rules.errors import RuleViolation
-from fly_rules.notation.games import is_fly
 
 __all__ = ["Sample", "sample_deal"]
 
@@ -84,7 +83,7 @@ def sample_deal(
     """
     if exchanges is not None and dealt is None:
         raise ValueError("a seat's own exchanges are only of use with its hand as dealt (dealt=)")
-    game: Any = _FlyGuess(view, rules) if isinstance(view, fly.FlyView) else _DreyfusGuess(view, rules)
+    game: Any = _GUESSES[view.game](view, rules)
     own = None if dealt is None else (dealt.mask, [(g.mask, r.mask) for g, r in exchanges or ()])
     for _ in range(tries):
         try:
@@ -181,7 +180,7 @@ class _Guess:
             start.append((hands[s] | self.played[s] | gives[s]) & ~sum(r for _, r in mine))
         order = [self.first]
         while len(order) < self.players:
-            order.append(self.rules.left_of(order[-1]) if is_fly(self.rules) else (order[-1] + 1) % 3)
+            order.append(self.rules.left_of(order[-1]))
         drawn = [c for s in order for _, r in events[s] for c in bits(r & ~self.not_drawn)]
         rest = list(bits(self.leftover(pool)))
         rng.shuffle(rest)
@@ -376,6 +375,10 @@ class _DreyfusGuess(_Guess):
         return deal, actions
 
 
+_GUESSES: dict[str, Callable[[Any, Any], _Guess]] = {"fly": _FlyGuess, "dreyfus": _DreyfusGuess}
+"""Each game's guesser, by the game's name (a view's ``game``)."""
+
+
 def _finish(guess: _Guess, deal: Any, actions: list[Any], start: list[int], stock: list[Card]) -> Sample | None:
     """Play the view's cards on ``deal``; the sample if the deal then looks to the seat as the view does."""
     for seat, card in guess.plays:
@@ -392,5 +395,5 @@ def _finish(guess: _Guess, deal: Any, actions: list[Any], start: list[int], stoc
 
 def _public(view: Any) -> Any:
     """A view without what depends on the match around the deal: the records, the deal's number."""
-    hidden = ("records", "upper", "lower", "winner", "deal_number")
-    return attrs.evolve(view, **{name: None for name in hidden if hasattr(view, name)})
+    hidden = (*view.score_lines, "winner", "deal_number")
+    return attrs.evolve(view, **dict.fromkeys(hidden))

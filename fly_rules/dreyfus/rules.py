@@ -205,6 +205,11 @@ class DreyfusRules:
         return "dreyfus"
 
     @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat, and tricks in a deal: twelve [DRF-2.2]."""
+        return 12
+
+    @property
     def rank_order(self) -> RankOrder:
         """Ace high, two low, in every suit [DRF-1.2]."""
         return ACE_HIGH

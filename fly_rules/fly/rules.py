@@ -202,6 +202,11 @@ class FlyRules:
         """``"fly"``, the game's name in the formats [REC-1.3]."""
         return "fly"
 
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat, and tricks in a deal: five [FLY-3.1]."""
+        return 5
+
     def left_of(self, seat: int) -> int:
         """The next seat in the direction of play [FLY-1.2]."""
         step = 1 if self.direction == "clockwise" else -1

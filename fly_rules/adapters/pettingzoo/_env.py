@@ -20,10 +20,9 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from fly_rules import dreyfus, fly
 from fly_rules.adapters.encoding import (
-    DREYFUS_ACTIONS,
-    FLY_ACTIONS,
     OBSERVATION_HIGH,
     BotDriver,
+    action_count,
     action_text,
     engine_action,
     legal_ids,
@@ -32,7 +31,8 @@ from fly_rules.adapters.encoding import (
     write_observation,
 )
 from fly_rules.adapters.pettingzoo._picture import table_image
-from fly_rules.cards import CardSet
+from fly_rules.cards import Card, CardSet
+from fly_rules.notation.games import new_game
 
 __all__ = ["CardGameEnv", "engine_policy", "rules_from_options", "wrap"]
 
@@ -56,10 +56,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         rules = attrs.evolve(rules, max_deals=max_deals)
-        if isinstance(rules, dreyfus.DreyfusRules):
-            name, players, actions = "dreyfus_v0", 3, DREYFUS_ACTIONS
-        else:
-            name, players, actions = "fly_v0", rules.players, FLY_ACTIONS
+        name, players, actions = f"{rules.game}_v0", rules.players, action_count(rules)
         self.metadata = {**self.metadata, "name": name}
         self.rules = rules
         """The rules of every match."""
@@ -103,10 +100,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
             match_seed = seed
         else:
             match_seed = self._seeds.randrange(_SEED_RANGE)
-        if isinstance(self.rules, fly.FlyRules):
-            self.match = fly.new_match(self.rules, seed=match_seed)
-        else:
-            self.match = dreyfus.new_match(self.rules, seed=match_seed)
+        self.match = new_game(self.rules, seed=match_seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -118,10 +112,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self._after_move()
 
     def _scores(self) -> list[int]:
-        match = self.match
-        if isinstance(self.rules, fly.FlyRules):
-            return [-r for r in match.records]
-        return [lower - upper for upper, lower in zip(match.upper, match.lower, strict=True)]
+        return list(self.match.scores)
 
     def _after_move(self) -> None:
         self._legal = legal_ids(self.match.deal, self.marked) if not self.match.is_over else []
@@ -190,11 +181,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         hands = deal.hand_masks
         if self.render_mode == "rgb_array":
             view = self.match.view(0)
-            if isinstance(view, fly.FlyView):
-                shown: Any = view.trump_card
-            else:
-                shown = "NT" if view.contract is None else view.contract.symbol
-            active = getattr(view, "active", (True,) * len(hands))
+            shown, active = _TABLE_SHOWS[view.game](view)
             return table_image([list(CardSet(h)) for h in hands], active, self.match.to_move, shown, view.trick)
         lines = [observation_text(self.match.view(self.match.to_move or 0), self.marked)]
         lines += [f"player_{seat}: {CardSet(hand)}" for seat, hand in enumerate(hands)]
@@ -259,3 +246,19 @@ def wrap(env: CardGameEnv) -> Any:
 # Documented, pickled and cited under the package that re-exports them, as before this module existed.
 for _public in (CardGameEnv, engine_policy, rules_from_options, wrap):
     _public.__module__ = "fly_rules.adapters.pettingzoo"
+
+
+def _fly_table(view: fly.FlyView) -> tuple[Card | str, tuple[bool, ...]]:
+    return view.trump_card, view.active
+
+
+def _dreyfus_table(view: dreyfus.DreyfusView) -> tuple[Card | str, tuple[bool, ...]]:
+    return ("NT" if view.contract is None else view.contract.symbol), (True, True, True)
+
+
+_TABLE_SHOWS: Final[dict[str, Callable[[Any], tuple[Card | str, tuple[bool, ...]]]]] = {
+    "fly": _fly_table,
+    "dreyfus": _dreyfus_table,
+}
+"""Per game (a view's ``game``): what the picture shows beside the hands (Fly's trump card, Dreyfus's
+contract), and which seats are still in the deal (every seat in Dreyfus)."""
