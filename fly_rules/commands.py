@@ -32,7 +32,7 @@ from fly_rules.bots import BOTS, Tally, make_bot, run_matches
 from fly_rules.cards import Card
 from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation
 from fly_rules.narration import narrate
-from fly_rules.notation.games import action_text, deal_of, game_of, is_fly, make_rules, new_deal, new_game, parse_action
+from fly_rules.notation.games import action_text, deal_of, game_of, make_rules, new_deal, new_game, parse_action
 from fly_rules.notation.history import dump_history, load_history
 from fly_rules.notation.position import parse_position
 from fly_rules.spec import Rule, find_spec_dir, load_rules, test_citations
@@ -209,13 +209,7 @@ def register(sub: Any) -> None:
 def _describe(view: Any, seat: int) -> list[str]:
     """What the human player sees: hand, trump, the trick so far, the records."""
     lines = [f"-- deal {view.deal_number + 1}, dealer seat {view.dealer}; you are seat {seat}"]
-    if is_fly(view):
-        lines.append(f"   trump card {view.trump_card.symbol}; stock {view.stock_size} cards")
-        lines.append(f"   records: {', '.join(f'seat {s} {r}' for s, r in enumerate(view.records))}")
-    else:
-        trumps = "no trumps" if view.contract is None else f"trumps {view.contract.symbol}"
-        lines.append(f"   {trumps}; talon {view.talon_left} cards")
-        lines.append(f"   upper {view.upper}, lower {view.lower}")
+    lines += _TEXTS[view.game].describe(view)
     trick = "  ".join(f"{s}:{c.symbol}" for s, c in view.trick)
     lines.append(f"   trick so far: {trick or '(none)'}; tricks taken {view.tricks_taken}")
     lines.append(f"   your hand: {' '.join(c.symbol for c in view.hand.sorted())}")
@@ -411,9 +405,7 @@ def _umask() -> int:
 
 
 def _deal_summary(deal: Any) -> str:
-    if is_fly(deal):
-        return "records " + ", ".join(f"seat {s} {r}" for s, r in enumerate(deal.records))
-    return f"tricks {deal.tricks_taken}, upper {deal.upper}, lower {deal.lower}"
+    return _TEXTS[deal.game].summary(deal)
 
 
 # --- simulate ----------------------------------------------------------------------------
@@ -589,14 +581,7 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _fresh(final: Any, data: dict[str, Any]) -> Any:
-    start = dict(data["start"])
-    if game_of(final) == "dreyfus":
-        start["contract"] = None if start["contract"] == "NT" else start["contract"]
-    return new_deal(final.rules, **start)
-
-
-def _contract_text(deal: Any) -> str:
-    return "no trumps" if deal.contract is None else f"trumps {deal.contract.symbol}"
+    return new_deal(final.rules, **data["start"])  # a start table is new_deal's arguments [REC-2.4]
 
 
 def _outcome(state: Any) -> str:
@@ -626,7 +611,26 @@ def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 def _board(state: Any) -> list[str]:
     deal: Any = deal_of(state)
-    if is_fly(deal):
+    lines = _TEXTS[deal.game].board(deal)
+    trick = "  ".join(f"{s}:{c.symbol}" for s, c in deal.trick)
+    lines.append(f"trick: {trick or '(none)'}")
+    return lines
+
+
+class _FlyText:
+    """How the command shows Fly: the trump card, the stock, the records, who folded."""
+
+    @staticmethod
+    def describe(view: Any) -> list[str]:
+        records = ", ".join(f"seat {s} {r}" for s, r in enumerate(view.records))
+        return [f"   trump card {view.trump_card.symbol}; stock {view.stock_size} cards", f"   records: {records}"]
+
+    @staticmethod
+    def summary(deal: Any) -> str:
+        return "records " + ", ".join(f"seat {s} {r}" for s, r in enumerate(deal.records))
+
+    @staticmethod
+    def board(deal: Any) -> list[str]:
         lines = [
             f"Fly, {deal.rules.players} players; seat {deal.dealer} deals; trump card {deal.trump_card.symbol}",
             f"phase {deal.phase.value}; to move: {_who(deal.to_move)}; stock {len(deal.stock)} cards",
@@ -635,18 +639,38 @@ def _board(state: Any) -> list[str]:
             status = "" if deal.active[seat] else "  (folded)"
             cards = " ".join(c.symbol for c in hand.sorted(deal.rules.rank_order))
             lines.append(f"  seat {seat}: {cards:<20} record {deal.records[seat]}{status}")
-        trick = "  ".join(f"{s}:{c.symbol}" for s, c in deal.trick)
-    else:
+        return lines
+
+
+class _DreyfusText:
+    """How the command shows Dreyfus: the contract, the talon, the upper and lower records."""
+
+    @staticmethod
+    def describe(view: Any) -> list[str]:
+        return [f"   {_trumps(view)}; talon {view.talon_left} cards", f"   upper {view.upper}, lower {view.lower}"]
+
+    @staticmethod
+    def summary(deal: Any) -> str:
+        return f"tricks {deal.tricks_taken}, upper {deal.upper}, lower {deal.lower}"
+
+    @staticmethod
+    def board(deal: Any) -> list[str]:
         lines = [
-            f"Dreyfus; seat {deal.dealer} deals; {_contract_text(deal)}",
+            f"Dreyfus; seat {deal.dealer} deals; {_trumps(deal)}",
             f"phase {deal.phase.value}; to move: {_who(deal.to_move)}; talon {deal.talon_left} cards",
         ]
         for seat in range(3):
             cards = " ".join(c.symbol for c in deal.view(seat).hand.sorted())
             lines.append(f"  seat {seat}: {cards}  upper {deal.upper[seat]} lower {deal.lower[seat]}")
-        trick = "  ".join(f"{s}:{c.symbol}" for s, c in deal.trick)
-    lines.append(f"trick: {trick or '(none)'}")
-    return lines
+        return lines
+
+
+def _trumps(state: Any) -> str:
+    return "no trumps" if state.trump is None else f"trumps {state.trump.symbol}"
+
+
+_TEXTS: dict[str, type[_FlyText | _DreyfusText]] = {"fly": _FlyText, "dreyfus": _DreyfusText}
+"""How the command shows each game, by its name (a state's or view's ``game``)."""
 
 
 def _who(seat: int | None) -> str:

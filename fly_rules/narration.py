@@ -40,7 +40,7 @@ from typing import Any, TextIO
 from fly_rules import fly
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import Card
-from fly_rules.notation.games import deal_of, finished_deal, is_fly
+from fly_rules.notation.games import deal_of, finished_deal
 
 __all__ = ["Chooser", "action_lines", "deal_lines", "narrate", "outcome_lines"]
 
@@ -59,17 +59,11 @@ def _cards(cards: Iterable[Card]) -> str:
 def deal_lines(deal: Any, seat: int | None = None) -> list[str]:
     """The start of a deal: a blank line, its number, the dealer, the trumps and the hands (only ``seat``'s
     when told to one seat)."""
-    if is_fly(deal):
-        trumps = f"trump card {deal.trump_card.symbol}"
-    else:
-        trumps = "no trumps" if deal.contract is None else f"{deal.contract.symbol} trumps"
-    lines = ["", f"== Deal {deal.deal_number + 1}: {_seat(deal.dealer)} deals; {trumps}"]
+    story = _STORIES[deal.game]
+    lines = ["", f"== Deal {deal.deal_number + 1}: {_seat(deal.dealer)} deals; {story.trumps(deal)}"]
     for s in range(len(deal.hands)) if seat is None else (seat,):
-        hand = deal.view(s).hand
-        if is_fly(deal):
-            lines.append(f"   {_seat(s)}: {_cards(hand.sorted(deal.rules.rank_order))}   (record {deal.records[s]})")
-        else:
-            lines.append(f"   {_seat(s)}: {_cards(hand.sorted())}")
+        hand = deal.view(s).hand.sorted(deal.rules.rank_order)
+        lines.append(f"   {_seat(s)}: {_cards(hand)}{story.hand_note(deal, s)}")
     return lines
 
 
@@ -82,9 +76,10 @@ def action_lines(before: Any, after: Any, mover: int, action: Any, seat: int | N
     old, done = deal_of(before), finished_deal(before, after)
     new = deal_of(after) if done is None else done
     hidden = seat is not None and seat != mover
+    story = _STORIES[old.game]
     lines: list[str] = []
     if isinstance(action, Exchange):
-        verb, which = ("exchanges", ": ") if is_fly(old) else ("buys", ", discarding ")
+        verb, which = story.exchange_words
         lines.append(f"   {_seat(mover)} {verb} {len(action.cards)}" + ("" if hidden else which + _cards(action.cards)))
     elif isinstance(action, fly.SwapTrump):
         lines.append(
@@ -92,10 +87,68 @@ def action_lines(before: Any, after: Any, mover: int, action: Any, seat: int | N
         )
     elif isinstance(action, Stand | Fold):
         lines.append(f"   {_seat(mover)} {'stands' if isinstance(action, Stand) else 'folds'}")
-    lines += _fly_tricks(old, new, action) if is_fly(old) else _dreyfus_tricks(old, new)
+    lines += story.tricks(old, new, action)
     if done is not None:
-        lines += _deal_end(done)
+        lines += story.deal_end(done)
     return lines
+
+
+class _FlyStory:
+    """How a Fly deal is told: the trump card, the records, tricks taken without play, void deals."""
+
+    exchange_words = ("exchanges", ": ")
+
+    @staticmethod
+    def trumps(deal: Any) -> str:
+        return f"trump card {deal.trump_card.symbol}"
+
+    @staticmethod
+    def hand_note(deal: Any, seat: int) -> str:
+        return f"   (record {deal.records[seat]})"
+
+    @staticmethod
+    def tricks(old: Any, new: Any, action: Any) -> list[str]:
+        return _fly_tricks(old, new, action)
+
+    @staticmethod
+    def deal_end(deal: Any) -> list[str]:
+        void = ["   deal void: records unchanged"] if deal.void else []
+        return [*void, "   records: " + ", ".join(f"{_seat(s)} {r}" for s, r in enumerate(deal.records))]
+
+    @staticmethod
+    def match_end(state: Any) -> str:
+        standings = ", ".join(f"{_seat(s)} {state.records[s]}" for s in state.standings())
+        return f"   standings: {standings}"
+
+
+class _DreyfusStory:
+    """How a Dreyfus deal is told: the contract, purchases, tricks and records, the settlement."""
+
+    exchange_words = ("buys", ", discarding ")
+
+    @staticmethod
+    def trumps(deal: Any) -> str:
+        return "no trumps" if deal.trump is None else f"{deal.trump.symbol} trumps"
+
+    @staticmethod
+    def hand_note(deal: Any, seat: int) -> str:
+        return ""
+
+    @staticmethod
+    def tricks(old: Any, new: Any, action: Any) -> list[str]:
+        return _dreyfus_tricks(old, new)
+
+    @staticmethod
+    def deal_end(deal: Any) -> list[str]:
+        return [f"   tricks {deal.tricks_taken}; upper {deal.upper}, lower {deal.lower}"]
+
+    @staticmethod
+    def match_end(state: Any) -> str:
+        return "   settlement: " + ", ".join(f"{_seat(s)} {p:+d}" for s, p in enumerate(state.settlement()))
+
+
+_STORIES: dict[str, type[_FlyStory | _DreyfusStory]] = {"fly": _FlyStory, "dreyfus": _DreyfusStory}
+"""How each game is told, by its name (a state's ``game``)."""
 
 
 def _fly_tricks(old: Any, new: Any, action: Any) -> list[str]:
@@ -115,25 +168,15 @@ def _dreyfus_tricks(old: Any, new: Any) -> list[str]:
     return [f"   trick {len(new.tricks)}: {played}  -> {_seat(new.leader)} takes it"]
 
 
-def _deal_end(deal: Any) -> list[str]:
-    if not is_fly(deal):
-        return [f"   tricks {deal.tricks_taken}; upper {deal.upper}, lower {deal.lower}"]
-    void = ["   deal void: records unchanged"] if deal.void else []
-    return [*void, "   records: " + ", ".join(f"{_seat(s)} {r}" for s, r in enumerate(deal.records))]
-
-
 def outcome_lines(state: Any) -> list[str]:
     """How the match (or the one explicit deal) stands: the winner and the standings or settlement."""
     if not state.is_over:
         return ["", "== In progress"]
-    if not hasattr(state, "deal"):
+    if deal_of(state) is state:
         return ["", "== Deal over: " + ("no winner" if state.winner is None else f"{_seat(state.winner)} wins")]
     winner = "no winner (deal limit reached)" if state.winner is None else f"{_seat(state.winner)} wins the match"
-    if is_fly(state):
-        standings = ", ".join(f"{_seat(s)} {state.records[s]}" for s in state.standings())
-        return ["", f"== Match over after {state.deal_number + 1} deal(s): {winner}", f"   standings: {standings}"]
-    settlement = ", ".join(f"{_seat(s)} {p:+d}" for s, p in enumerate(state.settlement()))
-    return ["", f"== Match over after {state.deals_played} deal(s): {winner}", f"   settlement: {settlement}"]
+    over = f"== Match over after {state.deal_number + 1} deal(s): {winner}"
+    return ["", over, _STORIES[state.game].match_end(state)]
 
 
 def narrate(state: Any, choose: Chooser, out: TextIO, *, seat: int | None = None) -> Any:

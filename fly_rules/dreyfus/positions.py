@@ -46,7 +46,7 @@ def _triple(values: Sequence[int], name: str) -> _Triple:
 def _contract(contract: Suit | str | None) -> Suit | None:
     if contract is None or isinstance(contract, Suit):
         return contract
-    return Suit.parse(contract)
+    return None if contract == "NT" else Suit.parse(contract)
 
 
 def new_deal(
@@ -66,7 +66,7 @@ def new_deal(
         rules: the rules in force.
         hands: the three hands by seat, twelve cards each.
         talon: the twelve talon cards, top first.
-        contract: the trump suit, or None for no trump.
+        contract: the trump suit (a Suit or its letter), or None (or ``"NT"``) for no trump.
         dealer: the dealer's seat.
         upper: upper records before the deal.
         lower: lower records before the deal; each below the target.
