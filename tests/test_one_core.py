@@ -168,13 +168,13 @@ def _played(state: Any, steps: int) -> Any:
 def test_states_views_and_rules_answer_the_protocol(make: Any) -> None:
     """Matches, deals, views and rules of both games are the engine's protocols, and agree on ``game``."""
     match = _played(make(), 7)
-    game = match.rules.game
+    deal, view, rules = match.deal, match.view(0), match.rules
+    assert {match.game, deal.game, view.game} == {rules.game}
     assert isinstance(match, GameState)
-    assert isinstance(match.deal, DealState)
-    assert isinstance(match.view(0), SeatView)
-    assert isinstance(match.rules, Rules)
-    assert {match.game, match.deal.game, match.view(1).game} == {game}
-    assert match.rules.hand_size == len(make().deal.start_fields()["hands"][0].split())
+    assert isinstance(deal, DealState)
+    assert isinstance(view, SeatView)
+    assert isinstance(rules, Rules)
+    assert rules.hand_size == len(make().deal.start_fields()["hands"][0].split())
 
 
 def test_fly_answers_its_records_as_scores() -> None:

@@ -21,6 +21,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
+from fly_rules._options import changed_options
 from fly_rules.cards import ACE_HIGH, SUIT_MASKS, Rank, RankOrder, Suit
 from fly_rules.errors import InvalidRules
 from fly_rules.tricks import TrumpDuty, trump_duty_option
@@ -220,12 +221,7 @@ class DreyfusRules:
 
     def non_default_options(self) -> dict[str, object]:
         """The options that differ from ``DreyfusRules()``, by name."""
-        default = PRESETS["default"]
-        return {
-            field.name: getattr(self, field.name)
-            for field in attrs.fields(DreyfusRules)
-            if field.init and getattr(self, field.name) != getattr(default, field.name)
-        }
+        return changed_options(self, PRESETS["default"])
 
     @classmethod
     def preset(cls, name: str) -> DreyfusRules:

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Final, Literal
 
 import attrs
 
+from fly_rules._options import changed_options
 from fly_rules.cards import ACE_BELOW_JACK, ACE_HIGH, CardSet, RankOrder, deck_of_size
 from fly_rules.errors import InvalidRules
 from fly_rules.tricks import TrumpDuty, trump_duty_option
@@ -214,12 +215,7 @@ class FlyRules:
 
     def non_default_options(self) -> dict[str, object]:
         """The options that differ from ``FlyRules(players=self.players)``, by name."""
-        default = FlyRules(players=self.players)
-        return {
-            field.name: getattr(self, field.name)
-            for field in attrs.fields(FlyRules)
-            if field.name != "players" and getattr(self, field.name) != getattr(default, field.name)
-        }
+        return changed_options(self, FlyRules(players=self.players))
 
     @classmethod
     def preset(cls, name: str, *, players: int = 4, **overrides: Any) -> FlyRules:
