@@ -96,5 +96,5 @@ class RuleOfThumbBot:
 
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The game's rule-of-thumb choice."""
-        policy: Any = self.fly if view.game == "fly" else self.dreyfus
+        policy: Any = {"fly": self.fly, "dreyfus": self.dreyfus}[view.game]
         return policy.choose(view, legal_actions, rng)

@@ -77,7 +77,8 @@ def is_fly(value: object) -> bool:
 
 def rules_version(game: str) -> int | str:
     """The engine's ``RULES_VERSION`` for ``game`` [REC-1.3]."""
-    return fly.RULES_VERSION if game == "fly" else dreyfus.RULES_VERSION
+    version: int | str = _PACKAGES[game].RULES_VERSION
+    return version
 
 
 def make_rules(game: str, *, players: int | None = None, preset: str = "default", **options: Any) -> Rules:
@@ -146,7 +147,7 @@ def options_of(rules: Rules) -> dict[str, object]:
 
 def new_game(rules: Rules, *, seed: int | str, dealer: int | None = None) -> Match:
     """A new match of the game ``rules`` belong to (both keep ``max_deals`` in their rules)."""
-    match: Match = _PACKAGES[rules.game].new_match(rules, seed=seed, dealer=dealer)
+    match: Match = _PACKAGES[game_of(rules)].new_match(rules, seed=seed, dealer=dealer)
     return match
 
 

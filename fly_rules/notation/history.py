@@ -135,7 +135,7 @@ def history_data(
 
     ``state`` is a match (started from a seed), or a deal made by ``new_deal`` together with
     ``start``, the keyword arguments it was made with (``hands``, ``trump_card``, … as text). The
-    actions are taken from the state when it keeps them (Fly); otherwise pass ``actions``.
+    actions are the state's own (both games keep them) unless ``actions`` is given.
 
     Raises:
         ValueError: if the actions are unknown or do not lead to ``state``.

@@ -67,9 +67,8 @@ def position_of(state: Any, *, start: Deal | None = None, moves: Sequence[Any] |
     """The position notation of the deal in progress in ``state`` [REC-5.1].
 
     ``state`` is a match (its current deal is written, found by replaying the match's actions, or
-    ``moves`` for a Dreyfus match, which does not keep them), or a deal together with ``start``,
-    the same deal as dealt (not needed for a deal with no moves yet). The moves default to the
-    deal's own ``actions`` (Fly).
+    ``moves`` when given), or a deal together with ``start``, the same deal as dealt (not needed for
+    a deal with no moves yet). The moves default to the deal's own ``actions``.
 
     Raises:
         ValueError: if the moves do not lead from the start to the deal.

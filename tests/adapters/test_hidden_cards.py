@@ -27,7 +27,7 @@ from fly_rules.strategies import dreyfus_rules_options, fly_rules_options
 
 def permute_hidden(deal: Any, seat: int, rng: random.Random) -> Any:
     """``deal`` with every card hidden from ``seat`` dealt out again at random, sizes kept."""
-    if isinstance(deal, fly.FlyDeal):
+    if deal.game == "fly":
         hands, stock = list(deal.hand_masks), deal.bidding.stock_indices
     else:
         hands, stock = list(deal.hand_masks), deal.table.talon[12 - deal.talon_left :]
@@ -40,7 +40,7 @@ def permute_hidden(deal: Any, seat: int, rng: random.Random) -> Any:
         size = hands[s].bit_count()
         hands[s] = sum(1 << c for c in pool[:size])
         pool = pool[size:]
-    if isinstance(deal, fly.FlyDeal):
+    if deal.game == "fly":
         return deal.with_hidden(hand_masks=hands, stock=pool)
     talon = deal.table.talon[: 12 - len(stock)] + tuple(pool)
     return deal._replace(hand_masks=tuple(hands), table=attrs.evolve(deal.table, talon=talon))

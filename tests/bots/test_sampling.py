@@ -24,7 +24,7 @@ def without_records(view: Any) -> Any:
 
 def rebuilt(sample: Sample, view: Any, rules: Any) -> Any:
     """The sample's deal rebuilt from its hands, stock and actions."""
-    if isinstance(rules, fly.FlyRules):
+    if rules.game == "fly":
         deal: Any = fly.new_deal(
             rules, hands=sample.hands, trump_card=view.trump_card, stock=sample.stock, dealer=view.dealer
         )
