@@ -17,6 +17,7 @@ knows none of them.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterator, Sequence
 from math import comb
 from typing import Final, TypeVar, overload
@@ -26,6 +27,9 @@ __all__ = ["SubsetChoices", "bits"]
 _T = TypeVar("_T")
 
 _COMB: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(comb(n, k) for k in range(53)) for n in range(53))
+# _SIZES[n][m]: how many subsets of n elements there are of each size 1 to m; _TOTALS[n][m]: their sum
+_SIZES: Final = tuple(tuple(_COMB[n][1 : m + 1] for m in range(n + 1)) for n in range(53))
+_TOTALS: Final = tuple(tuple(sum(sizes) for sizes in row) for row in _SIZES)
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -69,12 +73,15 @@ class SubsetChoices(Sequence[_T]):
             low = mask & -mask
             elems.append(low)
             mask ^= low
-        self._elems = tuple(elems)
-        self._max = max(0, min(max_size, len(elems)))
+        self._elems = elems
+        n = len(elems)
+        top = max_size if max_size < n else n
+        top = max(top, 0)
+        self._max = top
         self._make = make
         self._mask_of = mask_of or _cards_mask
-        self._sizes = _COMB[len(elems)][1 : self._max + 1]
-        self._len = len(prefix) + sum(self._sizes)
+        self._sizes = _SIZES[n][top]
+        self._len = len(prefix) + _TOTALS[n][top]
 
     def __len__(self) -> int:
         return self._len
@@ -95,16 +102,19 @@ class SubsetChoices(Sequence[_T]):
     def __getitem__(self, index: slice) -> Sequence[_T]: ...
 
     def __getitem__(self, index: int | slice) -> _T | Sequence[_T]:
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(*index.indices(len(self))))
+        if type(index) is not int:
+            if isinstance(index, slice):
+                return tuple(self[i] for i in range(*index.indices(len(self))))
+            index = operator.index(index)
         size = self._len
         if index < 0:
             index += size
         if not 0 <= index < size:
             raise IndexError("choice index out of range")
-        if index < len(self._prefix):
-            return self._prefix[index]
-        rank = index - len(self._prefix)
+        prefix = self._prefix
+        if index < len(prefix):
+            return prefix[index]
+        rank = index - len(prefix)
         k = 1
         for count in self._sizes:  # pragma: no branch - the range check above guarantees a hit
             if rank < count:

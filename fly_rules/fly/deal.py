@@ -11,11 +11,11 @@ from typing import Any
 
 import attrs
 
-from fly_rules.cards import Card, RankOrder, Suit
+from fly_rules.cards import ALL_CARDS, Card, RankOrder, Suit
 from fly_rules.fly.rules import FlyRules
 from fly_rules.tricks import TrumpDuty
 
-__all__ = ["ACE_OF_SPADES", "Table", "deal_cards", "draw_first_dealer", "refill_order", "seats_from"]
+__all__ = ["ACE_OF_SPADES", "Table", "deal_cards", "deal_indices", "draw_first_dealer", "refill_order", "seats_from"]
 
 ACE_OF_SPADES = 51
 """Index of the A♠ (``Card.parse("AS").index``)."""
@@ -104,12 +104,18 @@ def deal_cards(rules: FlyRules, order: Sequence[Card], dealer: int) -> tuple[tup
 
     Returns the hands as masks, the trump card, and the stock as card indices.
     """
+    hands, trump, stock = deal_indices(rules, [card.index for card in order], dealer)
+    return hands, ALL_CARDS[trump], stock
+
+
+def deal_indices(rules: FlyRules, order: Sequence[int], dealer: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    """:func:`deal_cards` for a pack of card indices; the trump card as an index too."""
     receivers = _receivers(rules, dealer)
     hands = [0] * rules.players
-    for seat, card in zip(receivers, order[: len(receivers)], strict=True):
-        hands[seat] |= 1 << card.index
     position = len(receivers)
-    return tuple(hands), order[position], tuple(card.index for card in order[position + 1 :])
+    for seat, card in zip(receivers, order[:position], strict=True):
+        hands[seat] |= 1 << card
+    return tuple(hands), order[position], tuple(order[position + 1 :])
 
 
 def refill_order(pool: int, seed: int | str | None, deal_number: int, refill: int) -> tuple[int, ...]:

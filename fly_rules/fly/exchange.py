@@ -81,6 +81,7 @@ is made and play may begin), the hands and the bidding."""
 _STAND_ONLY = (_STAND,)
 _STAND_FOLD = (_STAND, _FOLD)
 _new_object = object.__new__
+_new = tuple.__new__  # a named tuple built without its keyword-handling __new__
 _set_field = object.__setattr__
 
 
@@ -105,21 +106,27 @@ def _fold_round_open(table: Table, bidding: Bidding) -> bool:
 
 def fold_refusal(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int) -> RuleViolation | None:
     """Why ``seat`` may not fold now, or None if it may [FLY-5.2] [FLY-5.3] [FLY-5.4] [FLY-5.5] [FLY-4.6]."""
+    reason = _fold_reason(table, bidding, hands, seat)
+    return None if reason is None else RuleViolation(*reason, _FOLD)
+
+
+def _fold_reason(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int) -> tuple[str, str] | None:
+    """:func:`fold_refusal` as (rule ID, text), built only when a fold is refused."""
     rules = table.rules
     if rules.declaration_mode == "fold_round_then_exchange" and bidding.declaration_round == 1:
-        return RuleViolation("FLY-4.6", "after the fold round a player who stayed in must play", _FOLD)
-    if hands[seat] & _AS_BIT or _gave_up_ace(bidding, seat):
-        return RuleViolation("FLY-5.2", "a player who held the ace of spades when his turn began may not fold", _FOLD)
+        return "FLY-4.6", "after the fold round a player who stayed in must play"
+    if hands[seat] & _AS_BIT or (bidding.declared[seat] and _gave_up_ace(bidding, seat)):
+        return "FLY-5.2", "a player who held the ace of spades when his turn began may not fold"
     if rules.forced_player == "eldest" and seat == table.left[table.dealer]:
-        return RuleViolation("FLY-5.3", "the player on the dealer's left may not fold (forced_player='eldest')", _FOLD)
+        return "FLY-5.3", "the player on the dealer's left may not fold (forced_player='eldest')"
     if seat == table.dealer:  # the last to speak
         others_active = sum(bidding.active) - 1
         if others_active == 0 and rules.forced_player == "dealer_if_all_passed":
-            return RuleViolation("FLY-5.3", "the dealer must play when everyone else has folded", _FOLD)
+            return "FLY-5.3", "the dealer must play when everyone else has folded"
         if others_active == 0 and rules.all_fold == "dealer_must_play":
-            return RuleViolation("FLY-5.4", "the dealer must play when everyone else has folded", _FOLD)
+            return "FLY-5.4", "the dealer must play when everyone else has folded"
         if others_active == 1 and rules.lone_player == "last_speaker_must_play":
-            return RuleViolation("FLY-5.5", "the last to declare must play when only one other player stays in", _FOLD)
+            return "FLY-5.5", "the last to declare must play when only one other player stays in"
     return None
 
 
@@ -155,7 +162,7 @@ def exchange_limit(table: Table, bidding: Bidding, hands: tuple[int, ...]) -> in
         limit = min(limit, rules.total_exchange_cap - bidding.exchanged_total)
     available = len(bidding.stock_indices)
     if available >= limit:
-        return max(0, limit)  # the stock alone covers it
+        return limit if limit > 0 else 0  # the stock alone covers it
     available += _refill_pool(table, bidding, hands).bit_count()
     if rules.turnup_use == "last_stock_card" and bidding.turnup_here:
         available += 1
@@ -169,12 +176,18 @@ def legal_declarations(table: Table, bidding: Bidding, hands: tuple[int, ...], s
     up to 31 per hand, built only when asked for, so a random or sampling player
     pays for the one it picks.
     """
-    may_fold = _fold_round_open(table, bidding) and fold_refusal(table, bidding, hands, seat) is None
+    rules = table.rules
+    combined = rules.declaration_mode == "combined"
+    must_confirm = bidding.must_confirm
+    # open fold round (_fold_round_open), written out: this runs at every declaration
+    may_fold = (must_confirm or combined or bidding.declaration_round == 0) and _fold_reason(
+        table, bidding, hands, seat
+    ) is None
     actions: tuple[Any, ...] = _STAND_FOLD if may_fold else _STAND_ONLY
-    if bidding.must_confirm or not _in_exchange_round(table, bidding):
+    if must_confirm or not (combined or bidding.declaration_round == 1):  # not _in_exchange_round
         return actions
     hand = hands[seat]
-    choosable = hand if table.rules.ace_of_spades_discardable else hand & ~_AS_BIT
+    choosable = hand if rules.ace_of_spades_discardable else hand & ~_AS_BIT
     if _may_swap(table, bidding, seat):
         actions += tuple(SwapTrump(card) for card in CardSet(choosable))
     limit = exchange_limit(table, bidding, hands)
@@ -187,11 +200,12 @@ def _may_swap(table: Table, bidding: Bidding, seat: int) -> bool:
     return table.rules.turnup_use == "dealer_swap" and seat == table.dealer and bidding.turnup_here
 
 
-def _check_exchange(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int, action: Exchange) -> None:
-    """Raise if ``action`` is not a legal exchange for ``seat`` [FLY-4.3] [FLY-4.5] [FLY-4.7]."""
+def _check_exchange(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int, action: Exchange) -> int:
+    """The number of cards ``action`` exchanges; raise if it is not a legal exchange for ``seat``
+    [FLY-4.3] [FLY-4.5] [FLY-4.7]."""
     rules = table.rules
     mask = action.cards.mask
-    if not _in_exchange_round(table, bidding) or bidding.must_confirm:
+    if bidding.must_confirm or not _in_exchange_round(table, bidding):
         rule = "FLY-4.6" if bidding.must_confirm else "FLY-4.1"
         raise RuleViolation(rule, "no exchange is open now: stand or fold", action)
     if mask == 0:
@@ -207,9 +221,12 @@ def _check_exchange(table: Table, bidding: Bidding, hands: tuple[int, ...], seat
         raise RuleViolation("FLY-4.3", f"only {left} more cards may be exchanged in this deal, not {count}", action)
     if not rules.ace_of_spades_discardable and mask & _AS_BIT:
         raise RuleViolation("FLY-4.7", "the ace of spades may not be discarded", action)
-    limit = exchange_limit(table, bidding, hands)
-    if count > limit:
-        raise RuleViolation("FLY-4.5", f"the stock can replace only {limit} cards, not {count}", action)
+    # the checks above leave count within the caps, so only a short stock can refuse it
+    if count > len(bidding.stock_indices):
+        limit = exchange_limit(table, bidding, hands)
+        if count > limit:
+            raise RuleViolation("FLY-4.5", f"the stock can replace only {limit} cards, not {count}", action)
+    return count
 
 
 def _draw(
@@ -222,11 +239,12 @@ def _draw(
     """
     stock = bidding.stock_indices
     drawn = 0
-    take = min(count, len(stock))
-    for index in stock[:take]:
+    for index in stock[:count]:
         drawn |= 1 << index
-    stock = stock[take:]
-    count -= take
+    if count <= len(stock):  # the stock alone covers it
+        return drawn, stock[count:], bidding.turnup_here, bidding.discard_mask, hands, bidding.refills
+    count -= len(stock)
+    stock = ()
     turnup_here = bidding.turnup_here
     discards = bidding.discard_mask
     refills = bidding.refills
@@ -281,22 +299,25 @@ def apply_declaration(table: Table, bidding: Bidding, hands: tuple[int, ...], se
         return _next_declarer(table, after, hands, seat)
     if isinstance(action, Stand):
         return _next_declarer(table, bidding._replace(declared=tuple(declared), must_confirm=False), hands, seat)
-    _check_exchange(table, bidding, hands, seat, action)
-    count = len(action.cards)
+    count = _check_exchange(table, bidding, hands, seat, action)
+    mask = action.cards.mask
     drawn, stock, turnup_here, discards, hands_after, refills = _draw(table, bidding, hands, count)
     exchanged = list(hands_after)
-    exchanged[seat] = exchanged[seat] & ~action.cards.mask | drawn
+    exchanged[seat] = exchanged[seat] & ~mask | drawn
     confirm = table.rules.may_fold_after_exchange
-    after = Bidding(
-        stock,
-        bidding.active,
-        tuple(declared),
-        turnup_here,
-        discards | action.cards.mask,
-        bidding.declaration_round,
-        confirm,
-        bidding.exchanged_total + count,
-        refills,
+    after = _new(
+        Bidding,
+        (
+            stock,
+            bidding.active,
+            tuple(declared),
+            turnup_here,
+            discards | mask,
+            bidding.declaration_round,
+            confirm,
+            bidding.exchanged_total + count,
+            refills,
+        ),
     )
     if confirm:
         return seat, tuple(exchanged), after

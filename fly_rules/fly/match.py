@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from fly_rules.actions import Action
-from fly_rules.engine import MatchBase, Phase, shuffled
+from fly_rules.cards import ALL_CARDS
+from fly_rules.engine import MatchBase, Phase, shuffled_indices
 from fly_rules.errors import RuleViolation
 from fly_rules.fly import end
-from fly_rules.fly.deal import Table, deal_cards, draw_first_dealer
+from fly_rules.fly.deal import Table, deal_indices, draw_first_dealer
 from fly_rules.fly.exchange import SwapTrump
 from fly_rules.fly.rules import FlyRules
 from fly_rules.fly.state import FlyDeal, FlyView, start_deal
@@ -122,8 +123,8 @@ _new = tuple.__new__
 
 
 def _deal_from_seed(rules: FlyRules, seed: int | str, number: int, dealer: int, records: tuple[int, ...]) -> FlyDeal:
-    hands, trump_card, stock = deal_cards(rules, shuffled(rules.deck, seed, number), dealer)
-    return start_deal(Table(rules, dealer, trump_card, seed, number), hands, stock, records)
+    hands, trump, stock = deal_indices(rules, shuffled_indices(rules.deck, seed, number), dealer)
+    return start_deal(Table(rules, dealer, ALL_CARDS[trump], seed, number), hands, stock, records)
 
 
 def new_match(rules: FlyRules, *, seed: int | str, dealer: int | None = None) -> FlyMatch:

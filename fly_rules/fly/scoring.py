@@ -56,6 +56,9 @@ class TrickTally(NamedTuple):
         return bool(self.winners) or self.void or len(self.completed) == TRICKS_PER_DEAL
 
 
+_new = tuple.__new__  # a named tuple built without its keyword-handling __new__
+
+
 def add_points(records: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
     """``records`` with ``points`` added to ``seat``'s record [FLY-8.4]."""
     changed = list(records)
@@ -91,19 +94,23 @@ def take_trick(
     if record < 0:
         record = 0 if bonus else rules.start_record  # FLY-9.3, FLY-9.2
     records[seat] = record
-    after = TrickTally(
-        tuple(records),
-        tuple(taken),
-        tuple(last),
-        completed,
-        seat,
-        tally.ace_holder,
-        bonus_due,
-        end.immediate_winners(rules, seat, record),
-        tally.void,
-        tally.redeal,
-        tally.in_play,
-        tally.next_in_play,
+    after = _new(
+        TrickTally,
+        (
+            tuple(records),
+            tuple(taken),
+            tuple(last),
+            completed,
+            seat,
+            tally.ace_holder,
+            bonus_due,
+            end.immediate_winners(rules, seat, record),
+            tally.void,
+            tally.redeal,
+            tally.in_play,
+            tally.next_in_play,
+            (),  # the revokes of the next trick
+        ),
     )
     if number == TRICKS_PER_DEAL and not after.winners:
         return finish_deal(table, after, active)

@@ -35,6 +35,7 @@ __all__ = ["Declared", "FlyDeal", "FlyView", "start_deal"]
 _EXCHANGE = Phase.EXCHANGE
 _PLAY = Phase.PLAY
 _OVER = Phase.OVER
+_DECLARATIONS = (Exchange, Stand, Fold, SwapTrump)  # a tuple: isinstance checks it faster than a union
 
 
 @attrs.frozen
@@ -202,7 +203,7 @@ class FlyDeal(_DealFields, Pictured):
                 raise RuleViolation("FLY-4.6", "a player who exchanged or stood must play the deal out", action)
             raise RuleViolation("FLY-4.1", f"the declarations are over; play a card, not {action!r}", action)
         if phase is _EXCHANGE:
-            if not isinstance(action, Exchange | Stand | Fold | SwapTrump):
+            if not isinstance(action, _DECLARATIONS):
                 raise RuleViolation("FLY-4.1", f"every player declares before the play begins, not {action!r}", action)
             turn, hands, bidding = exchange.apply_declaration(table, bidding, hands, seat, action)
             if turn >= 0:
