@@ -62,7 +62,7 @@ import struct
 import types
 import typing
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
@@ -505,7 +505,9 @@ class MatchBase(Pictured, Generic[_D, _V]):
         return self.deal.result_lines()
 
 
-_BIT_LENGTHS = tuple(n.bit_length() for n in range(53))
+# per deck size, the Fisher-Yates steps: (i, shift) with i from the top down and shift leaving the
+# bits of getrandbits(k) for k = (i + 1).bit_length(), as random.Random._randbelow draws them
+_STEPS: Final = tuple(tuple((i, 32 - (i + 1).bit_length()) for i in range(size - 1, 0, -1)) for size in range(53))
 _BATCH = 128  # words drawn at once: a 52-card shuffle needs about 75
 
 
@@ -551,20 +553,33 @@ def _shuffle(items: list[int], getrandbits: Any) -> None:
     method calls: a match shuffles once per deal, on the hot path of random play.
 
     Each index is drawn by rejection sampling with ``getrandbits(k)``, which for k <= 32 is the top k
-    bits of the generator's next 32-bit word; so the words are drawn in one batch (the lowest word of
-    ``getrandbits(32 * n)`` comes first) and more one by one if the batch runs out.
+    bits of the generator's next 32-bit word; so the words are drawn in batches (the lowest word of
+    ``getrandbits(32 * n)`` comes first, as successive ``getrandbits(32)`` would give them). A step
+    that runs out of words starts again with the next batch: its rejected words changed nothing.
     """
-    words = struct.unpack(f"<{_BATCH}I", getrandbits(32 * _BATCH).to_bytes(4 * _BATCH, "little"))
+    last = len(items) - 1
+    steps = _STEPS[last + 1]
+    words = _words(getrandbits)
     used = 0
-    for i in range(len(items) - 1, 0, -1):
-        shift = 32 - _BIT_LENGTHS[i + 1]
-        while True:
-            word = words[used] if used < _BATCH else getrandbits(32)
-            used += 1
-            j = word >> shift
-            if j <= i:
-                break
-        items[i], items[j] = items[j], items[i]
+    while True:
+        try:
+            for i, shift in steps:
+                j = words[used] >> shift
+                used += 1
+                while j > i:
+                    j = words[used] >> shift
+                    used += 1
+                items[i], items[j] = items[j], items[i]
+        except IndexError:
+            steps = _STEPS[last + 1][last - i :]
+            words += _words(getrandbits)
+        else:
+            return
+
+
+def _words(getrandbits: Any) -> tuple[int, ...]:
+    """The generator's next ``_BATCH`` 32-bit words, in the order it gives them."""
+    return struct.unpack(f"<{_BATCH}I", getrandbits(32 * _BATCH).to_bytes(4 * _BATCH, "little"))
 
 
 def unwind(history: tuple[Any, ...] | None) -> tuple[Any, ...]:

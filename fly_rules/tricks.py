@@ -161,21 +161,32 @@ def trick_winner(trick: Sequence[int], trump: int | None, order: RankOrder) -> i
     """The position in ``trick`` of the winning card: the highest trump if any,
     else the highest card of the suit led."""
     led_suit = trick[0] // 13
+    found = _POWERS.get((id(order), trump, led_suit))
+    if found is None or found[0] is not order:
+        if len(_POWERS) >= 256:  # orders made on the fly: keep the table small
+            _POWERS.clear()
+        found = _POWERS[id(order), trump, led_suit] = (order, _powers(order, trump, led_suit))
+    return trick.index(max(trick, key=found[1].__getitem__))
+
+
+# per (rank order, trump, suit led): each card's power in the trick, so that the winner is one max();
+# keyed by the order's id and holding the order, so that the id stays its own (at most a few orders)
+_POWERS: Final[dict[tuple[int, int | None, int], tuple[RankOrder, tuple[int, ...]]]] = {}
+
+
+def _powers(order: RankOrder, trump: int | None, led_suit: int) -> tuple[int, ...]:
+    """Each card's power: a trump beats the suit led, which beats the other suits (0, never winning)."""
     strength = order.strength
-    best_pos = 0
-    best_key = -1
-    for pos, card in enumerate(trick):
+    powers = []
+    for card in range(52):
         suit = card // 13
         if suit == trump:
-            key = 32 + strength[card % 13 + 2]
+            powers.append(32 + strength[card % 13 + 2])
         elif suit == led_suit:
-            key = 16 + strength[card % 13 + 2]
+            powers.append(16 + strength[card % 13 + 2])
         else:
-            continue
-        if key > best_key:
-            best_key = key
-            best_pos = pos
-    return best_pos
+            powers.append(0)
+    return tuple(powers)
 
 
 _PLAYS: Final[tuple[Play, ...]] = tuple(Play(card) for card in ALL_CARDS)
