@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterator, Sequence
+from itertools import combinations
 from math import comb
 from typing import Final, TypeVar, overload
 
@@ -30,6 +31,12 @@ _COMB: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(comb(n, k) for k in rang
 # _SIZES[n][m]: how many subsets of n elements there are of each size 1 to m; _TOTALS[n][m]: their sum
 _SIZES: Final = tuple(tuple(_COMB[n][1 : m + 1] for m in range(n + 1)) for n in range(53))
 _TOTALS: Final = tuple(tuple(sum(sizes) for sizes in row) for row in _SIZES)
+# _SMALL[n]: every non-empty subset of n elements as their positions, by size and then in colexicographic
+# order, for up to 8 elements (a Fly hand): indexing it replaces the unranking
+_SMALL: Final = tuple(
+    tuple(c for k in range(1, n + 1) for c in sorted(combinations(range(n), k), key=lambda c: c[::-1]))
+    for n in range(9)
+)
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -115,6 +122,9 @@ class SubsetChoices(Sequence[_T]):
         if index < len(prefix):
             return prefix[index]
         rank = index - len(prefix)
+        elems = self._elems
+        if len(elems) < len(_SMALL):
+            return self._make(sum(map(elems.__getitem__, _SMALL[len(elems)][rank])))
         k = 1
         for count in self._sizes:  # pragma: no branch - the range check above guarantees a hit
             if rank < count:

@@ -27,6 +27,7 @@ __all__ = [
     "ACE_BELOW_JACK",
     "ACE_HIGH",
     "ALL_CARDS",
+    "CARD_BITS",
     "DECK_32",
     "DECK_36",
     "DECK_48",
@@ -235,6 +236,10 @@ SUIT_MASKS: Final[tuple[int, int, int, int]] = (
     0x1FFF << 39,
 )
 """The bitmask of all 13 cards of each suit, indexed by :class:`Suit`."""
+
+CARD_BITS: Final[tuple[int, ...]] = tuple(1 << index for index in range(52))
+"""``CARD_BITS[i]`` is ``1 << i``, the mask of the card at index ``i``: ``sum(map(CARD_BITS.__getitem__, indices))``
+is the mask of distinct cards in one C-level call."""
 
 _FULL_MASK: Final = (1 << 52) - 1
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Sequence
-from typing import Final
 
 import attrs
 
 from fly_rules._deal_tools import deal_in_packets
-from fly_rules.cards import DECK_48, Card, Suit
+from fly_rules.cards import CARD_BITS, DECK_48, Card, Suit
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.engine import shuffled
 from fly_rules.errors import RuleViolation
@@ -143,9 +142,6 @@ def _packets(packet: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], .
     return tuple(operator.itemgetter(*got) for got in deal_in_packets(range(48), receivers=SEATS + 1, packet=packet))
 
 
-_BIT: Final = tuple(1 << i for i in range(52))
-
-
 def deal_indices(
     indices: Sequence[int], dealer: int, rules: DreyfusRules
 ) -> tuple[tuple[int, int, int], tuple[int, ...]]:
@@ -153,9 +149,9 @@ def deal_indices(
     [DRF-2.2] [DRF-2.3]."""
     eldest_gets, next_gets, dealer_gets, talon_gets = _packets(rules.deal_packet_size)
     masks = (
-        sum(map(_BIT.__getitem__, eldest_gets(indices))),
-        sum(map(_BIT.__getitem__, next_gets(indices))),
-        sum(map(_BIT.__getitem__, dealer_gets(indices))),
+        sum(map(CARD_BITS.__getitem__, eldest_gets(indices))),
+        sum(map(CARD_BITS.__getitem__, next_gets(indices))),
+        sum(map(CARD_BITS.__getitem__, dealer_gets(indices))),
     )
     talon = talon_gets(indices)[::-1]  # DRF-2.3: the last card dealt lies on top
     if dealer == 0:

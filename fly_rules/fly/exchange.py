@@ -16,7 +16,7 @@ import attrs
 
 from fly_rules._choices import SubsetChoices
 from fly_rules.actions import Exchange, Fold, Stand
-from fly_rules.cards import Card, CardSet
+from fly_rules.cards import CARD_BITS, Card, CardSet
 from fly_rules.errors import RuleViolation
 from fly_rules.fly.deal import ACE_OF_SPADES, Table, refill_order
 
@@ -238,9 +238,7 @@ def _draw(
     Returns (drawn mask, new stock, turn-up still here, discards, hands, refills).
     """
     stock = bidding.stock_indices
-    drawn = 0
-    for index in stock[:count]:
-        drawn |= 1 << index
+    drawn = sum(map(CARD_BITS.__getitem__, stock[:count]))  # distinct cards: the sum is their union
     if count <= len(stock):  # the stock alone covers it
         return drawn, stock[count:], bidding.turnup_here, bidding.discard_mask, hands, bidding.refills
     count -= len(stock)

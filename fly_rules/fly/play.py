@@ -10,6 +10,8 @@ card indices) and return new pieces; they never see the deal itself.
 
 from __future__ import annotations
 
+import functools
+
 from fly_rules.actions import Play
 from fly_rules.cards import ALL_CARDS, SUIT_MASKS
 from fly_rules.errors import RuleViolation
@@ -135,10 +137,14 @@ def refusal(table: Table, hand: int, trick: tuple[int, ...], seat: int, action: 
 
 def trick_seats(tally: TrickTally, cards: int) -> tuple[int, ...]:
     """The seats that played the first ``cards`` cards of the current trick, in play order [FLY-6.2]."""
-    seats: list[int] = []
-    seat = tally.leader
-    following = tally.next_in_play
-    for _ in range(cards):
+    return _seats_in_turn(tally.next_in_play, tally.leader, cards)
+
+
+@functools.lru_cache(maxsize=1024)
+def _seats_in_turn(following: tuple[int, ...], seat: int, count: int) -> tuple[int, ...]:
+    """``count`` seats in turn from ``seat``, ``following[s]`` after ``s`` (a few per table: cached)."""
+    seats = []
+    for _ in range(count):
         seats.append(seat)
         seat = following[seat]
     return tuple(seats)
