@@ -55,13 +55,13 @@ module; ``state.py`` holds the fields, ``view`` and the dispatch of ``apply``.
 
 from __future__ import annotations
 
+import _random
 import enum
 import functools
-import random
-import struct
+import hashlib
 import types
 import typing
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar, runtime_checkable
 
 import attrs
@@ -505,10 +505,11 @@ class MatchBase(Pictured, Generic[_D, _V]):
         return self.deal.result_lines()
 
 
-# per deck size, the Fisher-Yates steps: (i, shift) with i from the top down and shift leaving the
-# bits of getrandbits(k) for k = (i + 1).bit_length(), as random.Random._randbelow draws them
-_STEPS: Final = tuple(tuple((i, 32 - (i + 1).bit_length()) for i in range(size - 1, 0, -1)) for size in range(53))
-_BATCH = 128  # words drawn at once: a 52-card shuffle needs about 75
+# per deck size, the Fisher-Yates steps: (i, shift) with i from the top down and shift leaving, of a
+# word's top byte, the bits of getrandbits(k) for k = (i + 1).bit_length(), as random.Random._randbelow
+# draws them
+_STEPS: Final = tuple(tuple((i, 8 - (i + 1).bit_length()) for i in range(size - 1, 0, -1)) for size in range(53))
+_BATCH = 96  # words drawn at once: a 52-card shuffle needs about 76, more than 96 once in 300
 
 
 @functools.lru_cache(maxsize=16)
@@ -544,42 +545,51 @@ def shuffled_indices(deck: CardSet, seed: int | str, deal_number: int) -> list[i
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise TypeError(f"a seed must be an int or a str, not {seed!r}")
     indices = list(_indices_of(deck.mask))
-    _shuffle(indices, random.Random(f"fly_rules:{seed}:{deal_number}").getrandbits)
+    _shuffle(indices, _generator(f"fly_rules:{seed}:{deal_number}").getrandbits)
     return indices
 
 
-def _shuffle(items: list[int], getrandbits: Any) -> None:
+def _generator(text: str) -> _random.Random:
+    """``random.Random(text)``'s generator in the same state, seeded once: ``random.Random`` seeds
+    from the text's hash when made and again in ``__init__`` from the text and its SHA-512 as
+    one int (seed version 2); this gives the C generator that int directly."""
+    data = text.encode()
+    return _random.Random(int.from_bytes(data + hashlib.sha512(data).digest(), "big"))
+
+
+def _shuffle(items: list[int], getrandbits: Callable[[int], int]) -> None:
     """``random.Random.shuffle`` as CPython writes it (same draws, same order), without its per-card
     method calls: a match shuffles once per deal, on the hot path of random play.
 
     Each index is drawn by rejection sampling with ``getrandbits(k)``, which for k <= 32 is the top k
-    bits of the generator's next 32-bit word; so the words are drawn in batches (the lowest word of
-    ``getrandbits(32 * n)`` comes first, as successive ``getrandbits(32)`` would give them). A step
-    that runs out of words starts again with the next batch: its rejected words changed nothing.
+    bits of the generator's next 32-bit word; for a pack of up to 52 cards k <= 6, so only each word's
+    top byte counts. The words are drawn in batches (the lowest word of ``getrandbits(32 * n)`` comes
+    first, as successive ``getrandbits(32)`` would give them); a step that runs out of words starts
+    again with the next batch, as its rejected words changed nothing.
     """
     last = len(items) - 1
     steps = _STEPS[last + 1]
-    words = _words(getrandbits)
+    tops = _top_bytes(getrandbits)
     used = 0
     while True:
         try:
             for i, shift in steps:
-                j = words[used] >> shift
+                j = tops[used] >> shift
                 used += 1
                 while j > i:
-                    j = words[used] >> shift
+                    j = tops[used] >> shift
                     used += 1
                 items[i], items[j] = items[j], items[i]
         except IndexError:
             steps = _STEPS[last + 1][last - i :]
-            words += _words(getrandbits)
+            tops += _top_bytes(getrandbits)
         else:
             return
 
 
-def _words(getrandbits: Any) -> tuple[int, ...]:
-    """The generator's next ``_BATCH`` 32-bit words, in the order it gives them."""
-    return struct.unpack(f"<{_BATCH}I", getrandbits(32 * _BATCH).to_bytes(4 * _BATCH, "little"))
+def _top_bytes(getrandbits: Callable[[int], int]) -> bytes:
+    """The top byte of each of the generator's next ``_BATCH`` 32-bit words, in the order it gives them."""
+    return getrandbits(32 * _BATCH).to_bytes(4 * _BATCH, "little")[3::4]
 
 
 def unwind(history: tuple[Any, ...] | None) -> tuple[Any, ...]:

@@ -53,6 +53,12 @@ def test_replace_accepts_every_member_of_a_union() -> None:
         replace(rules, revoke_mode=1)
 
 
+@pytest.mark.parametrize("text", ["fly_rules:7:0", "fly_rules:abc:12", "fly_rules:é♠:-1", ""])
+def test_the_shuffle_generator_is_random_random_of_the_same_text(text: str) -> None:
+    """Seeded once from the text, the generator gives the words ``random.Random(text)`` gives."""
+    assert engine._generator(text).getrandbits(4096) == random.Random(text).getrandbits(4096)
+
+
 @pytest.mark.parametrize("batch", [128, 3])
 def test_shuffled_is_random_shuffle_of_the_seeded_generator(monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
     """The written-out shuffle gives random.shuffle's order, so every saved history replays the same deals

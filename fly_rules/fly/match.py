@@ -30,6 +30,8 @@ class _MatchFields(NamedTuple):
     """The deal finished just before ``deal`` began, for reporting; None at first."""
     first_dealer: int
     """The dealer of the match's first deal [FLY-2.1]."""
+    is_over: bool
+    """Whether the match has ended: a winner, or ``rules.max_deals`` reached [FLY-10.1]."""
     history: tuple[Any, ...] | None
     """The actions of the deals before the current one, newest first, as nested pairs
     (the current deal keeps its own)."""
@@ -73,11 +75,6 @@ class FlyMatch(_MatchFields, MatchBase[FlyDeal, FlyView]):
         return self[0].legal_actions()
 
     @property
-    def is_over(self) -> bool:
-        """Whether the match has ended: a winner, or ``rules.max_deals`` reached [FLY-10.1]."""
-        return self.deal.phase is _OVER
-
-    @property
     def winners(self) -> tuple[int, ...]:
         """Every winning seat (more than one only with ``tie_break="shared"``) [FLY-9.4]."""
         return self.deal.winners
@@ -98,22 +95,22 @@ class FlyMatch(_MatchFields, MatchBase[FlyDeal, FlyView]):
         Raises:
             RuleViolation: with the ID of the rule broken; this match is unchanged.
         """
-        deal, previous, first, history = self
-        if deal.phase is _OVER:
+        deal, previous, first, over, history = self
+        if over:
             raise RuleViolation("FLY-10.3", f"the match is over; no action is accepted ({action!r})", action)
         deal = deal.apply(action)
         if deal.phase is not _OVER:
-            return _new(FlyMatch, (deal, previous, first, history))
+            return _new(FlyMatch, (deal, previous, first, False, history))
         tally = deal.tally
         table = deal.table
         number = table.deal_number + 1
         if end.match_stops(table.rules, tally.winners, number):
-            return _new(FlyMatch, (deal, previous, first, history))
+            return _new(FlyMatch, (deal, previous, first, True, history))
         for done in deal.actions:
             history = (done, history)
         dealer = end.next_dealer(table.rules, table.dealer, tally.redeal)
         following = _deal_from_seed(table.rules, self.seed, number, dealer, tally.records)
-        return _new(FlyMatch, (following, deal, first, history))
+        return _new(FlyMatch, (following, deal, first, False, history))
 
     def __repr__(self) -> str:
         return f"<FlyMatch seed={self.seed!r} deal={self.deal_number} records={self.records} winner={self.winner}>"
@@ -146,4 +143,4 @@ def new_match(rules: FlyRules, *, seed: int | str, dealer: int | None = None) ->
     elif type(dealer) is not int or not 0 <= dealer < rules.players:
         raise RuleViolation("FLY-1.2", f"the dealer must be a seat 0 to {rules.players - 1}, not {dealer!r}", dealer)
     deal = _deal_from_seed(rules, seed, 0, dealer, (rules.start_record,) * rules.players)
-    return _new(FlyMatch, (deal, None, dealer, None))
+    return _new(FlyMatch, (deal, None, dealer, False, None))
