@@ -166,7 +166,8 @@ def trick_winner(trick: Sequence[int], trump: int | None, order: RankOrder) -> i
         if len(_POWERS) >= 256:  # orders made on the fly: keep the table small
             _POWERS.clear()
         found = _POWERS[id(order), trump, led_suit] = (order, _powers(order, trump, led_suit))
-    return trick.index(max(trick, key=found[1].__getitem__))
+    powers = found[1]
+    return trick.index(max([powers[card] for card in trick]) & 63)
 
 
 # per (rank order, trump, suit led): each card's power in the trick, so that the winner is one max();
@@ -175,17 +176,18 @@ _POWERS: Final[dict[tuple[int, int | None, int], tuple[RankOrder, tuple[int, ...
 
 
 def _powers(order: RankOrder, trump: int | None, led_suit: int) -> tuple[int, ...]:
-    """Each card's power: a trump beats the suit led, which beats the other suits (0, never winning)."""
+    """Each card's power, times 64 plus the card's index (so that the strongest names itself): a trump
+    beats the suit led, which beats the other suits (power 0, never winning)."""
     strength = order.strength
     powers = []
     for card in range(52):
         suit = card // 13
         if suit == trump:
-            powers.append(32 + strength[card % 13 + 2])
+            powers.append((32 + strength[card % 13 + 2]) * 64 + card)
         elif suit == led_suit:
-            powers.append(16 + strength[card % 13 + 2])
+            powers.append((16 + strength[card % 13 + 2]) * 64 + card)
         else:
-            powers.append(0)
+            powers.append(card)
     return tuple(powers)
 
 

@@ -54,7 +54,7 @@ class Table:
     """Whether the A♠ is a permanent top trump in this deal [FLY-7.1]."""
 
     def __attrs_post_init__(self) -> None:
-        for name, value in zip(_DERIVED, _derived(self.rules, self.trump_card.suit), strict=True):
+        for name, value in zip(_DERIVED, _derived(self.rules, self.trump_card.suit)):  # noqa: B905 - one per name
             object.__setattr__(self, name, value)  # values fixed once for the whole deal
 
 
@@ -113,7 +113,7 @@ def deal_indices(rules: FlyRules, order: Sequence[int], dealer: int) -> tuple[tu
     receivers = _receivers(rules, dealer)
     hands = [0] * rules.players
     position = len(receivers)
-    for seat, card in zip(receivers, order[:position], strict=True):
+    for seat, card in zip(receivers, order):  # noqa: B905 - stops at the last receiver, as dealing does
         hands[seat] |= 1 << card
     return tuple(hands), order[position], tuple(order[position + 1 :])
 

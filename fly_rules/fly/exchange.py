@@ -188,9 +188,11 @@ def legal_declarations(table: Table, bidding: Bidding, hands: tuple[int, ...], s
         return actions
     hand = hands[seat]
     choosable = hand if rules.ace_of_spades_discardable else hand & ~_AS_BIT
-    if _may_swap(table, bidding, seat):
+    if rules.turnup_use == "dealer_swap" and _may_swap(table, bidding, seat):  # the cheap test first
         actions += tuple(SwapTrump(card) for card in CardSet(choosable))
-    limit = exchange_limit(table, bidding, hands)
+    limit = rules.max_exchange
+    if rules.total_exchange_cap is not None or len(bidding.stock_indices) < limit:
+        limit = exchange_limit(table, bidding, hands)  # capped, or the stock runs short
     if not limit or not choosable:
         return actions
     return SubsetChoices(actions, choosable, limit, _exchange_of)
@@ -205,7 +207,7 @@ def _check_exchange(table: Table, bidding: Bidding, hands: tuple[int, ...], seat
     [FLY-4.3] [FLY-4.5] [FLY-4.7]."""
     rules = table.rules
     mask = action.cards.mask
-    if bidding.must_confirm or not _in_exchange_round(table, bidding):
+    if bidding.must_confirm or not (rules.declaration_mode == "combined" or bidding.declaration_round == 1):
         rule = "FLY-4.6" if bidding.must_confirm else "FLY-4.1"
         raise RuleViolation(rule, "no exchange is open now: stand or fold", action)
     if mask == 0:
@@ -273,6 +275,30 @@ def apply_declaration(table: Table, bidding: Bidding, hands: tuple[int, ...], se
     """
     declared = list(bidding.declared)
     declared[seat] = (*declared[seat], action)
+    if isinstance(action, Exchange):  # first: the most frequent in random play
+        count = _check_exchange(table, bidding, hands, seat, action)
+        mask = action.cards.mask
+        drawn, stock, turnup_here, discards, hands_after, refills = _draw(table, bidding, hands, count)
+        exchanged = list(hands_after)
+        exchanged[seat] = exchanged[seat] & ~mask | drawn
+        confirm = table.rules.may_fold_after_exchange
+        after = _new(
+            Bidding,
+            (
+                stock,
+                bidding.active,
+                tuple(declared),
+                turnup_here,
+                discards | mask,
+                bidding.declaration_round,
+                confirm,
+                bidding.exchanged_total + count,
+                refills,
+            ),
+        )
+        if confirm:
+            return seat, tuple(exchanged), after
+        return _next_declarer(table, after, tuple(exchanged), seat)
     if isinstance(action, SwapTrump):
         if not _may_swap(table, bidding, seat) or bidding.must_confirm or not _in_exchange_round(table, bidding):
             raise RuleViolation("FLY-3.3", "only the dealer, once, may take the trump card (turnup_use)", action)
@@ -295,31 +321,8 @@ def apply_declaration(table: Table, bidding: Bidding, hands: tuple[int, ...], se
         active[seat] = False
         after = bidding._replace(active=tuple(active), declared=tuple(declared), must_confirm=False)
         return _next_declarer(table, after, hands, seat)
-    if isinstance(action, Stand):
-        return _next_declarer(table, bidding._replace(declared=tuple(declared), must_confirm=False), hands, seat)
-    count = _check_exchange(table, bidding, hands, seat, action)
-    mask = action.cards.mask
-    drawn, stock, turnup_here, discards, hands_after, refills = _draw(table, bidding, hands, count)
-    exchanged = list(hands_after)
-    exchanged[seat] = exchanged[seat] & ~mask | drawn
-    confirm = table.rules.may_fold_after_exchange
-    after = _new(
-        Bidding,
-        (
-            stock,
-            bidding.active,
-            tuple(declared),
-            turnup_here,
-            discards | mask,
-            bidding.declaration_round,
-            confirm,
-            bidding.exchanged_total + count,
-            refills,
-        ),
-    )
-    if confirm:
-        return seat, tuple(exchanged), after
-    return _next_declarer(table, after, tuple(exchanged), seat)
+    # a Stand
+    return _next_declarer(table, bidding._replace(declared=tuple(declared), must_confirm=False), hands, seat)
 
 
 def _next_declarer(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int) -> _Declaration:

