@@ -9,6 +9,7 @@ failure reproduces; ``mutation`` is for ``scripts/mutation``.
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -45,3 +46,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Order the tests quick first when running mutants (``HYPOTHESIS_PROFILE=mutation``)."""
     if os.environ.get("HYPOTHESIS_PROFILE") == "mutation":
         items.sort(key=lambda item: any(part in item.nodeid for part in _SLOW_LAST))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches_under_mutmut() -> None:
+    """Under mutmut (``MUTANT_UNDER_TEST`` set) empty the library's function caches before each test.
+
+    mutmut forks each mutant's run from a process that has already run the code, so a result
+    cached there (``functools.cache``) would hide the mutant in the function that computed it.
+    """
+    if os.environ.get("MUTANT_UNDER_TEST"):
+        for name, module in list(sys.modules.items()):
+            if name.startswith("fly_rules"):
+                for value in list(vars(module).values()):
+                    clear = getattr(value, "cache_clear", None)
+                    if callable(clear):
+                        clear()

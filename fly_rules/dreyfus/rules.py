@@ -16,6 +16,7 @@ fly_rules.errors.InvalidRules: invalid rules option deal_packet_size: must divid
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any, Final, Literal
 
@@ -62,12 +63,15 @@ def _to_ranks(value: Iterable[Rank | int] | str) -> frozenset[Rank]:
         raise InvalidRules("fosk_ranks", f"{value!r} is not a set of ranks") from error
 
 
-def _one_of(*allowed: object) -> _Validator:
-    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if value not in allowed:
-            raise InvalidRules(attribute.name, f"{value!r} is not one of {', '.join(map(repr, allowed))}")
+# The validators are partials of module-level checks, not closures, so that mutation testing
+# (which swaps a function's body when it is called, not when it was built) reaches them.
+def _check_one_of(allowed: tuple[object, ...], _instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value not in allowed:
+        raise InvalidRules(attribute.name, f"{value!r} is not one of {', '.join(map(repr, allowed))}")
 
-    return check
+
+def _one_of(*allowed: object) -> _Validator:
+    return functools.partial(_check_one_of, allowed)
 
 
 def _boolean(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
@@ -75,12 +79,13 @@ def _boolean(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> Non
         raise InvalidRules(attribute.name, f"{value!r} is not a bool")
 
 
-def _count(low: int, high: int) -> _Validator:
-    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidRules(attribute.name, f"{value!r} is not an int in {low}..{high}")
+def _check_count(low: int, high: int, _instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidRules(attribute.name, f"{value!r} is not an int in {low}..{high}")
 
-    return check
+
+def _count(low: int, high: int) -> _Validator:
+    return functools.partial(_check_count, low, high)
 
 
 @attrs.frozen(kw_only=True)
