@@ -5,12 +5,14 @@ of time; the equivalent mutants are those named in ``tests/mutation/equivalent.m
 in backquotes, with the reason). Surviving mutants that are not listed there are printed by name.
 Exits 1 if a module scores below ``--target`` (default 95).
 
-Usage: python scripts/mutation_scores.py [--target 95] [--survivors]
+Usage: python scripts/mutation_scores.py [--target 95] [--survivors] [--diff]
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import difflib
 import json
 import re
 import sys
@@ -27,11 +29,32 @@ def equivalent_names() -> set[str]:
     return set(re.findall(r"^- `([\w.ǁ]+__mutmut_\d+)`", EQUIVALENT.read_text(encoding="utf-8"), re.MULTILINE))
 
 
+def mutant_diffs(module_source: str, names: list[str]) -> dict[str, list[str]]:
+    """The changed lines of each named mutant: its function in mutmut's copy against the original."""
+    functions = {
+        node.name: ast.get_source_segment(module_source, node) or ""
+        for node in ast.walk(ast.parse(module_source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    diffs = {}
+    for name in names:
+        function = name.rsplit(".", 1)[-1] if "ǁ" not in name else "xǁ" + name.split(".xǁ", 1)[1]
+        original = functions.get(function.rsplit("__mutmut_", 1)[0] + "__mutmut_orig", "").splitlines()[1:]
+        mutant = functions.get(function, "").splitlines()[1:]
+        diffs[name] = [
+            line.strip()
+            for line in difflib.unified_diff(original, mutant, lineterm="", n=0)
+            if line[:1] in "+-" and not line.startswith(("---", "+++"))
+        ]
+    return diffs
+
+
 def main() -> int:
     """Print one line per module and the survivors; return 1 if a module is under the target."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--target", type=float, default=95.0)
     parser.add_argument("--survivors", action="store_true", help="list every undetected mutant")
+    parser.add_argument("--diff", action="store_true", help="with --survivors, show each one's changed lines")
     args = parser.parse_args()
     equivalent = equivalent_names()
     failing = False
@@ -51,8 +74,11 @@ def main() -> int:
         note = f"  ({untried} not run)" if untried else ""
         print(f"{module:34} {len(tried):7} {len(equiv):5} {len(detected):6} {len(survivors):8} {score:6.1f}%{note}")
         if args.survivors:
+            diffs = mutant_diffs(meta.with_suffix("").read_text(encoding="utf-8"), survivors) if args.diff else {}
             for name in survivors:
                 print(f"    survived: {name} (exit {tried[name]})")
+                for line in diffs.get(name, []):
+                    print(f"        {line[:160]}")
         failing = failing or score < args.target
     return 1 if failing else 0
 
