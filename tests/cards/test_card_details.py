@@ -3,10 +3,19 @@ each bad input raises names what is wrong [CARD-1.3] [CARD-3.1] [CARD-4.1]."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
-from fly_rules import InvalidNotation
+from fly_rules import InvalidNotation, RuleViolation
 from fly_rules.cards import ACE_BELOW_JACK, ACE_HIGH, Card, CardSet, Suit
+
+
+def test_card_4_1_a_card_set_yields_each_card_once_in_index_order() -> None:
+    """CARD-4.1: iterating a card set yields each card once, in canonical index order, and stops
+    (read through islice, so a set that never stopped would fail here rather than hang)."""
+    assert list(itertools.islice(CardSet.parse("AS 3C 7H"), 4)) == [Card.parse(c) for c in ("3C", "7H", "AS")]
+    assert list(itertools.islice(CardSet(), 1)) == []
 
 
 def test_card_1_3_highest_and_lowest_across_suits_rank_first_then_suit() -> None:
@@ -37,6 +46,11 @@ def test_card_4_1_card_set_errors_name_the_card_and_the_problem() -> None:
     assert caught.value.args == (Card.parse("8H"),)
     with pytest.raises(TypeError, match="^filter needs a callable predicate$"):
         CardSet.parse("7H").filter("hearts")
+    for bad in (-1, 1 << 52, 3.0, True):
+        with pytest.raises(RuleViolation) as refused:
+            CardSet(bad)  # type: ignore[arg-type]
+        assert str(refused.value) == f"CARD-4.1: a card-set mask must be an int in 0..2**52-1, not {bad!r}"
+        assert refused.value.offending == bad
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fly_rules import InvalidNotation
+from fly_rules import InvalidNotation, RuleViolation
 from fly_rules.cards import (
     ACE_BELOW_JACK,
     ACE_HIGH,
@@ -95,9 +95,10 @@ def test_card_2_2_forty_eight_has_no_twos() -> None:
 
 def test_card_2_5_no_other_deck_size() -> None:
     """CARD-2.5: a deck of any other size is refused, naming the size."""
-    for size in (0, 28, 40, 44, 53):
-        with pytest.raises(ValueError, match=f"CARD-2.5: no standard deck has {size} cards"):
-            deck_of_size(size)
+    for size in (0, 28, 40, 44, 53, 48.0, "52"):
+        with pytest.raises(RuleViolation, match=f"^CARD-2.5: no standard deck has {size!r} cards") as caught:
+            deck_of_size(size)  # type: ignore[arg-type]
+        assert caught.value.offending == size
 
 
 @given(st.data())
@@ -161,8 +162,12 @@ def test_card_4_1_canonical_index_order() -> None:
     assert ALL_CARDS[51] == Card.parse("AS")
     assert Card.parse("TH").index == 2 * 13 + 8
     assert Card.from_index(12) == Card.parse("AC")
-    with pytest.raises(ValueError, match=r"0\.\.51"):
-        Card.from_index(52)
+    assert Card.from_index(0) == Card.parse("2C")
+    assert Card.from_index(51) == Card.parse("AS")
+    for bad in (52, -1, True, 3.0):
+        with pytest.raises(RuleViolation, match=rf"^CARD-4.1: a card index is 0\.\.51, not {bad!r}$") as caught:
+            Card.from_index(bad)  # type: ignore[arg-type]
+        assert caught.value.offending == bad
     assert list(DECK_52) == list(ALL_CARDS)
 
 

@@ -60,47 +60,97 @@ def test_drf_2_3_the_last_card_dealt_to_the_talon_is_on_top() -> None:
     assert talon[-1] == cards[9].index
 
 
+def _masks(hands: list[list[str]]) -> tuple[int, ...]:
+    return tuple(CardSet.parse(" ".join(hand)).mask for hand in hands)
+
+
+def _indices(talon: list[str]) -> tuple[int, ...]:
+    return tuple(Card.parse(card).index for card in talon)
+
+
 @pytest.mark.parametrize(
-    "change",
-    ["short hand", "long talon", "repeat in hand", "repeat across", "four hands", "repeat in talon"],
+    ("change", "rule", "message"),
+    [
+        ("short hand", "DRF-2.4", "hand 1 holds 11 cards, not 12"),
+        ("long talon", "DRF-2.4", "the talon holds 13 distinct cards, not 12"),
+        ("repeat in hand", "DRF-2.4", "5H appears twice in hand 1"),
+        ("repeat across", "DRF-2.4", "a card is dealt twice"),
+        ("four hands", "DRF-2.4", "a deal has three hands, not 4"),
+        ("repeat in talon", "DRF-2.4", "the talon holds 11 distinct cards, not 12"),
+        ("a two", "DRF-1.2", "the twos are not in play"),
+    ],
 )
-def test_drf_2_4_irregular_deals_are_refused(change: str) -> None:
-    """DRF-2.4: hands or talon of the wrong size, or a card dealt twice, is no deal."""
+def test_drf_2_4_irregular_deals_are_refused(change: str, rule: str, message: str) -> None:
+    """DRF-2.4: hands or talon of the wrong size, or a card dealt twice, is no deal; the error
+    says what is wrong and holds the offending part (DRF-1.2: a two is not in the deck)."""
     hands, talon = layout()
     if change == "short hand":
-        hands[0] = hands[0][1:]
+        hands[1] = hands[1][1:]
+        offending: object = 1
     elif change == "long talon":
         talon = [*talon, "3S"]
+        offending = _indices(talon)
     elif change == "repeat in hand":
-        hands[0] = [*hands[0][1:], hands[0][2]]
+        hands[1] = [*hands[1][1:], hands[1][2]]
+        offending = Card.parse("5H")
     elif change == "repeat across":
         hands[1][0] = hands[0][0]
+        offending = None
     elif change == "four hands":
         hands = [*hands, talon]
+        offending = _masks(hands)
+    elif change == "repeat in talon":
+        talon = [*talon[1:], talon[1]]  # twelve cards, eleven distinct
+        offending = _indices(talon)
     else:
-        talon = [*talon[1:], talon[1]]
-    with pytest.raises(RuleViolation) as caught:
+        hands[2][0] = "2D"
+        offending = Card.parse("2D")
+    with pytest.raises(RuleViolation, match=f"^{rule}: {message}$") as caught:
         new_deal(DreyfusRules(), hands, talon, "S", 0)
-    assert caught.value.rule == "DRF-2.4"
+    assert caught.value.rule == rule
+    assert caught.value.offending == offending
 
 
 def test_drf_2_4_bad_dealer_records_or_rules_are_refused() -> None:
-    """DRF-2.4: a seat out of range, negative records or a non-rules object are refused."""
+    """DRF-2.4: a seat out of range, records that are not three non-negative ints or a non-rules
+    object are refused, each error naming what is wrong (DRF-2.1: the dealer is a seat)."""
     hands, talon = layout()
-    with pytest.raises(ValueError, match="dealer"):
+    with pytest.raises(RuleViolation, match=r"^DRF-2.1: the dealer is seat 0, 1 or 2, not 3$") as caught:
         new_deal(DreyfusRules(), hands, talon, "S", 3)
-    with pytest.raises(ValueError, match="upper"):
-        new_deal(DreyfusRules(), hands, talon, "S", 0, upper=(0, -1, 0))
-    with pytest.raises(TypeError):
+    assert caught.value.offending == 3
+    bad_records: tuple[tuple[str, tuple[object, ...]], ...] = (
+        ("upper", (0, -1, 0)),
+        ("lower", (0, 1.5, 0)),
+        ("lower", (True, 0, 0)),
+        ("upper", (0, 0)),
+    )
+    for name, bad in bad_records:
+        with pytest.raises(RuleViolation, match=rf"^DRF-2.4: {name} records must be three non-negative ints") as caught:
+            new_deal(DreyfusRules(), hands, talon, "S", 0, **{name: bad})  # type: ignore[arg-type]
+        assert caught.value.offending == bad
+    with pytest.raises(TypeError, match="^rules must be DreyfusRules, not object$"):
         new_deal(object(), hands, talon, "S", 0)  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="^rules must be DreyfusRules, not object$"):
         new_match(object(), seed=1)  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^a seed must be an int or a str, not 1\.5$"):
         new_match(DreyfusRules(), seed=1.5)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="dealer"):
+    with pytest.raises(RuleViolation, match=r"^DRF-2.1: the dealer is seat 0, 1 or 2, not 5$") as caught:
         new_match(DreyfusRules(), seed=1, dealer=5)
-    d = new_deal(DreyfusRules(), [CardSet.of(h) for h in hands], " ".join(talon), None, 0)
+    assert caught.value.offending == 5
+
+
+def test_drf_2_4_an_explicit_deal_reads_cards_and_contracts_as_text() -> None:
+    """DRF-2.4: an explicit deal takes card sets or text (spaces or commas) and the contract as
+    a Suit, its letter, or None / "NT" for no trump."""
+    hands, talon = layout()
+    as_sets = [CardSet.parse(" ".join(hand)) for hand in hands]
+    d = new_deal(DreyfusRules(), as_sets, ",".join(talon), None, 0)
     assert d.contract is None
+    assert d.talon == tuple(Card.parse(card) for card in talon)
+    assert d.hands == tuple(as_sets)
+    assert new_deal(DreyfusRules(), hands, talon, "NT", 0).contract is None
+    assert new_deal(DreyfusRules(), hands, talon, "h", 0).contract is Suit.HEARTS
+    assert new_deal(DreyfusRules(), hands, talon, Suit.CLUBS, 0).contract is Suit.CLUBS
 
 
 def test_drf_3_1_spades_clubs_diamonds_hearts() -> None:

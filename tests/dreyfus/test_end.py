@@ -42,9 +42,9 @@ def test_drf_8_1_a_deal_cannot_start_after_the_target_is_reached() -> None:
     from fly_rules.dreyfus import new_deal
 
     hands, talon = layout()
-    with pytest.raises(RuleViolation) as caught:
-        new_deal(DreyfusRules(), hands, talon, Suit.SPADES, 0, lower=(0, 10, 0))
-    assert caught.value.rule == "DRF-8.1"
+    with pytest.raises(RuleViolation, match=r"^DRF-8.1: seat 1 has already reached 10 below$") as caught:
+        new_deal(DreyfusRules(), hands, talon, Suit.SPADES, 0, lower=(3, 10, 0))
+    assert caught.value.offending == (3, 10, 0)
     assert deal(lower=(0, 10, 0), rules=DreyfusRules(target_lower=11)).lower == (0, 10, 0)
 
 
@@ -71,6 +71,14 @@ def test_drf_8_3_max_deals_caps_a_match_without_a_winner() -> None:
     assert m.deals_played == 1
     assert m.winner is None
     assert m.settlement() == (0, 0, 0)
+    assert m.previous_deal is None  # the one deal played is the match's last deal, not a previous one
+    two = new_match(DreyfusRules(max_deals=2), seed=8, dealer=2)
+    while not two.is_over:
+        two = two.apply(two.legal_actions()[0])
+    assert two.deals_played == 2
+    assert two.previous_deal is not None
+    assert two.previous_deal.deal_number == 0
+    assert (two.deal.deal_number, two.deal.is_over) == (1, True)
 
 
 def test_drf_8_4_a_new_match_starts_from_zero_at_spades() -> None:

@@ -28,14 +28,14 @@ def test_drf_4_1_eldest_then_left_then_dealer_then_play() -> None:
 def test_drf_4_1_no_card_is_played_during_the_exchange() -> None:
     """DRF-4.1: a play before the exchange is over, or an exchange after it, is refused."""
     s = deal()
-    with pytest.raises(RuleViolation) as caught:
+    with pytest.raises(RuleViolation, match="^DRF-4.1: no card is played before the exchange is over$") as caught:
         s.apply(Play("3S"))
-    assert caught.value.rule == "DRF-4.1"
+    assert caught.value.offending == Play("3S")
     p = stand_all(s)
     for action in (Stand(), Exchange("3S")):
-        with pytest.raises(RuleViolation) as caught:
+        with pytest.raises(RuleViolation, match="^DRF-4.1: the exchange is over$") as caught:
             p.apply(action)
-        assert caught.value.rule == "DRF-4.1"
+        assert caught.value.offending == action
 
 
 def test_drf_4_1_edge_1_eldest_buys_all_twelve_and_the_others_are_skipped() -> None:
@@ -46,6 +46,7 @@ def test_drf_4_1_edge_1_eldest_buys_all_twelve_and_the_others_are_skipped() -> N
     talon = s.talon
     s = s.apply(Exchange(CardSet(s.hand_masks[0])))
     assert s.phase is Phase.PLAY
+    assert s.exchanges.step == 3  # the exchange is over
     assert s.hands[0] == CardSet.of(talon)
     assert s.bought == (12, 0, 0)
     assert s.upper == (12, 0, 0)
@@ -99,6 +100,80 @@ def test_drf_4_3_no_more_than_the_talon_holds_and_never_empty() -> None:
     with pytest.raises(RuleViolation) as caught:
         deal().apply(Exchange(""))
     assert caught.value.rule == "DRF-4.3"
+
+
+def test_drf_4_3_exchanging_exactly_the_cards_left_in_the_talon() -> None:
+    """DRF-4.3: a player may discard exactly as many cards as the talon still holds; he draws
+    them all, the talon is empty, the players after him are skipped and the play begins."""
+    s = deal().apply(Exchange("3S 4S 5S 6S 7S 8S 9S TS"))  # eldest draws 3♣–10♣; J♣ Q♣ K♣ A♣ are left
+    assert s.talon_left == 4
+    offer = s.legal_actions()
+    assert len(offer) == 1 + 8 + 28 + 56 + 70  # the stand and every set of one to four of seat 1's фоски
+    assert max(len(a.cards) for a in offer if isinstance(a, Exchange)) == 4
+    s = s.apply(Exchange("3H 4H 5H 6H"))
+    assert s.talon_left == 0
+    assert CardSet.parse("JC QC KC AC") <= CardSet(s.hand_masks[1])
+    assert len(CardSet(s.hand_masks[1])) == 12
+    assert s.phase is Phase.PLAY
+    assert s.exchanges.step == 3  # the exchange is over: the dealer never had his turn
+    assert s.bought == (8, 4, 0)
+    assert s.upper == (8, 4, 0)
+    assert s.to_move == 0
+
+
+@pytest.mark.parametrize(
+    ("mode", "discard", "rule", "message"),
+    [
+        ("batch", "", "DRF-4.3", "an exchange discards at least one card; to keep the hand, stand"),
+        ("batch", "3H 4H", "DRF-4.2", "only cards in the hand may be discarded, not 3H 4H"),
+        ("batch", "3S JS QS", "DRF-4.2", "QS is not a фоска of the dealt hand and may not be discarded"),
+        ("incremental", "3S 4S", "DRF-4.4", "in the incremental exchange one card is discarded at a time"),
+        ("incremental", "JS", "DRF-4.2", "JS is not a фоска of the dealt hand and may not be discarded"),
+        ("incremental", "3H", "DRF-4.2", "only cards in the hand may be discarded, not 3H"),
+        ("incremental", "", "DRF-4.3", "an exchange discards at least one card; to keep the hand, stand"),
+    ],
+)
+def test_drf_4_2_refused_exchanges_name_the_rule_and_the_card(mode: str, discard: str, rule: str, message: str) -> None:
+    """DRF-4.2, DRF-4.3, DRF-4.4: a refused exchange names the rule, what was wrong (the card not
+    held, the honour, the size) and holds the action; the state is unchanged."""
+    s = deal(rules=DreyfusRules(exchange_mode=mode))  # type: ignore[arg-type]
+    action = Exchange(discard)
+    with pytest.raises(RuleViolation, match=f"^{rule}: {message}$") as caught:
+        s.apply(action)
+    assert caught.value.offending == action
+    assert action not in s.legal_actions()
+
+
+def test_drf_4_3_an_exchange_larger_than_the_talon_left_says_how_many_remain() -> None:
+    """DRF-4.3: discarding more cards than the talon holds is refused with both counts."""
+    s = deal().apply(Exchange("3S 4S 5S 6S 7S 8S 9S TS"))
+    action = Exchange("3H 4H 5H 6H 7H")
+    with pytest.raises(RuleViolation, match="^DRF-4.3: only 4 cards are left in the talon, not 5$") as caught:
+        s.apply(action)
+    assert caught.value.offending == action
+
+
+def test_drf_4_4_incremental_single_card_exchanges_draw_one_card_each() -> None:
+    """DRF-4.4: in the incremental mode every exchange offered is a single card; each one draws
+    the next card of the talon, is bought at once, and the same player goes on until he stands."""
+    s = deal(rules=DreyfusRules(exchange_mode="incremental"))
+    offer = s.legal_actions()
+    assert offer[0] == Stand()
+    assert list(offer[1:]) == [Exchange(card) for card in ("3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS")]
+    s = s.apply(Exchange("TS"))
+    assert (s.phase, s.to_move, s.leader) == (Phase.EXCHANGE, 0, 0)
+    assert CardSet(s.hand_masks[0]) == CardSet.parse("3S 4S 5S 6S 7S 8S 9S JS QS KS AS 3C")
+    assert (s.talon_left, s.bought, s.upper) == (11, (1, 0, 0), (1, 0, 0))
+    offer = s.legal_actions()
+    assert len(offer) == 8  # the stand and the seven фоски still held of those dealt; 3♣ was bought
+    assert Exchange("3C") not in offer
+    s = s.apply(Exchange("3S"))
+    assert CardSet.parse("3C 4C") <= CardSet(s.hand_masks[0])
+    assert s.discards[0] == CardSet.parse("3S TS")
+    assert (s.talon_left, s.bought, s.to_move) == (10, (2, 0, 0), 0)
+    s = s.apply(Stand()).apply(Exchange("9H"))
+    assert CardSet.parse("5C") <= CardSet(s.hand_masks[1])
+    assert (s.to_move, s.talon_left, s.bought) == (1, 9, (2, 1, 0))
 
 
 def test_drf_4_4_the_offer_is_lazy_ordered_and_agrees_with_apply() -> None:

@@ -65,3 +65,14 @@ def test_drf_10_2_a_forgotten_purchase_costs_three_more() -> None:
     assert purchase_record(2, False, rules) == 5
     assert purchase_record(0, False, rules) == 0
     assert purchase_record(1, False, DreyfusRules(forgot_record_penalty=5)) == 6
+
+
+def test_drf_10_1_another_players_revoke_leaves_a_claim_to_have_reached_ten() -> None:
+    """DRF-10.1: a revoke cancels only the revoker's own claim; the player who reached ten keeps his."""
+    swaps = (("3S", "3H"), ("4S", "4H"), ("5D", "TH"))  # seat 2 holds one heart, the ten
+    s = stand_all(deal(*swaps, rules=PENALIZE, lower=(9, 0, 0)))
+    s = run(s, "5S", "3S", "3D", "6S", "4S", "4D", "7S", "5H", "6D", "8S", "6H", "7D", "9S", "7H", "8D")
+    assert (s.tricks_taken, s.reached, s.winner) == ((5, 0, 0), (0,), 0)
+    s = run(s, "3H", "8H", "9D")  # seat 2 holds TH but plays a diamond: revoke
+    assert s.revokes == (0, 0, 1)
+    assert (s.reached, s.winner) == ((0,), 0)

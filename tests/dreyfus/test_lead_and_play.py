@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from fly_rules import CardSet, RuleViolation, Suit
-from fly_rules.dreyfus import DreyfusRules, Exchange, Play, Stand
+from fly_rules.dreyfus import DreyfusRules, Exchange, Play, Stand, new_match
+from fly_rules.dreyfus.play import legal_play_mask, required_mask
 from fly_rules.engine import Phase
 
 from .helpers import deal, run, stand_all
@@ -56,7 +59,7 @@ def test_drf_6_1_a_card_not_in_hand_is_refused() -> None:
     s = stand_all(deal())
     with pytest.raises(RuleViolation) as caught:
         s.apply(Play("3H"))
-    assert caught.value.rule == "DRF-6.1"
+    assert str(caught.value) == "DRF-6.1: the card is not in the player's hand"
     assert caught.value.offending == Play("3H")
 
 
@@ -140,6 +143,38 @@ def test_drf_6_7_twelve_tricks_then_the_deal_is_over() -> None:
     assert sum(s.tricks_taken) == 12
     assert s.legal_actions() == ()
     assert s.phase is Phase.OVER
-    with pytest.raises(RuleViolation) as caught:
-        s.apply(Play("3S"))
-    assert caught.value.rule == "DRF-6.7"
+    assert (s.to_move, s.legal_mask) == (None, 0)  # nobody to move, no card playable
+    for action in (Play("3S"), Stand(), Exchange("3S")):
+        with pytest.raises(RuleViolation, match="^DRF-6.7: the deal is over$") as caught:
+            s.apply(action)
+        assert caught.value.offending == action
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"must_head_trick": True},
+        {"trump_duty": "overtrump"},
+        {"must_head_trick": True, "trump_duty": "overtrump_or_free"},
+        {"revoke_mode": "penalize", "must_head_trick": True, "trump_duty": "overtrump"},
+    ],
+)
+def test_drf_6_1_the_legal_cards_are_those_keeping_every_duty(options: dict[str, object]) -> None:
+    """DRF-6.1 (DRF-6.2 to DRF-6.5, DRF-10.1): the cards the engine accepts are those keeping every duty of
+    play under the options in force (the whole hand when revokes are penalised), as the play module tells."""
+    rules = DreyfusRules(**options)  # type: ignore[arg-type]
+    chooser = random.Random(4)
+    narrowed = 0
+    for seed in range(4):
+        m = new_match(rules, seed=seed, dealer=seed % 3)
+        s = stand_all(m.deal)
+        while s.to_move is not None:
+            hand = s.hand_masks[s.to_move]
+            required = required_mask(hand, s.trick_cards, s.table)
+            assert s.legal_mask == legal_play_mask(hand, s.trick_cards, s.table)
+            assert s.legal_mask == (hand if rules.revoke_mode == "penalize" else required)
+            assert CardSet(required) <= CardSet(hand)
+            narrowed += required != hand
+            s = s.apply(chooser.choice(s.legal_actions()))
+    assert narrowed > 20  # the duties did bind often

@@ -55,8 +55,8 @@ def test_drf_1_4_only_exchange_stand_and_play() -> None:
     """DRF-1.4: any other action, such as a fold, is refused naming DRF-1.4."""
     s = deal()
     for state in (s, stand_all(s)):
-        with pytest.raises(RuleViolation) as caught:
+        with pytest.raises(RuleViolation, match="^DRF-1.4: Dreyfus knows only exchange, stand and play$") as caught:
             state.apply(Fold())
-        assert caught.value.rule == "DRF-1.4"
+        assert caught.value.offending == Fold()
     assert Exchange("3S").cards == CardSet.parse("3S")
     assert Stand() == Stand()

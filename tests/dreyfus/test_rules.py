@@ -61,10 +61,30 @@ def test_drf_1_1_invalid_options_are_refused_naming_the_option(option: str, valu
     assert caught.value.option == option
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "detail"),
+    [
+        ("dealer_rotation", "up", "'up' is not one of 'left', 'right'"),
+        ("settlement", "split", "'split' is not one of 'gross', 'net_of_winner_upper', 'pairwise'"),
+        ("par_tricks", 13, "13 is not an int in 0..12"),
+        ("par_tricks", -1, "-1 is not an int in 0..12"),
+        ("target_lower", 0, "0 is not an int in 1..1000"),
+        ("revoke_upper_penalty", 1001, "1001 is not an int in 0..1000"),
+        ("forgot_record_penalty", 2.0, "2.0 is not an int in 0..1000"),
+    ],
+)
+def test_drf_1_1_invalid_options_say_what_is_allowed(option: str, value: object, detail: str) -> None:
+    """DRF-1.1: a refused option value is named with the values or the range allowed."""
+    with pytest.raises(InvalidRules) as caught:
+        DreyfusRules(**{option: value})  # type: ignore[arg-type]
+    assert (caught.value.option, caught.value.detail) == (option, detail)
+    assert DreyfusRules(par_tricks=0, target_lower=1000, revoke_upper_penalty=0).par_tricks == 0
+
+
 def test_drf_3_1_contract_cycle_accepts_letters_and_no_trump_words() -> None:
     """DRF-3.1: the cycle may be written with suit letters, symbols and NT or None."""
-    rules = DreyfusRules(contract_cycle=("H", "♠", "NT", None))
-    assert rules.contract_cycle == (Suit.HEARTS, Suit.SPADES, None, None)
+    rules = DreyfusRules(contract_cycle=("H", "♠", "NT", None, "", " none ", "nt"))
+    assert rules.contract_cycle == (Suit.HEARTS, Suit.SPADES, None, None, None, None, None)
 
 
 def test_drf_4_2_presets_select_the_fosk_readings() -> None:
@@ -74,8 +94,10 @@ def test_drf_4_2_presets_select_the_fosk_readings() -> None:
     assert max(DreyfusRules.preset("whist_honours").fosk_ranks) == Rank.NINE
     assert DreyfusRules(fosk_ranks="any").fosk_ranks == frozenset(Rank(r) for r in range(3, 15))
     assert set(PRESETS) == {"default", "shram", "whist_honours", "table"}
-    with pytest.raises(InvalidRules, match="unknown preset"):
+    with pytest.raises(InvalidRules) as caught:
         DreyfusRules.preset("nope")
+    assert caught.value.option == "preset"
+    assert caught.value.detail == "unknown preset 'nope'; known: default, shram, table, whist_honours"
 
 
 def test_drf_10_1_table_preset_penalises_revokes() -> None:
@@ -97,3 +119,9 @@ def test_drf_1_1_every_option_docstring_names_a_rule() -> None:
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             assert isinstance(following, ast.Expr), node.target.id
             assert "[DRF-" in following.value.value, node.target.id  # type: ignore[attr-defined]
+
+
+def test_drf_5_3_the_next_player_is_on_the_left() -> None:
+    """DRF-5.3: play (and dealing, DRF-2.2) goes round to the left: 0, 1, 2, then 0 again."""
+    rules = DreyfusRules()
+    assert [rules.left_of(seat) for seat in range(3)] == [1, 2, 0]

@@ -35,12 +35,14 @@ def test_drf_9_1_edge_8_shortfall_floored_at_zero() -> None:
 def test_drf_9_1_settlement_of_a_played_match_is_zero_sum() -> None:
     """DRF-9.1: a played match pays the winner what the losers pay; asking before the end is refused."""
     m = new_match(DreyfusRules(), seed=21, dealer=0)
-    with pytest.raises(RuleViolation) as caught:
-        m.settlement()
-    assert caught.value.rule == "DRF-9.1"
+    m = m.apply(m.legal_actions()[0])
+    with pytest.raises(RuleViolation, match="^DRF-9.1: the match is not over; nobody pays yet$") as caught:
+        m.result_lines()
+    assert caught.value.offending == 0  # the deals played so far
     while not m.is_over:
         m = m.apply(m.legal_actions()[0])
     pay = m.settlement()
+    assert m.result_lines() == {"upper": m.upper, "lower": m.lower, "settlement": pay}
     assert sum(pay) == 0
     assert pay[m.winner] > 0  # type: ignore[index]
 

@@ -36,6 +36,10 @@ def test_drf_1_4_a_state_cannot_be_changed_and_equals_any_state_of_the_same_posi
     assert hash(m2) == hash(m2._replace(history=None))
     assert m2 != m
     assert m2 != tuple(m2)
+    # different positions hash apart (states serve as keys of search tables): other records, a move on
+    deals = (d, one, deal(upper=(1, 0, 0)), deal(lower=(0, 0, 1)), one.apply(Stand()))
+    assert len({hash(x) for x in deals}) == len(deals)
+    assert len({hash(x) for x in (m, m2, m2.apply(Stand()))}) == 3
 
 
 def test_drf_4_4_the_exchange_choices_equal_the_tuple_of_the_same_actions() -> None:
