@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Final
 
 from fly_rules.actions import Play
@@ -166,8 +167,9 @@ def trick_winner(trick: Sequence[int], trump: int | None, order: RankOrder) -> i
         if len(_POWERS) >= 256:  # orders made on the fly: keep the table small
             _POWERS.clear()
         found = _POWERS[id(order), trump, led_suit] = (order, _powers(order, trump, led_suit))
-    powers = found[1]
-    return trick.index(max([powers[card] for card in trick]) & 63)
+    if len(trick) == 1:
+        return 0
+    return trick.index(max(itemgetter(*trick)(found[1])) & 63)
 
 
 # per (rank order, trump, suit led): each card's power in the trick, so that the winner is one max();

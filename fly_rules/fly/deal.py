@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -54,15 +54,17 @@ class Table:
     """Whether the A♠ is a permanent top trump in this deal [FLY-7.1]."""
 
     def __attrs_post_init__(self) -> None:
-        for name, value in zip(_DERIVED, _derived(self.rules, self.trump_card.suit)):  # noqa: B905 - one per name
-            object.__setattr__(self, name, value)  # values fixed once for the whole deal
+        # values fixed once for the whole deal, stored through their slots (a table is made per deal)
+        for store, value in zip(_STORE_DERIVED, _derived(self.rules, self.trump_card.index // 13)):  # noqa: B905
+            store(self, value)
 
 
 _DERIVED = ("trump", "privileged", "trump_ace", "left", "order", "must_head", "trump_duty", "top_trump")
+_STORE_DERIVED: tuple[Callable[[Table, Any], None], ...] = tuple(Table.__dict__[name].__set__ for name in _DERIVED)
 
 
 @functools.lru_cache(maxsize=256)
-def _derived(rules: FlyRules, trump: Suit) -> tuple[Any, ...]:
+def _derived(rules: FlyRules, trump: int) -> tuple[Any, ...]:
     """The values of :data:`_DERIVED` for ``rules`` and the trump suit ``trump``, computed once."""
     privileged = rules.ace_of_spades_mode != "none" and trump != Suit.SPADES
     return (
