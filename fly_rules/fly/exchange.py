@@ -9,7 +9,7 @@ pieces; they never see the deal itself.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import attrs
@@ -82,16 +82,18 @@ _STAND_ONLY = (_STAND,)
 _STAND_FOLD = (_STAND, _FOLD)
 _new_object = object.__new__
 _new = tuple.__new__  # a named tuple built without its keyword-handling __new__
-_set_field = object.__setattr__
+# the frozen classes' slots, stored through directly
+_store_mask: Callable[[CardSet, int], None] = CardSet.__dict__["mask"].__set__
+_store_cards: Callable[[Exchange, CardSet], None] = Exchange.__dict__["cards"].__set__
 
 
 def _exchange_of(mask: int) -> Exchange:
     """``Exchange(CardSet(mask))`` for a mask taken from a hand, built without re-checking it
     (a random player builds one of these at almost every declaration)."""
     cards = _new_object(CardSet)
-    _set_field(cards, "mask", mask)
+    _store_mask(cards, mask)
     action = _new_object(Exchange)
-    _set_field(action, "cards", cards)
+    _store_cards(action, cards)
     return action
 
 
