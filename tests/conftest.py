@@ -48,14 +48,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         items.sort(key=lambda item: any(part in item.nodeid for part in _SLOW_LAST))
 
 
+_MUTANT_MEMORY = 2 << 30
+"""Bytes of address space a mutant's test run may use (a normal run needs under 0.5 GB)."""
+
+
 @pytest.fixture(autouse=True)
 def _fresh_caches_under_mutmut() -> None:
-    """Under mutmut (``MUTANT_UNDER_TEST`` set) empty the library's function caches before each test.
+    """Under mutmut (``MUTANT_UNDER_TEST`` set) empty the library's function caches before each test,
+    and cap the memory a runaway mutant may take.
 
     mutmut forks each mutant's run from a process that has already run the code, so a result
     cached there (``functools.cache``) would hide the mutant in the function that computed it.
     """
     if os.environ.get("MUTANT_UNDER_TEST"):
+        # A mutant that never stops yielding (CardSet.__iter__) fills memory until its CPU time runs
+        # out, many minutes later; with the address space capped it fails with MemoryError at the cap.
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (_MUTANT_MEMORY, resource.getrlimit(resource.RLIMIT_AS)[1]))
         for name, module in list(sys.modules.items()):
             if name.startswith("fly_rules"):
                 for value in list(vars(module).values()):

@@ -139,8 +139,7 @@ def new_match(rules: DreyfusRules, seed: int | str, dealer: int | None = None) -
     """
     if not isinstance(rules, DreyfusRules):
         raise TypeError(f"rules must be DreyfusRules, not {type(rules).__name__}")
-    if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise TypeError(f"a seed must be an int or a str, not {seed!r}")
+    # the seed (an int or a str, not a bool) is checked by the shuffle, engine.shuffled_indices
     if dealer is None:
         dealer = draw_dealer(seed)
     elif isinstance(dealer, bool) or dealer not in (0, 1, 2):

@@ -132,8 +132,9 @@ def test_drf_2_4_bad_dealer_records_or_rules_are_refused() -> None:
         new_deal(object(), hands, talon, "S", 0)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="^rules must be DreyfusRules, not object$"):
         new_match(object(), seed=1)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=r"^a seed must be an int or a str, not 1\.5$"):
-        new_match(DreyfusRules(), seed=1.5)  # type: ignore[arg-type]
+    for seed, dealer in ((1.5, None), (True, 0), (None, 1)):
+        with pytest.raises(TypeError, match=rf"^a seed must be an int or a str, not {seed!r}$"):
+            new_match(DreyfusRules(), seed=seed, dealer=dealer)  # type: ignore[arg-type]
     with pytest.raises(RuleViolation, match=r"^DRF-2.1: the dealer is seat 0, 1 or 2, not 5$") as caught:
         new_match(DreyfusRules(), seed=1, dealer=5)
     assert caught.value.offending == 5
