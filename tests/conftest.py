@@ -51,6 +51,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 _MUTANT_MEMORY = 2 << 30
 """Bytes of address space a mutant's test run may use (a normal run needs under 0.5 GB)."""
 
+# Caches kept in module-level dicts, filled at run time: emptied with the functools caches.
+_DICT_CACHES = {"fly_rules.tricks": ("_BEATEN_BY", "_POWERS", "_ONE_SUIT_PLAYS")}
+
 
 @pytest.fixture(autouse=True)
 def _fresh_caches_under_mutmut() -> None:
@@ -58,7 +61,8 @@ def _fresh_caches_under_mutmut() -> None:
     and cap the memory a runaway mutant may take.
 
     mutmut forks each mutant's run from a process that has already run the code, so a result
-    cached there (``functools.cache``) would hide the mutant in the function that computed it.
+    cached there (``functools.cache``, or a dict of :data:`_DICT_CACHES`) would hide the mutant in
+    the function that computed it.
     """
     if os.environ.get("MUTANT_UNDER_TEST"):
         # A mutant that never stops yielding (CardSet.__iter__) fills memory until its CPU time runs
@@ -72,3 +76,5 @@ def _fresh_caches_under_mutmut() -> None:
                     clear = getattr(value, "cache_clear", None)
                     if callable(clear):
                         clear()
+                for cache in _DICT_CACHES.get(name, ()):
+                    getattr(module, cache).clear()

@@ -258,8 +258,8 @@ class FlyDeal(_DealFields, Pictured):
             len(new) != len(old)
             or any(type(m) is not int or m.bit_count() != size for m, size in zip(new, sizes, strict=True))
             or len(new_stock) != len(bidding.stock_indices)
+            # the old places are disjoint, so the same sizes and union leave the new ones disjoint too
             or _mask_of_masks(new) != _mask_of_masks(old)
-            or _mask_of_masks(new).bit_count() != sum(sizes)
         ):
             raise ValueError(
                 "with_hidden: each hand, the stock and the discards must keep their size and hold the same cards in all"

@@ -1031,3 +1031,22 @@ def test_fly_12_2_default_preset_and_unknown_name() -> None:
     with pytest.raises(InvalidRules):
         fly.FlyRules.preset("no_such_preset", players=4)
     assert isinstance(fly.RULES_VERSION, int)
+
+
+def test_fly_12_2_a_preset_s_deck_follows_the_players_unless_overridden() -> None:
+    """FLY-12.2: "mouche_1718" picks its deck by the number of players, unless ``deck_size`` is
+    given; "default" keeps the default decks; any option may be overridden; an unknown name or a
+    bad number of players is refused, naming the option."""
+    assert fly.FlyRules.preset("default", players=5).deck_size == 52
+    assert fly.FlyRules.preset("mouche_1718", players=5).deck_size == 48
+    assert fly.FlyRules.preset("mouche_1718", players=5, deck_size=52).deck_size == 52
+    clockwise = fly.FlyRules.preset("mouche_1718", players=4, direction="clockwise")
+    assert (clockwise.direction, clockwise.ace_rank, clockwise.deck_size) == ("clockwise", "below_jack", 36)
+    with pytest.raises(InvalidRules) as caught:
+        fly.FlyRules.preset("mouche", players=4)
+    assert caught.value.option == "preset"
+    assert caught.value.detail == "FLY-12.2: unknown preset 'mouche' (known: default, mouche_1718)"
+    for players in (8, [3], 3.0):
+        with pytest.raises(InvalidRules) as caught:
+            fly.FlyRules.preset("mouche_1718", players=players)  # type: ignore[arg-type]
+        assert caught.value.option == "players"

@@ -1,0 +1,185 @@
+"""The deal as a value: what one seat sees of it (``view``), its hidden cards placed otherwise
+(``with_hidden``, which the sampling bots and the adapters use), equality, hashing and its printed
+form [FLY-5.1] [FLY-4.2].
+
+Positions as in ``test_fly_edge_cases``: three players, seat 2 deals, hearts trump (7♥ turned up).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from fly_rules import CardSet, Suit, fly
+from fly_rules.engine import Phase
+from tests.fly.test_fly_edge_cases import BASE, card, play, position
+
+# Seat 0 exchanges 7♣ 8♣ (drawing 9♣ T♣), seat 1 folds, seat 2 stands; seat 0 wins A♥ 8♥ and leads K♥.
+EXCHANGED = position(BASE).apply(fly.Exchange(CardSet.parse("7C 8C")))
+STARTED = EXCHANGED.apply(fly.Fold()).apply(fly.Stand())
+MID_TRICK = play(STARTED, "AH 8H KH")
+
+
+def mask(cards: str) -> int:
+    """The mask of the cards listed."""
+    return CardSet.parse(cards).mask
+
+
+def test_fly_5_1_a_view_shows_the_seat_its_hand_and_everything_public() -> None:
+    """FLY-5.1 / FLY-4.2: the view of seat 2 in the second trick: its own hand, the declarations by
+    kind and count, who is in, the trick so far, the completed tricks, the records."""
+    view = MID_TRICK.view(2)
+    assert view.seat == 2
+    assert view.players == 3
+    assert view.dealer == 2
+    assert view.deal_number == 0
+    assert view.phase is Phase.PLAY
+    assert view.to_move == 2
+    assert view.hand == CardSet.parse("9H TH 7S 8S")
+    assert view.trump_card == card("7H")
+    assert view.trump is Suit.HEARTS
+    assert view.stock_size == 14
+    assert view.declarations == ((fly.Declared("exchange", 2),), (fly.Declared("fold"),), (fly.Declared("stand"),))
+    assert view.active == (True, False, True)
+    assert view.trick == ((0, card("KH")),)
+    assert view.tricks == (((0, card("AH")), (2, card("8H"))),)
+    assert view.tricks_taken == (1, 0, 0)
+    assert view.records == (24, 25, 25)
+    assert view.scores == (-24, -25, -25)
+    assert view.score_lines == {"records": (24, 25, 25)}
+    assert view.winner is None
+    assert view.game == "fly"
+    assert MID_TRICK.view(0).hand == CardSet.parse("9C TC QH")
+
+
+def test_fly_3_3_a_view_shows_the_dealer_s_trump_swap_as_a_swap() -> None:
+    """FLY-3.3 / FLY-4.2: the dealer's ``SwapTrump`` is shown as a swap, without the card discarded."""
+    d = position(BASE, turnup_use="dealer_swap").apply(fly.Stand()).apply(fly.Stand())
+    d = d.apply(fly.SwapTrump(card("7S")))
+    assert d.view(0).declarations == ((fly.Declared("stand"),), (fly.Declared("stand"),), (fly.Declared("swap"),))
+
+
+def test_fly_9_1_a_view_names_the_winner() -> None:
+    """FLY-9.1: seat 0, at 1, wins with the first trick; every seat's view names him."""
+    d = play(position(BASE, records=(1, 25, 25)).apply(fly.Stand()).apply(fly.Stand()).apply(fly.Stand()), "AH 7D 8H")
+    assert d.is_over
+    assert [d.view(seat).winner for seat in range(3)] == [0, 0, 0]
+    assert d.view(1).records == (0, 25, 25)
+
+
+@pytest.mark.parametrize("seat", [3, -1, True, "0", None])
+def test_fly_1_2_a_view_is_only_for_a_seat_at_the_table(seat: Any) -> None:
+    """FLY-1.2: seats are 0 to players - 1; anything else is refused, naming the seats."""
+    with pytest.raises(ValueError, match=r"^FLY-1\.2: seats are 0 to 2, not "):
+        MID_TRICK.view(seat)
+
+
+def test_fly_5_1_with_hidden_moves_hands_and_stock_in_the_exchange() -> None:
+    """FLY-5.1: in the exchange, other hands and another stock order; the seat to move, the
+    declarations so far and the discards stay; the next exchange draws from the new stock's top."""
+    h0, h1, h2 = EXCHANGED.hand_masks
+    stock = tuple(reversed(EXCHANGED.bidding.stock_indices))
+    moved = EXCHANGED.with_hidden(hand_masks=[h0, h2, h1], stock=stock)
+    assert moved.phase is Phase.EXCHANGE
+    assert moved.to_move == 1
+    assert moved.hands == (EXCHANGED.hands[0], EXCHANGED.hands[2], EXCHANGED.hands[1])
+    assert moved.stock[0] == card("AS")
+    assert moved.discards == CardSet.parse("7C 8C")
+    assert moved.actions == EXCHANGED.actions
+    assert fly.Exchange(CardSet.parse("7S")) in moved.legal_actions()
+    drawn = moved.apply(fly.Exchange(CardSet.parse("7S")))
+    assert drawn.hands[1] == CardSet.parse("8H 9H TH 8S AS")
+    assert drawn.discards == CardSet.parse("7C 8C 7S")
+
+
+def test_fly_4_4_with_hidden_moves_cards_between_stock_and_discards() -> None:
+    """FLY-4.4: the discards may be placed otherwise too, each place keeping its size."""
+    stock = EXCHANGED.bidding.stock_indices
+    moved = EXCHANGED.with_hidden(stock=(card("8C").index, *stock[1:]), discards=mask("7C") | 1 << stock[0])
+    assert moved.discards == CardSet.of([card("7C"), card("JC")])
+    assert moved.stock[:2] == (card("8C"), card("QC"))
+    assert moved.hands == EXCHANGED.hands
+    only_discards = EXCHANGED.with_hidden(discards=mask("7C 8C"))
+    assert only_discards == EXCHANGED
+
+
+def test_fly_6_3_with_hidden_in_play_recomputes_the_cards_the_seat_to_move_may_play() -> None:
+    """FLY-6.3 / FLY-6.4: K♥ (trump) led; seat 2, given the folded seat's diamonds for his hearts, is
+    void in the suit led and in trumps, so any card may follow."""
+    assert MID_TRICK.legal_actions() == (fly.Play(card("9H")), fly.Play(card("TH")))
+    moved = MID_TRICK.with_hidden(hand_masks=[MID_TRICK.hand_masks[0], mask("KC AC 9D 9H TH"), mask("7D 8D 7S 8S")])
+    assert moved.phase is Phase.PLAY
+    assert moved.to_move == 2
+    assert moved.trick == ((0, card("KH")),)
+    assert [a.card for a in moved.legal_actions()] == [card(c) for c in ("7D", "8D", "7S", "8S")]
+    after = moved.apply(fly.Play(card("7D")))
+    assert after.tricks_taken == (2, 0, 0)
+
+
+def test_fly_10_3_with_hidden_leaves_a_finished_deal_finished() -> None:
+    """FLY-10.3: a finished deal with its cards unchanged is the same finished deal."""
+    over = play(STARTED, "AH 8H KH 9H QH TH 9C 7S TC 8S")
+    assert over.is_over
+    again = over.with_hidden(hand_masks=over.hand_masks)
+    assert again.is_over
+    assert again == over
+    assert again.legal_actions() == ()
+    assert again.actions == over.actions
+
+
+def _hands(change: dict[int, str]) -> list[int]:
+    hands = list(EXCHANGED.hand_masks)
+    for seat, cards in change.items():
+        hands[seat] = mask(cards)
+    return hands
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        pytest.param({"hand_masks": EXCHANGED.hand_masks[:2]}, id="a hand missing"),
+        pytest.param({"hand_masks": [*EXCHANGED.hand_masks, 0]}, id="a hand too many"),
+        pytest.param({"hand_masks": _hands({1: "KC AC 7D 8D", 2: "9D 8H 9H TH 7S 8S"})}, id="a hand shorter"),
+        pytest.param({"hand_masks": _hands({1: "KC AC 7D 8D 7H"})}, id="the turn-up in a hand"),
+        pytest.param({"hand_masks": _hands({1: "KC AC 7D 8D 8H"})}, id="a card in two hands"),
+        pytest.param({"hand_masks": [CardSet(m) for m in EXCHANGED.hand_masks]}, id="not a mask"),
+        pytest.param({"stock": EXCHANGED.bidding.stock_indices[1:]}, id="a stock card dropped"),
+        pytest.param({"stock": (*EXCHANGED.bidding.stock_indices, 0)}, id="a stock card added"),
+        pytest.param(
+            {"stock": (*EXCHANGED.bidding.stock_indices, EXCHANGED.bidding.stock_indices[0])}, id="a stock card twice"
+        ),
+        pytest.param(
+            {"stock": (EXCHANGED.bidding.stock_indices[1], *EXCHANGED.bidding.stock_indices[1:])},
+            id="a stock card in place of another",
+        ),
+        pytest.param({"discards": mask("7C")}, id="a discard dropped"),
+        pytest.param({"discards": mask("7C 8C 7H")}, id="a discard added"),
+    ],
+)
+def test_fly_5_1_with_hidden_keeps_every_place_s_size_and_the_cards(changes: dict[str, Any]) -> None:
+    """FLY-5.1: hidden cards may only move between the hidden places, each keeping its size."""
+    with pytest.raises(ValueError, match="must keep their size and hold the same cards in all"):
+        EXCHANGED.with_hidden(**changes)
+
+
+def test_fly_5_1_deals_are_equal_when_their_positions_are() -> None:
+    """FLY-5.1: equality and hashing look at the position, not at the actions that led to it."""
+    forgetful = EXCHANGED._replace(history=None)
+    assert forgetful == EXCHANGED
+    assert (forgetful != EXCHANGED) is False
+    assert hash(forgetful) == hash(EXCHANGED)
+    other_turn = EXCHANGED._replace(turn=2)
+    assert other_turn != EXCHANGED
+    assert position(BASE) != EXCHANGED
+    assert hash(position(BASE)) != hash(EXCHANGED)
+    assert tuple(EXCHANGED) != EXCHANGED
+    assert len({EXCHANGED, forgetful, STARTED}) == 2
+
+
+def test_fly_5_1_a_deal_prints_its_phase_dealer_trump_turn_records_and_hands() -> None:
+    """FLY-5.1: the printed form names what a reader needs to place the deal."""
+    assert repr(EXCHANGED) == (
+        "<FlyDeal exchange dealer=2 trump=7H to_move=1 records=(25, 25, 25) "
+        "hands=9C TC QH KH AH / KC AC 7D 8D 9D / 8H 9H TH 7S 8S>"
+    )
