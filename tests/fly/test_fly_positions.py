@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from fly_rules import Card, CardSet, RuleViolation, fly
-from fly_rules.fly.deal import deal_cards
 
 RULES = fly.FlyRules(players=3)
 HANDS = ["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"]
@@ -96,13 +95,3 @@ def test_fly_3_1_what_is_not_cards_or_rules_is_a_type_error(changes: dict[str, A
     """FLY-3.1: rules that are not ``FlyRules`` and cards that are not cards are refused by type."""
     with pytest.raises(TypeError, match=f"^{message}"):
         new(**changes)
-
-
-def test_fly_3_1_a_pack_too_short_for_the_hands_is_refused() -> None:
-    """FLY-3.1: dealing needs five cards a hand and the trump card; a shorter pack is refused, not dealt in part."""
-    pack = list(RULES.deck)
-    hands, trump, stock = deal_cards(RULES, pack, 2)
-    assert [CardSet(h) for h in hands] == [CardSet.of(pack[seat::3][:5]) for seat in range(3)]
-    assert (trump, len(stock)) == (pack[15], 16)
-    with pytest.raises(ValueError, match="shorter"):
-        deal_cards(RULES, pack[:10], 2)
