@@ -227,8 +227,9 @@ class FlyRules:
         if name not in PRESETS:
             raise InvalidRules("preset", f"FLY-12.2: unknown preset {name!r} (known: {', '.join(sorted(PRESETS))})")
         options: dict[str, Any] = PRESETS[name].non_default_options()
-        if name == "mouche_1718" and "deck_size" not in overrides and type(players) is int and players in _MOUCHE_DECKS:
+        if name == "mouche_1718" and type(players) is int and players in _MOUCHE_DECKS:
             options["deck_size"] = _MOUCHE_DECKS[players]  # other counts: FlyRules refuses them
+        # the overrides come last, so that a deck_size given wins
         options.update(overrides)
         return cls(players=players, **options)
 

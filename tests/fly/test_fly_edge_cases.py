@@ -1040,6 +1040,7 @@ def test_fly_12_2_a_preset_s_deck_follows_the_players_unless_overridden() -> Non
     assert fly.FlyRules.preset("default", players=5).deck_size == 52
     assert fly.FlyRules.preset("mouche_1718", players=5).deck_size == 48
     assert fly.FlyRules.preset("mouche_1718", players=5, deck_size=52).deck_size == 52
+    assert fly.FlyRules.preset("mouche_1718") == fly.FlyRules.preset("mouche_1718", players=4)
     clockwise = fly.FlyRules.preset("mouche_1718", players=4, direction="clockwise")
     assert (clockwise.direction, clockwise.ace_rank, clockwise.deck_size) == ("clockwise", "below_jack", 36)
     with pytest.raises(InvalidRules) as caught:

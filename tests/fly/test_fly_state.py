@@ -21,6 +21,11 @@ STARTED = EXCHANGED.apply(fly.Fold()).apply(fly.Stand())
 MID_TRICK = play(STARTED, "AH 8H KH")
 
 
+WITH_HIDDEN_REFUSED = (
+    "with_hidden: each hand, the stock and the discards must keep their size and hold the same cards in all"
+)
+
+
 def mask(cards: str) -> int:
     """The mask of the cards listed."""
     return CardSet.parse(cards).mask
@@ -102,6 +107,25 @@ def test_fly_4_4_with_hidden_moves_cards_between_stock_and_discards() -> None:
     assert moved.hands == EXCHANGED.hands
     only_discards = EXCHANGED.with_hidden(discards=mask("7C 8C"))
     assert only_discards == EXCHANGED
+    with_a_hand = EXCHANGED.with_hidden(
+        hand_masks=[mask("9C TC QH KH 8C"), *EXCHANGED.hand_masks[1:]], discards=mask("7C AH")
+    )
+    assert with_a_hand.discards == CardSet.parse("7C AH")
+    assert with_a_hand.hands[0] == CardSet.parse("8C 9C TC QH KH")
+    assert with_a_hand.stock == EXCHANGED.stock
+
+
+def test_fly_5_1_with_hidden_moves_the_two_of_clubs_too() -> None:
+    """FLY-5.1: in a 52-card deck the 2♣ (card 0) moves like any card, from the stock to a hand."""
+    deal = fly.new_match(fly.FlyRules(players=5), seed=3, dealer=0).deal
+    stock = deal.bidding.stock_indices
+    assert 0 in stock
+    hands = list(deal.hand_masks)
+    lowest = hands[1] & -hands[1]
+    hands[1] ^= lowest | 1
+    moved = deal.with_hidden(hand_masks=hands, stock=tuple(lowest.bit_length() - 1 if c == 0 else c for c in stock))
+    assert card("2C") in moved.hands[1]
+    assert card("2C") not in moved.stock
 
 
 def test_fly_6_3_with_hidden_in_play_recomputes_the_cards_the_seat_to_move_may_play() -> None:
@@ -159,7 +183,7 @@ def _hands(change: dict[int, str]) -> list[int]:
 )
 def test_fly_5_1_with_hidden_keeps_every_place_s_size_and_the_cards(changes: dict[str, Any]) -> None:
     """FLY-5.1: hidden cards may only move between the hidden places, each keeping its size."""
-    with pytest.raises(ValueError, match="must keep their size and hold the same cards in all"):
+    with pytest.raises(ValueError, match=f"^{WITH_HIDDEN_REFUSED}$"):
         EXCHANGED.with_hidden(**changes)
 
 
