@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from fly_rules import CardSet, RuleViolation, fly
-from tests.fly.test_fly_edge_cases import BASE, apply_all, card, position
+from tests.fly.test_fly_edge_cases import ACE_BONUS, BASE, apply_all, card, first_cards, position, sliced
 
 
 def test_fly_3_3_the_dealer_swaps_the_trump_card_only_in_the_exchange_round() -> None:
@@ -25,3 +27,57 @@ def test_fly_3_3_the_dealer_swaps_the_trump_card_only_in_the_exchange_round() ->
     swapped = d.apply(swap)
     assert swapped.hands[2] == CardSet.parse("8H 9H TH 7H 8S")
     assert swapped.discards == CardSet.parse("7S")
+
+
+def _stock_of_one() -> fly.FlyDeal:
+    """Four players, seat 0 dealing: seats 1, 2 and 3 exchange 5, 5 and 4 cards; one card is left."""
+    d = sliced(4, dealer=0)
+    for size in (5, 5, 4):
+        d = d.apply(first_cards(d, size))
+    return d
+
+
+@pytest.mark.parametrize(
+    ("deal", "cards", "rule", "detail"),
+    [
+        (lambda: position(BASE), "", "FLY-4.3", "an exchange discards at least one card; to keep the hand, stand"),
+        (lambda: position(BASE), "AC 7C", "FLY-4.3", "seat 0 does not hold AC"),
+        (lambda: position(BASE, max_exchange=3), "AH KH QH 7C", "FLY-4.3", "at most 3 cards may be exchanged, not 4"),
+        (
+            lambda: position(BASE, total_exchange_cap=5).apply(fly.Exchange("QH 7C 8C")),
+            "7D 8D 9D",
+            "FLY-4.3",
+            "only 2 more cards may be exchanged in this deal, not 3",
+        ),
+        (
+            lambda: position(ACE_BONUS, ace_of_spades_discardable=False),
+            "7C AS",
+            "FLY-4.7",
+            "the ace of spades may not be discarded",
+        ),
+        (_stock_of_one, "", "FLY-4.5", "the stock can replace only 1 cards, not 2"),
+        (
+            lambda: position(BASE, may_fold_after_exchange=True).apply(fly.Exchange("7C")),
+            "8C",
+            "FLY-4.6",
+            "no exchange is open now: stand or fold",
+        ),
+        (
+            lambda: position(BASE, declaration_mode="fold_round_then_exchange"),
+            "7C",
+            "FLY-4.1",
+            "no exchange is open now: stand or fold",
+        ),
+    ],
+)
+def test_fly_4_3_exchange_refusals_name_the_rule_and_what_is_wrong(
+    deal: Callable[[], fly.FlyDeal], cards: str, rule: str, detail: str
+) -> None:
+    """FLY-4.3 / FLY-4.5 / FLY-4.6 / FLY-4.7 / FLY-4.1: each refused exchange names its rule, what
+    is wrong (with the numbers) and carries the action."""
+    d = deal()
+    action = fly.Exchange(cards) if cards or rule != "FLY-4.5" else first_cards(d, 2)
+    with pytest.raises(RuleViolation) as caught:
+        d.apply(action)
+    assert (caught.value.rule, caught.value.detail) == (rule, detail)
+    assert caught.value.offending == action
