@@ -207,3 +207,13 @@ def test_fly_5_1_a_deal_prints_its_phase_dealer_trump_turn_records_and_hands() -
         "<FlyDeal exchange dealer=2 trump=7H to_move=1 records=(25, 25, 25) "
         "hands=9C TC QH KH AH / KC AC 7D 8D 9D / 8H 9H TH 7S 8S>"
     )
+
+
+def test_fly_5_5_a_lone_player_s_deal_ends_with_no_one_to_move() -> None:
+    """FLY-5.5: when the others fold the lone player takes every trick at once; the deal is over and
+    its turn is -1, as for a deal played out."""
+    d = position(BASE).apply(fly.Stand()).apply(fly.Fold()).apply(fly.Fold())
+    assert d.is_over
+    assert d.tricks_taken == (5, 0, 0)
+    assert (d.turn, d.to_move) == (-1, None)
+    assert play(STARTED, "AH 8H KH 9H QH TH 9C 7S TC 8S").turn == -1

@@ -88,3 +88,13 @@ def test_fly_6_3_top_trump_refusals_name_the_duty_the_led_card_and_the_card(
         d.apply(action)
     assert (caught.value.rule, caught.value.detail) == (rule, detail)
     assert caught.value.offending == action
+
+
+def test_fly_6_3_top_trump_refusal_in_a_full_deck() -> None:
+    """FLY-6.3: with five players (52 cards) the 2♠ led is a spade, not a heart: a heart played while
+    holding a spade breaks the duty to follow suit."""
+    hands = ("2S 3C 4C 5C 6C", "3S 7H 3D 4D 5D", "4S 5S 6S 7S 8S", "2D 6D 7D 8D 9D", "TC JC QC KC AC")
+    d = play(stand_all(position(hands, "9H", dealer=4, ace_of_spades_mode="top_trump")), "2S")
+    with pytest.raises(RuleViolation) as caught:
+        d.apply(fly.Play(card("7H")))
+    assert (caught.value.rule, caught.value.detail) == ("FLY-6.3", "must follow suit (2S led, 7H played)")
