@@ -101,11 +101,6 @@ def _in_exchange_round(table: Table, bidding: Bidding) -> bool:
     return table.rules.declaration_mode == "combined" or bidding.declaration_round == 1
 
 
-def _fold_round_open(table: Table, bidding: Bidding) -> bool:
-    """Whether a fold is a possible declaration now (not in the exchange round of two) [FLY-4.1]."""
-    return bidding.must_confirm or table.rules.declaration_mode == "combined" or bidding.declaration_round == 0
-
-
 def fold_refusal(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int) -> RuleViolation | None:
     """Why ``seat`` may not fold now, or None if it may [FLY-5.2] [FLY-5.3] [FLY-5.4] [FLY-5.5] [FLY-4.6]."""
     reason = _fold_reason(table, bidding, hands, seat)
@@ -164,7 +159,7 @@ def exchange_limit(table: Table, bidding: Bidding, hands: tuple[int, ...]) -> in
         limit = min(limit, rules.total_exchange_cap - bidding.exchanged_total)
     available = len(bidding.stock_indices)
     if available >= limit:
-        return limit if limit > 0 else 0  # the stock alone covers it
+        return limit  # the stock alone covers it (the caps leave limit >= 0)
     available += _refill_pool(table, bidding, hands).bit_count()
     if rules.turnup_use == "last_stock_card" and bidding.turnup_here:
         available += 1
@@ -181,10 +176,8 @@ def legal_declarations(table: Table, bidding: Bidding, hands: tuple[int, ...], s
     rules = table.rules
     combined = rules.declaration_mode == "combined"
     must_confirm = bidding.must_confirm
-    # open fold round (_fold_round_open), written out: this runs at every declaration
-    may_fold = (must_confirm or combined or bidding.declaration_round == 0) and _fold_reason(
-        table, bidding, hands, seat
-    ) is None
+    # _fold_reason refuses a fold in the exchange round of two (FLY-4.6), so it alone decides
+    may_fold = _fold_reason(table, bidding, hands, seat) is None
     actions: tuple[Any, ...] = _STAND_FOLD if may_fold else _STAND_ONLY
     if must_confirm or not (combined or bidding.declaration_round == 1):  # not _in_exchange_round
         return actions
@@ -317,8 +310,6 @@ def apply_declaration(table: Table, bidding: Bidding, hands: tuple[int, ...], se
         refused = fold_refusal(table, bidding, hands, seat)
         if refused is not None:
             raise refused
-        if not _fold_round_open(table, bidding):
-            raise RuleViolation("FLY-4.6", "after the fold round a player who stayed in must play", action)
         active = list(bidding.active)
         active[seat] = False
         after = bidding._replace(active=tuple(active), declared=tuple(declared), must_confirm=False)

@@ -24,6 +24,8 @@ def test_fly_3_3_the_dealer_swaps_the_trump_card_only_in_the_exchange_round() ->
     assert caught.value.offending == swap
     d = apply_all(d, fly.Stand(), fly.Stand(), fly.Stand())
     assert (d.to_move, d.bidding.declaration_round) == (2, 1)
+    # the exchange round: no fold, the swaps after the stand
+    assert d.legal_actions()[:6] == (fly.Stand(), *(fly.SwapTrump(c) for c in CardSet.parse("8H 9H TH 7S 8S")))
     swapped = d.apply(swap)
     assert swapped.hands[2] == CardSet.parse("8H 9H TH 7H 8S")
     assert swapped.discards == CardSet.parse("7S")
@@ -81,3 +83,13 @@ def test_fly_4_3_exchange_refusals_name_the_rule_and_what_is_wrong(
         d.apply(action)
     assert (caught.value.rule, caught.value.detail) == (rule, detail)
     assert caught.value.offending == action
+
+
+def test_fly_5_2_a_refused_fold_names_the_rule_and_carries_the_fold() -> None:
+    """FLY-5.2: the A♠ holder's fold is refused, saying why, with the ``Fold`` as the value refused."""
+    d = position(ACE_BONUS)
+    with pytest.raises(RuleViolation) as caught:
+        d.apply(fly.Fold())
+    assert caught.value.rule == "FLY-5.2"
+    assert caught.value.detail == "a player who held the ace of spades when his turn began may not fold"
+    assert caught.value.offending == fly.Fold()
