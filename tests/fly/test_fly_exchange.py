@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -31,9 +32,9 @@ def test_fly_3_3_the_dealer_swaps_the_trump_card_only_in_the_exchange_round() ->
     assert swapped.discards == CardSet.parse("7S")
 
 
-def _stock_of_one() -> fly.FlyDeal:
+def _stock_of_one(**options: Any) -> fly.FlyDeal:
     """Four players, seat 0 dealing: seats 1, 2 and 3 exchange 5, 5 and 4 cards; one card is left."""
-    d = sliced(4, dealer=0)
+    d = sliced(4, dealer=0, **options)
     for size in (5, 5, 4):
         d = d.apply(first_cards(d, size))
     return d
@@ -93,3 +94,18 @@ def test_fly_5_2_a_refused_fold_names_the_rule_and_carries_the_fold() -> None:
     assert caught.value.rule == "FLY-5.2"
     assert caught.value.detail == "a player who held the ace of spades when his turn began may not fold"
     assert caught.value.offending == fly.Fold()
+
+
+def test_fly_3_3_the_turn_up_as_the_last_stock_card_ends_the_draw() -> None:
+    """FLY-3.3 / FLY-4.5: with one card left and ``turnup_use="last_stock_card"``, an exchange of two
+    takes that card and the turn-up; nothing is refilled, even when discards could be."""
+    d = _stock_of_one(turnup_use="last_stock_card", stock_exhaustion="reshuffle_discards")
+    seat = d.to_move
+    assert seat is not None
+    after = d.apply(first_cards(d, 2))
+    assert after.turnup_here is False
+    assert after.stock == ()
+    assert len(after.hands[seat]) == 5
+    assert d.trump_card in after.hands[seat]
+    assert after.bidding.refills == 0
+    assert len(after.discards) == len(d.discards) + 2
