@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fly_rules.cards import ACE_BELOW_JACK, ACE_HIGH, ALL_CARDS, Card, CardSet, Rank, RankOrder, Suit
-from fly_rules.tricks import Duty, TrumpDuty, beaten_by_mask, playable, trick_winner, unmet_duty
+from fly_rules.errors import InvalidRules
+from fly_rules.tricks import Duty, TrumpDuty, beaten_by_mask, playable, trick_winner, trump_duty_option, unmet_duty
 
 HEARTS = int(Suit.HEARTS)
 
@@ -154,3 +155,12 @@ def test_card_4_1_first_and_last_index_and_direct_comparisons() -> None:
     assert not two >= three
     assert Card(Rank.TWO, Suit.DIAMONDS).index == 13
     assert Card(Rank.ACE, Suit.CLUBS).index == 12
+
+
+def test_fly_6_4_a_low_spade_led_is_not_a_trump_in_a_full_deck() -> None:
+    """FLY-6.4 (overtrump_or_free): 2♠ led, hearts trump; void in spades, holding 3♥ and 5♣: the 2♠ is
+    no trump to beat, so the heart must be played; and a bad duty name is refused listing the known ones."""
+    assert allowed("3H 5C", "2S", trump_duty=TrumpDuty.OVERTRUMP_OR_FREE) == "3H"
+    with pytest.raises(InvalidRules) as caught:
+        trump_duty_option("sometimes")
+    assert caught.value.detail == "must be one of 'any_trump', 'overtrump', 'overtrump_or_free', not 'sometimes'"
