@@ -136,8 +136,7 @@ def new_match(rules: FlyRules, *, seed: int | str, dealer: int | None = None) ->
     """
     if not isinstance(rules, FlyRules):
         raise TypeError(f"rules must be FlyRules, not {rules!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise TypeError(f"a seed must be an int or a str, not {seed!r}")
+    # the seed is checked by the shuffle (engine.shuffled_indices), with the same message
     if dealer is None:
         dealer = draw_first_dealer(rules, seed)
     elif type(dealer) is not int or not 0 <= dealer < rules.players:
