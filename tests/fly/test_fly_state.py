@@ -7,6 +7,7 @@ Positions as in ``test_fly_edge_cases``: three players, seat 2 deals, hearts tru
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,9 +17,22 @@ from fly_rules.engine import Phase
 from tests.fly.test_fly_edge_cases import BASE, card, play, position
 
 # Seat 0 exchanges 7♣ 8♣ (drawing 9♣ T♣), seat 1 folds, seat 2 stands; seat 0 wins A♥ 8♥ and leads K♥.
-EXCHANGED = position(BASE).apply(fly.Exchange(CardSet.parse("7C 8C")))
-STARTED = EXCHANGED.apply(fly.Fold()).apply(fly.Stand())
-MID_TRICK = play(STARTED, "AH 8H KH")
+# Built inside each test, not at import, so that mutation testing links these tests to ``apply``.
+
+
+def exchanged() -> fly.FlyDeal:
+    """Seat 0 has exchanged 7♣ 8♣; seat 1 to declare."""
+    return position(BASE).apply(fly.Exchange(CardSet.parse("7C 8C")))
+
+
+def started() -> fly.FlyDeal:
+    """Seat 1 has folded and seat 2 stood: the play begins, seat 0 to lead."""
+    return exchanged().apply(fly.Fold()).apply(fly.Stand())
+
+
+def mid_trick() -> fly.FlyDeal:
+    """Seat 0 has won A♥ 8♥ and led K♥; seat 2 to follow."""
+    return play(started(), "AH 8H KH")
 
 
 WITH_HIDDEN_REFUSED = (
@@ -34,7 +48,8 @@ def mask(cards: str) -> int:
 def test_fly_5_1_a_view_shows_the_seat_its_hand_and_everything_public() -> None:
     """FLY-5.1 / FLY-4.2: the view of seat 2 in the second trick: its own hand, the declarations by
     kind and count, who is in, the trick so far, the completed tricks, the records."""
-    view = MID_TRICK.view(2)
+    mid = mid_trick()
+    view = mid.view(2)
     assert view.seat == 2
     assert view.players == 3
     assert view.dealer == 2
@@ -55,7 +70,7 @@ def test_fly_5_1_a_view_shows_the_seat_its_hand_and_everything_public() -> None:
     assert view.score_lines == {"records": (24, 25, 25)}
     assert view.winner is None
     assert view.game == "fly"
-    assert MID_TRICK.view(0).hand == CardSet.parse("9C TC QH")
+    assert mid.view(0).hand == CardSet.parse("9C TC QH")
 
 
 def test_fly_3_3_a_view_shows_the_dealer_s_trump_swap_as_a_swap() -> None:
@@ -76,22 +91,24 @@ def test_fly_9_1_a_view_names_the_winner() -> None:
 @pytest.mark.parametrize("seat", [3, -1, True, "0", None])
 def test_fly_1_2_a_view_is_only_for_a_seat_at_the_table(seat: Any) -> None:
     """FLY-1.2: seats are 0 to players - 1; anything else is refused, naming the seats."""
+    mid = mid_trick()
     with pytest.raises(ValueError, match=r"^FLY-1\.2: seats are 0 to 2, not "):
-        MID_TRICK.view(seat)
+        mid.view(seat)
 
 
 def test_fly_5_1_with_hidden_moves_hands_and_stock_in_the_exchange() -> None:
     """FLY-5.1: in the exchange, other hands and another stock order; the seat to move, the
     declarations so far and the discards stay; the next exchange draws from the new stock's top."""
-    h0, h1, h2 = EXCHANGED.hand_masks
-    stock = tuple(reversed(EXCHANGED.bidding.stock_indices))
-    moved = EXCHANGED.with_hidden(hand_masks=[h0, h2, h1], stock=stock)
+    deal = exchanged()
+    h0, h1, h2 = deal.hand_masks
+    stock = tuple(reversed(deal.bidding.stock_indices))
+    moved = deal.with_hidden(hand_masks=[h0, h2, h1], stock=stock)
     assert moved.phase is Phase.EXCHANGE
     assert moved.to_move == 1
-    assert moved.hands == (EXCHANGED.hands[0], EXCHANGED.hands[2], EXCHANGED.hands[1])
+    assert moved.hands == (deal.hands[0], deal.hands[2], deal.hands[1])
     assert moved.stock[0] == card("AS")
     assert moved.discards == CardSet.parse("7C 8C")
-    assert moved.actions == EXCHANGED.actions
+    assert moved.actions == deal.actions
     assert fly.Exchange(CardSet.parse("7S")) in moved.legal_actions()
     drawn = moved.apply(fly.Exchange(CardSet.parse("7S")))
     assert drawn.hands[1] == CardSet.parse("8H 9H TH 8S AS")
@@ -100,19 +117,18 @@ def test_fly_5_1_with_hidden_moves_hands_and_stock_in_the_exchange() -> None:
 
 def test_fly_4_4_with_hidden_moves_cards_between_stock_and_discards() -> None:
     """FLY-4.4: the discards may be placed otherwise too, each place keeping its size."""
-    stock = EXCHANGED.bidding.stock_indices
-    moved = EXCHANGED.with_hidden(stock=(card("8C").index, *stock[1:]), discards=mask("7C") | 1 << stock[0])
+    deal = exchanged()
+    stock = deal.bidding.stock_indices
+    moved = deal.with_hidden(stock=(card("8C").index, *stock[1:]), discards=mask("7C") | 1 << stock[0])
     assert moved.discards == CardSet.of([card("7C"), card("JC")])
     assert moved.stock[:2] == (card("8C"), card("QC"))
-    assert moved.hands == EXCHANGED.hands
-    only_discards = EXCHANGED.with_hidden(discards=mask("7C 8C"))
-    assert only_discards == EXCHANGED
-    with_a_hand = EXCHANGED.with_hidden(
-        hand_masks=[mask("9C TC QH KH 8C"), *EXCHANGED.hand_masks[1:]], discards=mask("7C AH")
-    )
+    assert moved.hands == deal.hands
+    only_discards = deal.with_hidden(discards=mask("7C 8C"))
+    assert only_discards == deal
+    with_a_hand = deal.with_hidden(hand_masks=[mask("9C TC QH KH 8C"), *deal.hand_masks[1:]], discards=mask("7C AH"))
     assert with_a_hand.discards == CardSet.parse("7C AH")
     assert with_a_hand.hands[0] == CardSet.parse("8C 9C TC QH KH")
-    assert with_a_hand.stock == EXCHANGED.stock
+    assert with_a_hand.stock == deal.stock
 
 
 def test_fly_5_1_with_hidden_moves_the_two_of_clubs_too() -> None:
@@ -131,8 +147,9 @@ def test_fly_5_1_with_hidden_moves_the_two_of_clubs_too() -> None:
 def test_fly_6_3_with_hidden_in_play_recomputes_the_cards_the_seat_to_move_may_play() -> None:
     """FLY-6.3 / FLY-6.4: K♥ (trump) led; seat 2, given the folded seat's diamonds for his hearts, is
     void in the suit led and in trumps, so any card may follow."""
-    assert MID_TRICK.legal_actions() == (fly.Play(card("9H")), fly.Play(card("TH")))
-    moved = MID_TRICK.with_hidden(hand_masks=[MID_TRICK.hand_masks[0], mask("KC AC 9D 9H TH"), mask("7D 8D 7S 8S")])
+    mid = mid_trick()
+    assert mid.legal_actions() == (fly.Play(card("9H")), fly.Play(card("TH")))
+    moved = mid.with_hidden(hand_masks=[mid.hand_masks[0], mask("KC AC 9D 9H TH"), mask("7D 8D 7S 8S")])
     assert moved.phase is Phase.PLAY
     assert moved.to_move == 2
     assert moved.trick == ((0, card("KH")),)
@@ -143,7 +160,7 @@ def test_fly_6_3_with_hidden_in_play_recomputes_the_cards_the_seat_to_move_may_p
 
 def test_fly_10_3_with_hidden_leaves_a_finished_deal_finished() -> None:
     """FLY-10.3: a finished deal with its cards unchanged is the same finished deal."""
-    over = play(STARTED, "AH 8H KH 9H QH TH 9C 7S TC 8S")
+    over = play(started(), "AH 8H KH 9H QH TH 9C 7S TC 8S")
     assert over.is_over
     again = over.with_hidden(hand_masks=over.hand_masks)
     assert again.is_over
@@ -152,8 +169,8 @@ def test_fly_10_3_with_hidden_leaves_a_finished_deal_finished() -> None:
     assert again.actions == over.actions
 
 
-def _hands(change: dict[int, str]) -> list[int]:
-    hands = list(EXCHANGED.hand_masks)
+def _hands(deal: fly.FlyDeal, change: dict[int, str]) -> list[int]:
+    hands = list(deal.hand_masks)
     for seat, cards in change.items():
         hands[seat] = mask(cards)
     return hands
@@ -162,48 +179,55 @@ def _hands(change: dict[int, str]) -> list[int]:
 @pytest.mark.parametrize(
     "changes",
     [
-        pytest.param({"hand_masks": EXCHANGED.hand_masks[:2]}, id="a hand missing"),
-        pytest.param({"hand_masks": [*EXCHANGED.hand_masks, 0]}, id="a hand too many"),
-        pytest.param({"hand_masks": _hands({1: "KC AC 7D 8D", 2: "9D 8H 9H TH 7S 8S"})}, id="a hand shorter"),
-        pytest.param({"hand_masks": _hands({1: "KC AC 7D 8D 7H"})}, id="the turn-up in a hand"),
-        pytest.param({"hand_masks": _hands({1: "KC AC 7D 8D 8H"})}, id="a card in two hands"),
-        pytest.param({"hand_masks": [CardSet(m) for m in EXCHANGED.hand_masks]}, id="not a mask"),
-        pytest.param({"stock": EXCHANGED.bidding.stock_indices[1:]}, id="a stock card dropped"),
-        pytest.param({"stock": (*EXCHANGED.bidding.stock_indices, 0)}, id="a stock card added"),
+        pytest.param(lambda d: {"hand_masks": d.hand_masks[:2]}, id="a hand missing"),
+        pytest.param(lambda d: {"hand_masks": [*d.hand_masks, 0]}, id="a hand too many"),
         pytest.param(
-            {"stock": (*EXCHANGED.bidding.stock_indices, EXCHANGED.bidding.stock_indices[0])}, id="a stock card twice"
+            lambda d: {"hand_masks": _hands(d, {1: "KC AC 7D 8D", 2: "9D 8H 9H TH 7S 8S"})}, id="a hand shorter"
+        ),
+        pytest.param(lambda d: {"hand_masks": _hands(d, {1: "KC AC 7D 8D 7H"})}, id="the turn-up in a hand"),
+        pytest.param(lambda d: {"hand_masks": _hands(d, {1: "KC AC 7D 8D 8H"})}, id="a card in two hands"),
+        pytest.param(lambda d: {"hand_masks": [CardSet(m) for m in d.hand_masks]}, id="not a mask"),
+        pytest.param(lambda d: {"stock": d.bidding.stock_indices[1:]}, id="a stock card dropped"),
+        pytest.param(lambda d: {"stock": (*d.bidding.stock_indices, 0)}, id="a stock card added"),
+        pytest.param(
+            lambda d: {"stock": (*d.bidding.stock_indices, d.bidding.stock_indices[0])}, id="a stock card twice"
         ),
         pytest.param(
-            {"stock": (EXCHANGED.bidding.stock_indices[1], *EXCHANGED.bidding.stock_indices[1:])},
+            lambda d: {"stock": (d.bidding.stock_indices[1], *d.bidding.stock_indices[1:])},
             id="a stock card in place of another",
         ),
-        pytest.param({"discards": mask("7C")}, id="a discard dropped"),
-        pytest.param({"discards": mask("7C 8C 7H")}, id="a discard added"),
+        pytest.param(lambda d: {"discards": mask("7C")}, id="a discard dropped"),
+        pytest.param(lambda d: {"discards": mask("7C 8C 7H")}, id="a discard added"),
     ],
 )
-def test_fly_5_1_with_hidden_keeps_every_place_s_size_and_the_cards(changes: dict[str, Any]) -> None:
+def test_fly_5_1_with_hidden_keeps_every_place_s_size_and_the_cards(
+    changes: Callable[[fly.FlyDeal], dict[str, Any]],
+) -> None:
     """FLY-5.1: hidden cards may only move between the hidden places, each keeping its size."""
+    deal = exchanged()
     with pytest.raises(ValueError, match=f"^{WITH_HIDDEN_REFUSED}$"):
-        EXCHANGED.with_hidden(**changes)
+        deal.with_hidden(**changes(deal))
 
 
 def test_fly_5_1_deals_are_equal_when_their_positions_are() -> None:
     """FLY-5.1: equality and hashing look at the position, not at the actions that led to it."""
-    forgetful = EXCHANGED._replace(history=None)
-    assert forgetful == EXCHANGED
-    assert (forgetful != EXCHANGED) is False
-    assert hash(forgetful) == hash(EXCHANGED)
-    other_turn = EXCHANGED._replace(turn=2)
-    assert other_turn != EXCHANGED
-    assert position(BASE) != EXCHANGED
-    assert hash(position(BASE)) != hash(EXCHANGED)
-    assert tuple(EXCHANGED) != EXCHANGED
-    assert len({EXCHANGED, forgetful, STARTED}) == 2
+    deal = exchanged()
+    forgetful = deal._replace(history=None)
+    assert forgetful == deal
+    assert (forgetful != deal) is False
+    assert hash(forgetful) == hash(deal)
+    other_turn = deal._replace(turn=2)
+    assert other_turn != deal
+    assert position(BASE) != deal
+    assert hash(position(BASE)) != hash(deal)
+    assert tuple(deal) != deal
+    assert len({deal, forgetful, started()}) == 2
 
 
 def test_fly_5_1_a_deal_prints_its_phase_dealer_trump_turn_records_and_hands() -> None:
     """FLY-5.1: the printed form names what a reader needs to place the deal."""
-    assert repr(EXCHANGED) == (
+    deal = exchanged()
+    assert repr(deal) == (
         "<FlyDeal exchange dealer=2 trump=7H to_move=1 records=(25, 25, 25) "
         "hands=9C TC QH KH AH / KC AC 7D 8D 9D / 8H 9H TH 7S 8S>"
     )
@@ -216,4 +240,4 @@ def test_fly_5_5_a_lone_player_s_deal_ends_with_no_one_to_move() -> None:
     assert d.is_over
     assert d.tricks_taken == (5, 0, 0)
     assert (d.turn, d.to_move) == (-1, None)
-    assert play(STARTED, "AH 8H KH 9H QH TH 9C 7S TC 8S").turn == -1
+    assert play(started(), "AH 8H KH 9H QH TH 9C 7S TC 8S").turn == -1
