@@ -3,7 +3,9 @@
 Score = detected / (mutants - equivalent): a mutant is detected when a test failed (killed) or ran out
 of time; the equivalent mutants are those named in ``tests/mutation/equivalent.md`` (one per line,
 in backquotes, with the reason). Surviving mutants that are not listed there are printed by name.
-Exits 1 if a module scores below ``--target`` (default 95).
+Exits 1 if a module scores below ``--target`` (default 95), or if ``equivalent.md`` names a mutant that
+its module no longer has (an edit renumbered the mutants, so the entry now excuses nothing or the
+wrong change): such stale entries are printed and must be corrected.
 
 Usage: python scripts/mutation_scores.py [--target 95] [--survivors] [--diff]
 """
@@ -58,9 +60,12 @@ def main() -> int:
     args = parser.parse_args()
     equivalent = equivalent_names()
     failing = False
+    known: set[str] = set()
+    ran_modules: set[str] = set()
     print(f"{'module':34} {'mutants':>7} {'equiv':>5} {'killed':>6} {'survived':>8} {'score':>7}")
     for meta in sorted(Path("mutants").glob("fly_rules/**/*.py.meta")):
         codes: dict[str, int | None] = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+        known.update(codes)
         tried = {name: code for name, code in codes.items() if code is not None}
         if not tried:
             continue
@@ -70,6 +75,7 @@ def main() -> int:
         counted = len(tried) - len(equiv)
         score = 100.0 * len(detected - equiv) / counted if counted else 100.0
         module = str(meta.relative_to("mutants"))[: -len(".meta")]
+        ran_modules.add(module.removesuffix(".py").replace("/", "."))
         untried = len(codes) - len(tried)
         note = f"  ({untried} not run)" if untried else ""
         print(f"{module:34} {len(tried):7} {len(equiv):5} {len(detected):6} {len(survivors):8} {score:6.1f}%{note}")
@@ -80,7 +86,15 @@ def main() -> int:
                 for line in diffs.get(name, []):
                     print(f"        {line[:160]}")
         failing = failing or score < args.target
-    return 1 if failing else 0
+    stale = sorted(name for name in equivalent - known if _module_of(name) in ran_modules)
+    for name in stale:
+        print(f"stale entry in {EQUIVALENT}: {name} is not a mutant of its module")
+    return 1 if failing or stale else 0
+
+
+def _module_of(name: str) -> str:
+    """``fly_rules.fly.play`` for ``fly_rules.fly.play.x_f__mutmut_3`` or ``...play.xǁCǁm__mutmut_3``."""
+    return name.split(".xǁ", 1)[0] if ".xǁ" in name else name.rsplit(".", 1)[0]
 
 
 if __name__ == "__main__":

@@ -64,14 +64,16 @@ def _to_ranks(value: Iterable[Rank | int] | str) -> frozenset[Rank]:
 
 
 # The validators are partials of module-level checks, not closures, so that mutation testing
-# (which swaps a function's body when it is called, not when it was built) reaches them.
+# (which swaps a function's body when it is called, not when it was built) reaches them; and they are
+# built by partial, not by a factory function, since a function run only at import is a mutant no test
+# can reach.
 def _check_one_of(allowed: tuple[object, ...], _instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if value not in allowed:
         raise InvalidRules(attribute.name, f"{value!r} is not one of {', '.join(map(repr, allowed))}")
 
 
-def _one_of(*allowed: object) -> _Validator:
-    return functools.partial(_check_one_of, allowed)
+# _one_of(allowed) is the validator partial(_check_one_of, allowed).
+_one_of: Callable[[tuple[object, ...]], _Validator] = functools.partial(functools.partial, _check_one_of)
 
 
 def _boolean(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
@@ -84,8 +86,8 @@ def _check_count(low: int, high: int, _instance: Any, attribute: attrs.Attribute
         raise InvalidRules(attribute.name, f"{value!r} is not an int in {low}..{high}")
 
 
-def _count(low: int, high: int) -> _Validator:
-    return functools.partial(_check_count, low, high)
+# _count(low, high) is the validator partial(_check_count, low, high).
+_count: Callable[[int, int], _Validator] = functools.partial(functools.partial, _check_count)
 
 
 @attrs.frozen(kw_only=True)
@@ -107,7 +109,7 @@ class DreyfusRules:
     """Whether views show the two of trumps as the trump marker [DRF-1.3]."""
     deal_packet_size: int = attrs.field(default=3)
     """Cards per packet when dealing; must divide 12 [DRF-2.2]."""
-    dealer_rotation: Literal["left", "right"] = attrs.field(default="left", validator=_one_of("left", "right"))
+    dealer_rotation: Literal["left", "right"] = attrs.field(default="left", validator=_one_of(("left", "right")))
     """Where the deal passes after each deal [DRF-2.1]."""
     fosk_ranks: frozenset[Rank] = attrs.field(default=DEFAULT_FOSK_RANKS, converter=_to_ranks)
     """The ranks that may be discarded ("any" for all) [DRF-4.2]."""
@@ -115,7 +117,7 @@ class DreyfusRules:
     """Whether trumps are never фоски [DRF-4.2]."""
     exchange_mode: Literal["batch", "incremental"] = attrs.field(
         default="batch",
-        validator=_one_of("batch", "incremental"),
+        validator=_one_of(("batch", "incremental")),
     )
     """Discard a set at once, or one card at a time [DRF-4.4]."""
     reveal_discards: bool = attrs.field(default=False, validator=_boolean)
@@ -124,7 +126,7 @@ class DreyfusRules:
     """Whether the talon left after the exchange is shown to all [DRF-4.6]."""
     first_lead: Literal["eldest", "first_actual_buyer"] = attrs.field(
         default="eldest",
-        validator=_one_of("eldest", "first_actual_buyer"),
+        validator=_one_of(("eldest", "first_actual_buyer")),
     )
     """Who leads to the first trick [DRF-5.1]."""
     trump_duty: TrumpDuty = attrs.field(default=TrumpDuty.ANY_TRUMP, converter=trump_duty_option)
@@ -133,28 +135,28 @@ class DreyfusRules:
     """Whether a player following suit must beat the best card of the suit led if able [DRF-6.4]."""
     winner_rule: Literal["first_to_reach", "highest_lower"] = attrs.field(
         default="first_to_reach",
-        validator=_one_of("first_to_reach", "highest_lower"),
+        validator=_one_of(("first_to_reach", "highest_lower")),
     )
     """How the winner is chosen when the target is reached [DRF-8.2]."""
     max_deals: int | None = attrs.field(default=None)
     """Deals after which a match without a winner stops (None: no limit) [DRF-8.3]."""
     settlement: Literal["gross", "net_of_winner_upper", "pairwise"] = attrs.field(
         default="gross",
-        validator=_one_of("gross", "net_of_winner_upper", "pairwise"),
+        validator=_one_of(("gross", "net_of_winner_upper", "pairwise")),
     )
     """How the losers pay [DRF-9.1]."""
     shortfall_floor_zero: bool = attrs.field(default=True, validator=_boolean)
     """Whether a lower record above the target is paid as zero shortfall, not negative [DRF-9.1]."""
     revoke_mode: Literal["prevent", "penalize"] = attrs.field(
         default="prevent",
-        validator=_one_of("prevent", "penalize"),
+        validator=_one_of(("prevent", "penalize")),
     )
     """Refuse plays that break a duty, or accept them as revokes [DRF-10.1]."""
     revoke_upper_penalty: int = attrs.field(default=10, validator=_count(0, 1000))
     """Points a revoker writes above [DRF-10.1]."""
     revoke_penalty_per: Literal["deal", "occurrence"] = attrs.field(
         default="deal",
-        validator=_one_of("deal", "occurrence"),
+        validator=_one_of(("deal", "occurrence")),
     )
     """Whether the penalty is written once a deal or for each revoke [DRF-10.1]."""
     revoke_adds_undertricks: bool = attrs.field(default=False, validator=_boolean)
