@@ -109,3 +109,127 @@ def test_fly_3_3_the_turn_up_as_the_last_stock_card_ends_the_draw() -> None:
     assert d.trump_card in after.hands[seat]
     assert after.bidding.refills == 0
     assert len(after.discards) == len(d.discards) + 2
+
+
+@pytest.mark.parametrize(
+    ("hands", "options", "before", "rule", "detail"),
+    [
+        pytest.param(
+            BASE,
+            {"declaration_mode": "fold_round_then_exchange"},
+            3,
+            "FLY-4.6",
+            "after the fold round a player who stayed in must play",
+            id="exchange round",
+        ),
+        pytest.param(
+            ACE_BONUS, {}, 0, "FLY-5.2", "a player who held the ace of spades when his turn began may not fold", id="A♠"
+        ),
+        pytest.param(
+            BASE,
+            {"forced_player": "eldest"},
+            0,
+            "FLY-5.3",
+            "the player on the dealer's left may not fold (forced_player='eldest')",
+            id="eldest",
+        ),
+        pytest.param(
+            BASE,
+            {"forced_player": "dealer_if_all_passed"},
+            "folds",
+            "FLY-5.3",
+            "the dealer must play when everyone else has folded",
+            id="dealer if all passed",
+        ),
+        pytest.param(
+            BASE,
+            {"all_fold": "dealer_must_play"},
+            "folds",
+            "FLY-5.4",
+            "the dealer must play when everyone else has folded",
+            id="all fold",
+        ),
+        pytest.param(
+            BASE,
+            {"lone_player": "last_speaker_must_play"},
+            "stand, fold",
+            "FLY-5.5",
+            "the last to declare must play when only one other player stays in",
+            id="lone player",
+        ),
+    ],
+)
+def test_fly_5_2_a_refused_fold_names_its_rule_and_reason(
+    hands: tuple[str, ...], options: dict[str, Any], before: int | str, rule: str, detail: str
+) -> None:
+    """FLY-4.6 / FLY-5.2 / FLY-5.3 / FLY-5.4 / FLY-5.5: each reason a fold is refused is told apart,
+    with the fold as the offending action; the fold is not offered and the deal is unchanged."""
+    d = position(hands, **options)
+    steps = {"folds": (fly.Fold(), fly.Fold()), "stand, fold": (fly.Stand(), fly.Fold())}
+    d = apply_all(d, *(steps[before] if isinstance(before, str) else (fly.Stand(),) * before))
+    fold = fly.Fold()
+    assert fold not in d.legal_actions()
+    with pytest.raises(RuleViolation) as caught:
+        d.apply(fold)
+    assert (caught.value.rule, caught.value.detail, caught.value.offending) == (rule, detail, fold)
+
+
+@pytest.mark.parametrize(
+    ("hands", "options", "before", "swap", "rule", "detail"),
+    [
+        pytest.param(
+            BASE, {}, 2, "7S", "FLY-3.3", "only the dealer, once, may take the trump card (turnup_use)", id="no option"
+        ),
+        pytest.param(
+            BASE,
+            {"turnup_use": "dealer_swap"},
+            0,
+            "7C",
+            "FLY-3.3",
+            "only the dealer, once, may take the trump card (turnup_use)",
+            id="not the dealer",
+        ),
+        pytest.param(
+            BASE,
+            {"turnup_use": "dealer_swap"},
+            2,
+            "7C",
+            "FLY-3.3",
+            "the dealer does not hold 7C",
+            id="a card not held",
+        ),
+        pytest.param(
+            ("AH KH QH 7C 8C", "AC KC 7D 8D 9D", "8H 9H TH AS 8S"),
+            {"turnup_use": "dealer_swap", "ace_of_spades_discardable": False},
+            2,
+            "AS",
+            "FLY-4.7",
+            "the ace of spades may not be discarded, even for the trump card",
+            id="the A♠ kept",
+        ),
+    ],
+)
+def test_fly_3_3_a_refused_trump_swap_names_its_rule_and_reason(
+    hands: tuple[str, ...], options: dict[str, Any], before: int, swap: str, rule: str, detail: str
+) -> None:
+    """FLY-3.3 / FLY-4.7: the trump card is the dealer's to take only under ``turnup_use='dealer_swap'``,
+    for a card he holds, and never for a kept A♠; the refusal names the swap and changes nothing."""
+    d = apply_all(position(hands, **options), *(fly.Stand(),) * before)
+    action = fly.SwapTrump(card(swap))
+    assert action not in d.legal_actions()
+    hands_before = d.hands
+    with pytest.raises(RuleViolation) as caught:
+        d.apply(action)
+    assert (caught.value.rule, caught.value.detail, caught.value.offending) == (rule, detail, action)
+    assert d.hands == hands_before
+
+
+def test_fly_3_3_the_dealer_swaps_the_trump_card_once() -> None:
+    """FLY-3.3: after one swap the dealer may not take the trump card again (it is gone)."""
+    d = apply_all(position(BASE, turnup_use="dealer_swap"), fly.Stand(), fly.Stand(), fly.SwapTrump(card("7S")))
+    again = fly.SwapTrump(card("8S"))
+    assert d.to_move == 2
+    assert again not in d.legal_actions()
+    with pytest.raises(RuleViolation) as caught:
+        d.apply(again)
+    assert caught.value.detail == "only the dealer, once, may take the trump card (turnup_use)"

@@ -3,6 +3,8 @@ direction, the deal, the dealer's rotation, the turn-up, declaration modes, the 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from fly_rules import Card, CardSet, Exchange, Fold, InvalidRules, Play, RuleViolation, Stand, Suit
@@ -31,28 +33,61 @@ def test_fly_1_1_players_three_to_seven() -> None:
 
 
 @pytest.mark.parametrize(
-    ("option", "value", "match"),
+    ("option", "value", "detail"),
     [
-        ("direction", "left", "must be one of"),
-        ("deck_size", 40, "CARD-2.5"),
-        ("deck_size", 32, "FLY-1.3"),
-        ("deal_packets", (2, 2, 2), "FLY-3.1"),
-        ("deal_packets", (0,), "whole numbers"),
-        ("max_exchange", 6, "1 to 5"),
-        ("total_exchange_cap", 0, "None or a whole number"),
-        ("start_record", 0, "FLY-8.1"),
-        ("start_record", -3, "whole number >= 0"),
-        ("trick_value", 0, "FLY-8.2"),
-        ("must_head_trick", 1, "True or False"),
-        ("trump_duty", "sometimes", "must be one of 'any_trump'"),
-        ("deal_packets", 3, "a sequence of whole numbers"),
+        ("direction", "left", "must be one of 'clockwise', 'anticlockwise', not 'left'"),
+        ("forced_player", "dealer", "must be one of None, 'dealer_if_all_passed', 'eldest', not 'dealer'"),
+        ("deck_size", 40, "CARD-2.5: no standard deck has 40 cards (expected 32, 36, 48 or 52)"),
+        ("deck_size", 32, "FLY-1.3: 7 hands of 5 and a trump card need 36 cards, the deck has 32"),
+        ("deal_packets", (2, 2, 2), "FLY-3.1: packets, repeated, must make up exactly 5 cards, not (2, 2, 2)"),
+        ("deal_packets", (0,), "must be whole numbers >= 1, not (0,)"),
+        ("deal_packets", (), "must be whole numbers >= 1, not ()"),
+        ("deal_packets", (2, 3.0), "must be whole numbers >= 1, not (2, 3.0)"),
+        ("deal_packets", 3, "must be a sequence of whole numbers, not 3"),
+        ("max_exchange", 6, "must be 1 to 5, not 6"),
+        ("max_exchange", 0, "must be 1 to 5, not 0"),
+        ("max_exchange", True, "must be 1 to 5, not True"),
+        ("total_exchange_cap", 0, "must be None or a whole number >= 1, not 0"),
+        ("total_exchange_cap", 2.0, "must be None or a whole number >= 1, not 2.0"),
+        ("start_record", 0, "FLY-8.1: a record must start above 0, not 0"),
+        ("start_record", -3, "must be a whole number >= 0, not -3"),
+        ("trick_value", 0, "FLY-8.2: a trick must write off at least 1, not 0"),
+        ("must_head_trick", 1, "must be True or False, not 1"),
+        ("flush_wins", None, "must be True or False, not None"),
+        ("ace_of_spades_discardable", "yes", "must be True or False, not 'yes'"),
+        ("may_fold_after_exchange", 0, "must be True or False, not 0"),
+        ("trump_duty", "sometimes", "must be one of 'any_trump', 'overtrump', 'overtrump_or_free', not 'sometimes'"),
+        ("max_deals", 0, "must be None or a whole number >= 1, not 0 (FLY-10.1)"),
+        ("max_deals", True, "must be None or a whole number >= 1, not True (FLY-10.1)"),
     ],
 )
-def test_fly_1_3_inconsistent_options_are_refused(option: str, value: object, match: str) -> None:
-    """FLY-1.3, FLY-3.1, FLY-4.3, FLY-8.1: out-of-range or inconsistent options raise InvalidRules."""
-    with pytest.raises(InvalidRules, match=match) as caught:
+def test_fly_1_3_inconsistent_options_are_refused(option: str, value: object, detail: str) -> None:
+    """FLY-1.3, FLY-3.1, FLY-4.3, FLY-8.1, FLY-8.2, FLY-10.1: out-of-range or inconsistent options
+    raise InvalidRules naming the option, the value and what is allowed."""
+    with pytest.raises(InvalidRules) as caught:
         FlyRules(players=7, **{option: value})  # type: ignore[arg-type]
-    assert caught.value.option == option
+    assert (caught.value.option, caught.value.detail) == (option, detail)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 7, "deck_size": 36},
+        {"players": 3, "max_exchange": 1},
+        {"players": 3, "max_exchange": 5},
+        {"players": 3, "total_exchange_cap": 1},
+        {"players": 3, "start_record": 1},
+        {"players": 3, "trick_value": 1},
+        {"players": 3, "max_deals": 1},
+        {"players": 3, "deal_packets": (5,)},
+        {"players": 3, "deal_packets": (1, 4)},
+    ],
+)
+def test_fly_1_3_the_edge_values_of_each_range_are_accepted(options: dict[str, Any]) -> None:
+    """FLY-1.3 / FLY-3.1 / FLY-4.3 / FLY-8.1 / FLY-8.2 / FLY-10.1: each range includes its ends:
+    a deck exactly large enough, 1 and 5 cards exchanged, a cap, record, trick value and deal limit of 1."""
+    rules = FlyRules(**options)
+    assert {name: getattr(rules, name) for name in options} == options
 
 
 def test_fly_1_3_default_deck_by_players() -> None:

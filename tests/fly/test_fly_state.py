@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from fly_rules import CardSet, Suit, fly
+from fly_rules import CardSet, RuleViolation, Suit, fly
 from fly_rules.engine import Phase
 from tests.fly.test_fly_edge_cases import BASE, card, play, position
 
@@ -241,3 +241,38 @@ def test_fly_5_5_a_lone_player_s_deal_ends_with_no_one_to_move() -> None:
     assert d.tricks_taken == (5, 0, 0)
     assert (d.turn, d.to_move) == (-1, None)
     assert play(started(), "AH 8H KH 9H QH TH 9C 7S TC 8S").turn == -1
+
+
+@pytest.mark.parametrize(
+    ("when", "action", "rule", "detail"),
+    [
+        pytest.param(
+            "play", fly.Fold(), "FLY-4.6", "a player who exchanged or stood must play the deal out", id="fold"
+        ),
+        pytest.param(
+            "play", fly.Stand(), "FLY-4.1", "the declarations are over; play a card, not Stand()", id="stand in play"
+        ),
+        pytest.param(
+            "exchange",
+            fly.Play(card("9H")),
+            "FLY-4.1",
+            "every player declares before the play begins, not Play(card=Card.parse('9H'))",
+            id="play in the exchange",
+        ),
+        pytest.param("over", fly.Stand(), "FLY-10.3", "the deal is over; no action is accepted (Stand())", id="over"),
+    ],
+)
+def test_fly_4_1_a_deal_refuses_an_action_of_the_wrong_phase(when: str, action: Any, rule: str, detail: str) -> None:
+    """FLY-4.1 / FLY-4.6 / FLY-10.3: declarations in the play, a card in the exchange and anything
+    after the deal are refused with the rule, what was wrong and the action itself; nothing changes."""
+    deal = {
+        "play": started,
+        "exchange": exchanged,
+        "over": lambda: play(started(), "AH 8H KH 9H QH TH 9C 7S TC 8S"),
+    }[when]()
+    before = (deal, deal.actions, deal.hands, deal.phase)
+    with pytest.raises(RuleViolation) as caught:
+        deal.apply(action)
+    assert (caught.value.rule, caught.value.detail) == (rule, detail)
+    assert caught.value.offending is action
+    assert (deal, deal.actions, deal.hands, deal.phase) == before
