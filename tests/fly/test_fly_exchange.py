@@ -226,7 +226,7 @@ def test_fly_3_3_a_refused_trump_swap_names_its_rule_and_reason(
 
 def test_fly_3_3_the_dealer_swaps_the_trump_card_once() -> None:
     """FLY-3.3: after one swap the dealer may not take the trump card again (it is gone)."""
-    d = apply_all(position(BASE, turnup_use="dealer_swap"), fly.Stand(), fly.Stand(), fly.SwapTrump(card("7S")))
+    d = apply_all(position(BASE, turnup_use="dealer_swap"), fly.Stand(), fly.Stand()).apply(fly.SwapTrump(card("7S")))
     again = fly.SwapTrump(card("8S"))
     assert d.to_move == 2
     assert again not in d.legal_actions()

@@ -30,6 +30,11 @@ def started() -> fly.FlyDeal:
     return exchanged().apply(fly.Fold()).apply(fly.Stand())
 
 
+def played_out() -> fly.FlyDeal:
+    """The deal played to its end."""
+    return play(started(), "AH 8H KH 9H QH TH 9C 7S TC 8S")
+
+
 def mid_trick() -> fly.FlyDeal:
     """Seat 0 has won A♥ 8♥ and led K♥; seat 2 to follow."""
     return play(started(), "AH 8H KH")
@@ -160,7 +165,7 @@ def test_fly_6_3_with_hidden_in_play_recomputes_the_cards_the_seat_to_move_may_p
 
 def test_fly_10_3_with_hidden_leaves_a_finished_deal_finished() -> None:
     """FLY-10.3: a finished deal with its cards unchanged is the same finished deal."""
-    over = play(started(), "AH 8H KH 9H QH TH 9C 7S TC 8S")
+    over = played_out()
     assert over.is_over
     again = over.with_hidden(hand_masks=over.hand_masks)
     assert again.is_over
@@ -240,7 +245,7 @@ def test_fly_5_5_a_lone_player_s_deal_ends_with_no_one_to_move() -> None:
     assert d.is_over
     assert d.tricks_taken == (5, 0, 0)
     assert (d.turn, d.to_move) == (-1, None)
-    assert play(started(), "AH 8H KH 9H QH TH 9C 7S TC 8S").turn == -1
+    assert played_out().turn == -1
 
 
 @pytest.mark.parametrize(
@@ -265,11 +270,7 @@ def test_fly_5_5_a_lone_player_s_deal_ends_with_no_one_to_move() -> None:
 def test_fly_4_1_a_deal_refuses_an_action_of_the_wrong_phase(when: str, action: Any, rule: str, detail: str) -> None:
     """FLY-4.1 / FLY-4.6 / FLY-10.3: declarations in the play, a card in the exchange and anything
     after the deal are refused with the rule, what was wrong and the action itself; nothing changes."""
-    deal = {
-        "play": started,
-        "exchange": exchanged,
-        "over": lambda: play(started(), "AH 8H KH 9H QH TH 9C 7S TC 8S"),
-    }[when]()
+    deal = {"play": started, "exchange": exchanged, "over": played_out}[when]()
     before = (deal, deal.actions, deal.hands, deal.phase)
     with pytest.raises(RuleViolation) as caught:
         deal.apply(action)
