@@ -831,6 +831,19 @@ def test_fly_7_6_privilege_is_optional() -> None:
     assert d.records == (24, 25, 25)
 
 
+@pytest.mark.parametrize(("second", "third"), [("JH", "KH"), ("AS", "KH 9H")])
+def test_fly_7_2_a_led_trump_ace_must_be_headed_where_it_can_be(second: str, third: str) -> None:
+    """FLY-7.2 / FLY-6.5 / FLY-7.3: with the ace below the jack and ``must_head_trick``, a led A♥
+    can be headed: the next seat must play J♥ (not 8♥) or use his A♠. Once the A♠ is in the trick
+    nothing can head it, so the last seat follows with any heart; otherwise he must head the J♥."""
+    hands = ("AH 7C 8C 9C TC", "JH 8H AS 7D 8D", "KH 9H 7S 8S 9S")
+    d = play(stand_all(position(hands, "7H", ace_rank="below_jack", must_head_trick=True)), "AH")
+    assert d.legal_actions() == plays("JH AS")
+    assert_refused(d, fly.Play(card("8H")), "FLY-6.3")
+    d = play(d, second)
+    assert d.legal_actions() == plays(third)
+
+
 # 8. Scoring
 
 
