@@ -3,11 +3,14 @@
 Score = detected / (mutants - equivalent): a mutant is detected when a test failed (killed) or ran out
 of time; the equivalent mutants are those named in ``tests/mutation/equivalent.md`` (one per line,
 in backquotes, with the reason). Surviving mutants that are not listed there are printed by name.
-Exits 1 if a module scores below ``--target`` (default 95), or if ``equivalent.md`` names a mutant that
-its module no longer has (an edit renumbered the mutants, so the entry now excuses nothing or the
-wrong change): such stale entries are printed and must be corrected.
+Each entry also records the mutant's change (a ``Change: `...``` line: its added code). An edit to a
+module renumbers its mutants, so an entry can come to excuse another change than the one its reason
+argues for: the script compares each entry's recorded change with the mutant of that name and exits 1
+on a mismatch, on a name its module no longer has, or on an entry without its change
+(``--record-changes`` writes the missing ones, never a mismatched one). It also exits 1 if a module
+scores below ``--target`` (default 95).
 
-Usage: python scripts/mutation_scores.py [--target 95] [--survivors] [--diff]
+Usage: python scripts/mutation_scores.py [--target 95] [--survivors] [--diff] [--record-changes]
 """
 
 from __future__ import annotations
@@ -24,11 +27,39 @@ DETECTED = {1, 3, 36, -24, 24, 152, 255}  # mutmut's exit codes for killed and t
 EQUIVALENT = Path("tests/mutation/equivalent.md")
 
 
-def equivalent_names() -> set[str]:
-    """The mutant names listed as equivalent, with a reason, in tests/mutation/equivalent.md."""
+ENTRY = re.compile(r"^- `([\w.ǁ]+__mutmut_\d+)`.*?(?=^- `|^#|\Z)", re.MULTILINE | re.DOTALL)
+CHANGE = re.compile(r"^  Change: `(.*)`$", re.MULTILINE)
+
+
+def equivalent_entries() -> dict[str, str | None]:
+    """The mutants listed as equivalent in tests/mutation/equivalent.md, each with its recorded change."""
     if not EQUIVALENT.exists():
-        return set()
-    return set(re.findall(r"^- `([\w.ǁ]+__mutmut_\d+)`", EQUIVALENT.read_text(encoding="utf-8"), re.MULTILINE))
+        return {}
+    entries: dict[str, str | None] = {}
+    for entry in ENTRY.finditer(EQUIVALENT.read_text(encoding="utf-8")):
+        change = CHANGE.search(entry.group(0))
+        entries[entry.group(1)] = change.group(1) if change else None
+    return entries
+
+
+def change_of(diff: list[str]) -> str:
+    """One line for a mutant's change: its added lines, or its removed ones if it only removes."""
+    added = [line[1:].strip() for line in diff if line.startswith("+")]
+    return " | ".join(added or [line.strip() for line in diff])
+
+
+def record_changes(changes: dict[str, str]) -> None:
+    """Write a ``Change:`` line into each entry of equivalent.md that has none."""
+    text = EQUIVALENT.read_text(encoding="utf-8")
+
+    def with_change(entry: re.Match[str]) -> str:
+        block = entry.group(0)
+        if CHANGE.search(block) or entry.group(1) not in changes:
+            return block
+        body = block.rstrip("\n")
+        return f"{body}\n  Change: `{changes[entry.group(1)]}`\n" + block[len(body) + 1 :]
+
+    EQUIVALENT.write_text(ENTRY.sub(with_change, text), encoding="utf-8")
 
 
 def mutant_diffs(module_source: str, names: list[str]) -> dict[str, list[str]]:
@@ -57,15 +88,22 @@ def main() -> int:
     parser.add_argument("--target", type=float, default=95.0)
     parser.add_argument("--survivors", action="store_true", help="list every undetected mutant")
     parser.add_argument("--diff", action="store_true", help="with --survivors, show each one's changed lines")
+    parser.add_argument("--record-changes", action="store_true", help="write the missing Change: lines")
     args = parser.parse_args()
-    equivalent = equivalent_names()
+    entries = equivalent_entries()
+    equivalent = set(entries)
     failing = False
-    known: set[str] = set()
-    ran_modules: set[str] = set()
+    current: dict[str, str] = {}  # the change of each listed mutant whose module was mutated
     print(f"{'module':34} {'mutants':>7} {'equiv':>5} {'killed':>6} {'survived':>8} {'score':>7}")
     for meta in sorted(Path("mutants").glob("fly_rules/**/*.py.meta")):
         codes: dict[str, int | None] = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
-        known.update(codes)
+        module_name = str(meta.relative_to("mutants"))[: -len(".py.meta")].replace("/", ".")
+        listed = [name for name in equivalent if _module_of(name) == module_name]
+        source = meta.with_suffix("").read_text(encoding="utf-8") if listed else ""
+        for name, diff in mutant_diffs(source, [name for name in listed if name in codes]).items():
+            current[name] = change_of(diff)
+        for name in listed:
+            current.setdefault(name, "")  # "": no such mutant
         tried = {name: code for name, code in codes.items() if code is not None}
         if not tried:
             continue
@@ -75,7 +113,6 @@ def main() -> int:
         counted = len(tried) - len(equiv)
         score = 100.0 * len(detected - equiv) / counted if counted else 100.0
         module = str(meta.relative_to("mutants"))[: -len(".meta")]
-        ran_modules.add(module.removesuffix(".py").replace("/", "."))
         untried = len(codes) - len(tried)
         note = f"  ({untried} not run)" if untried else ""
         print(f"{module:34} {len(tried):7} {len(equiv):5} {len(detected):6} {len(survivors):8} {score:6.1f}%{note}")
@@ -86,9 +123,21 @@ def main() -> int:
                 for line in diffs.get(name, []):
                     print(f"        {line[:160]}")
         failing = failing or score < args.target
-    stale = sorted(name for name in equivalent - known if _module_of(name) in ran_modules)
-    for name in stale:
-        print(f"stale entry in {EQUIVALENT}: {name} is not a mutant of its module")
+    if args.record_changes:
+        record_changes({name: change for name, change in current.items() if change})
+        entries = equivalent_entries()
+    stale = 0
+    for name, change in sorted(current.items()):
+        recorded = entries[name]
+        if not change:
+            print(f"stale entry in {EQUIVALENT}: {name} is not a mutant of its module")
+        elif recorded is None:
+            print(f"entry without its change in {EQUIVALENT}: {name} (--record-changes writes it)")
+        elif recorded != change:
+            print(f"stale entry in {EQUIVALENT}: {name} now changes `{change}`, the entry says `{recorded}`")
+        else:
+            continue
+        stale += 1
     return 1 if failing or stale else 0
 
 
