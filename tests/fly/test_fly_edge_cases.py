@@ -860,6 +860,8 @@ def test_fly_8_3_ace_bonus_with_first_trick_only() -> None:
     states = trick_by_trick(d, ACE_BONUS_TRICKS)
     assert [s.records for s in states] == [(19, 25, 25), (18, 25, 25), (17, 25, 25), (17, 24, 25), (17, 23, 30)]
     assert states[-1].tricks_taken == (3, 2, 0)
+    assert d.tally.ace_bonus_due is True
+    assert [s.tally.ace_bonus_due for s in states] == [False] * 5  # a bool, as its field says
 
 
 @pytest.mark.parametrize(("options", "final"), [({}, 35), ({"ace_no_trick_penalty": 12}, 37)])

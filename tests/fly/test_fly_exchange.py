@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from fly_rules import CardSet, RuleViolation, fly
+from fly_rules.cards import ALL_CARDS
+from fly_rules.fly.deal import refill_order
 from tests.fly.test_fly_edge_cases import ACE_BONUS, BASE, apply_all, card, first_cards, position, sliced
 
 
@@ -233,3 +235,19 @@ def test_fly_3_3_the_dealer_swaps_the_trump_card_once() -> None:
     with pytest.raises(RuleViolation) as caught:
         d.apply(again)
     assert caught.value.detail == "only the dealer, once, may take the trump card (turnup_use)"
+
+
+def test_fly_4_5_the_discards_refill_the_stock_twice_in_one_deal() -> None:
+    """FLY-4.5: seven players exchanging five cards each run the 16-card stock out twice; each time
+    the discards so far become the new stock, shuffled from the seed and the refill's number, and
+    the deal counts its refills."""
+    d = fly.new_match(fly.FlyRules(players=7, stock_exhaustion="reshuffle_discards"), seed=1, dealer=0).deal
+    seen = []
+    for _ in range(7):
+        pool, top = d.discards, d.stock
+        d = d.apply(first_cards(d, 5))
+        seen.append((len(d.stock), d.bidding.refills, len(d.discards)))
+    assert seen == [(11, 0, 5), (6, 0, 10), (1, 0, 15), (11, 1, 5), (6, 1, 10), (1, 1, 15), (11, 2, 5)]
+    refilled = refill_order(pool.mask, 1, 0, 1)
+    assert d.stock == tuple(ALL_CARDS[i] for i in refilled[4:])
+    assert d.hands[0] == CardSet.of([*top, *(ALL_CARDS[i] for i in refilled[:4])])
