@@ -559,7 +559,7 @@ def test_fly_5_4_all_fold_voids_the_deal() -> None:
     assert d.records == (7, 12, 25)
     assert d.tricks_taken == (0, 0, 0)
     assert d.winner is None
-    assert d.to_move is None
+    assert (d.turn, d.to_move) == (-1, None)
     assert_refused(d, fly.Stand(), "FLY-10.3")
 
 
@@ -616,6 +616,7 @@ def test_fly_5_5_lone_player_options() -> None:
     d = apply_all(position(BASE, lone_player="void"), fly.Fold(), fly.Fold(), fly.Stand())
     assert d.is_over
     assert d.void
+    assert (d.turn, d.to_move) == (-1, None)
     assert d.records == (25, 25, 25)
     d = apply_all(position(BASE, lone_player="last_speaker_must_play"), fly.Fold(), fly.Stand())
     assert_refused(d, fly.Fold(), "FLY-5.5")
@@ -668,14 +669,16 @@ def test_fly_6_3_must_head_trick_option() -> None:
     assert d.legal_actions() == plays("AC")
 
 
+@pytest.mark.parametrize("mode", ["led_trump_ace", "none"])
 @pytest.mark.parametrize(
     ("trump_duty", "allowed", "refused"),
     [("any_trump", "7H KH", "QD"), ("overtrump", "KH", "7H"), ("overtrump_or_free", "KH", "AD")],
 )
-def test_fly_6_4_void_player_must_trump(trump_duty: str, allowed: str, refused: str) -> None:
-    """FLY-6.4: void in the suit led, a player must trump (any trump by default; overtrump by option)."""
+def test_fly_6_4_void_player_must_trump(trump_duty: str, allowed: str, refused: str, mode: str) -> None:
+    """FLY-6.4: void in the suit led, a player must trump (any trump by default; overtrump by option),
+    with the A♠ privilege or without it (``ace_of_spades_mode="none"``)."""
     hands = ("9C 8D 9D TD JD", "9H 7S 8S 9S TS", "7H KH QD KD AD")
-    d = play(stand_all(position(hands, "8H", trump_duty=trump_duty)), "9C 9H")
+    d = play(stand_all(position(hands, "8H", trump_duty=trump_duty, ace_of_spades_mode=mode)), "9C 9H")
     assert d.legal_actions() == plays(allowed)
     assert_refused(d, fly.Play(card(refused)), "FLY-6.4")
 
@@ -851,6 +854,27 @@ def test_fly_8_1_records_start_at_start_record() -> None:
     """FLY-8.1: records start at 25, or at start_record."""
     assert fly.new_match(fly.FlyRules(players=3), seed=0, dealer=0).records == (25, 25, 25)
     assert fly.new_match(fly.FlyRules(players=3, start_record=30), seed=0, dealer=0).records == (30, 30, 30)
+
+
+@pytest.mark.parametrize(
+    ("hands", "first", "holder"),
+    [(BASE, fly.Stand(), -1), (ACE_BONUS, fly.Stand(), 0), (ACE_BONUS, fly.Exchange("AS"), -1)],
+    ids=["nobody", "seat 0", "discarded"],
+)
+def test_fly_8_3_the_tally_names_the_ace_holder_or_minus_one(
+    hands: tuple[str, ...], first: fly.Stand | fly.Exchange, holder: int
+) -> None:
+    """FLY-8.3 / FLY-9.4: when the play begins the tally names the player holding the A♠, or -1 when
+    nobody does (not dealt, or discarded); nobody has taken a trick yet (trick number 0), and the
+    first trick's winner has taken trick 1."""
+    d = apply_all(position(hands), first, fly.Stand(), fly.Stand())
+    assert d.phase is fly.Phase.PLAY
+    assert d.tally.ace_holder == holder
+    assert d.ace_of_spades_holder == (None if holder < 0 else holder)
+    assert d.tally.ace_bonus_due is (holder >= 0)
+    assert (d.tally.tricks_taken, d.tally.last_trick_of) == ((0, 0, 0), (0, 0, 0))
+    d = play(d, "AH 7D 8H")
+    assert (d.tally.tricks_taken, d.tally.last_trick_of) == ((1, 0, 0), (1, 0, 0))
 
 
 def test_fly_8_3_ace_bonus_with_first_trick_only() -> None:
