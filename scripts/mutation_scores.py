@@ -64,8 +64,9 @@ def record_changes(changes: dict[str, str]) -> None:
 
 def mutant_diffs(module_source: str, names: list[str]) -> dict[str, list[str]]:
     """The changed lines of each named mutant: its function in mutmut's copy against the original."""
+    lines = module_source.splitlines()  # once: ast.get_source_segment splits the whole source per call
     functions = {
-        node.name: ast.get_source_segment(module_source, node) or ""
+        node.name: "\n".join(lines[node.lineno - 1 : node.end_lineno])
         for node in ast.walk(ast.parse(module_source))
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     }

@@ -154,6 +154,7 @@ def test_fly_6_3_with_hidden_in_play_recomputes_the_cards_the_seat_to_move_may_p
     void in the suit led and in trumps, so any card may follow."""
     mid = mid_trick()
     assert mid.legal_actions() == (fly.Play(card("9H")), fly.Play(card("TH")))
+    assert mid.with_hidden(hand_masks=mid.hand_masks).legal_actions() == mid.legal_actions()
     moved = mid.with_hidden(hand_masks=[mid.hand_masks[0], mask("KC AC 9D 9H TH"), mask("7D 8D 7S 8S")])
     assert moved.phase is Phase.PLAY
     assert moved.to_move == 2
@@ -277,3 +278,18 @@ def test_fly_4_1_a_deal_refuses_an_action_of_the_wrong_phase(when: str, action: 
     assert (caught.value.rule, caught.value.detail) == (rule, detail)
     assert caught.value.offending is action
     assert (deal, deal.actions, deal.hands, deal.phase) == before
+
+
+def test_fly_8_1_a_new_deal_s_tally_starts_from_the_records_with_no_trick_taken() -> None:
+    """FLY-8.1 / FLY-9.4: before the play the tally holds the records and, per seat, no trick taken
+    and trick number 0 as the last one taken; each declaration leaves the deal's flags plain bools."""
+    d = position(BASE, records=(7, 12, 25), turnup_use="dealer_swap")
+    assert (d.tally.records, d.tally.tricks_taken, d.tally.last_trick_of) == ((7, 12, 25), (0, 0, 0), (0, 0, 0))
+    d = d.apply(fly.Stand())
+    assert d.bidding.must_confirm is False
+    d = d.apply(fly.Fold())
+    assert d.bidding.must_confirm is False
+    assert d.turnup_here is True
+    d = d.apply(fly.SwapTrump(card("7S")))
+    assert d.turnup_here is False
+    assert d.bidding.must_confirm is False
