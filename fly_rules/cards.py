@@ -478,7 +478,7 @@ EMPTY: Final = CardSet(0)
 
 
 # The decks are built by expressions, not by a function, since a function run only at import is a
-# mutant no test can reach; CARD-2 tests check them card by card.
+# mutant no test can reach; the tests of CARD-2.1 to CARD-2.4 check them card by card.
 DECK_52: Final = CardSet(sum(card.bit for card in ALL_CARDS if card.rank >= Rank.TWO))
 """The full pack of 52 cards, 2..A in each suit [CARD-2.1]."""
 DECK_48: Final = CardSet(sum(card.bit for card in ALL_CARDS if card.rank >= Rank.THREE))
