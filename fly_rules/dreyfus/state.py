@@ -215,7 +215,7 @@ class DreyfusDeal(NamedTuple):
                 DreyfusDeal, (table, exchanges, phase, hands, (), seat, leader, legal, (), score, (action, history))
             )
         else:
-            raise RuleViolation("DRF-6.7", "the deal is over", action)
+            raise RuleViolation("DRF-1.4", "the deal is over; no action is accepted", action)
         raise RuleViolation("DRF-1.4", "Dreyfus knows only exchange, stand and play", action)
 
     # -- the shared vocabulary ------------------------------------------------------------

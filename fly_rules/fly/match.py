@@ -85,9 +85,11 @@ class FlyMatch(_MatchFields, MatchBase[FlyDeal, FlyView]):
         return self.deal.records
 
     def standings(self) -> tuple[int, ...]:
-        """Seats from best to worst: winners first, then by record, lowest first [FLY-10.2]."""
-        records = self.records
-        return tuple(sorted(range(len(records)), key=lambda s: (s not in self.winners, records[s], s)))
+        """Seats from best to worst: the winners first, earliest to reach 0 first (as ``winners``
+        lists them [FLY-9.4]), then the others by record, lowest first [FLY-10.2]."""
+        records, winners = self.records, self.winners
+        others = sorted((s for s in range(len(records)) if s not in winners), key=lambda s: (records[s], s))
+        return winners + tuple(others)
 
     def apply(self, action: Action | SwapTrump) -> FlyMatch:
         """The match after ``action``; starts the next deal when one ends [FLY-2.2].

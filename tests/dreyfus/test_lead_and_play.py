@@ -134,8 +134,9 @@ def test_drf_6_6_highest_trump_wins_else_highest_of_suit_led() -> None:
     assert s.tricks_taken == (0, 1, 0)
 
 
-def test_drf_6_7_twelve_tricks_then_the_deal_is_over() -> None:
-    """DRF-6.7: after twelve tricks the deal is over and no action is accepted."""
+def test_drf_6_7_drf_1_4_twelve_tricks_then_the_deal_is_over() -> None:
+    """DRF-6.7: after twelve tricks the deal is over; DRF-1.4: any action after the deal is over is
+    refused, citing DRF-1.4 (DRF-6.7 only says when the deal ends)."""
     s = stand_all(deal())
     while not s.is_over:
         s = s.apply(s.legal_actions()[0])
@@ -145,7 +146,7 @@ def test_drf_6_7_twelve_tricks_then_the_deal_is_over() -> None:
     assert s.phase is Phase.OVER
     assert (s.to_move, s.legal_mask) == (None, 0)  # nobody to move, no card playable
     for action in (Play("3S"), Stand(), Exchange("3S")):
-        with pytest.raises(RuleViolation, match="^DRF-6.7: the deal is over$") as caught:
+        with pytest.raises(RuleViolation, match="^DRF-1.4: the deal is over; no action is accepted$") as caught:
             s.apply(action)
         assert caught.value.offending == action
 
