@@ -21,7 +21,7 @@ from fly_rules.fly.positions import new_deal
 from fly_rules.fly.rules import DEFAULT_DECKS, PRESETS, FlyRules
 from fly_rules.fly.state import Declared, FlyDeal, FlyView
 
-RULES_VERSION: Final = 2
+RULES_VERSION: Final = 3
 """Bumped whenever a change to the engine changes the outcome of some game."""
 
 __all__ = [

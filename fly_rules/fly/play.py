@@ -240,8 +240,14 @@ def begin_play(table: Table, tally: TrickTally, active: tuple[bool, ...], hands:
 
 
 def _flush_holder(table: Table, active: tuple[bool, ...], hands: tuple[int, ...], leader: int) -> int:
-    """The seat whose flush wins, or -1: a flush in trumps first, else the first from the dealer's left [FLY-12.1]."""
+    """The seat whose flush wins, or -1: a flush in trumps first, else the first from the dealer's left [FLY-12.1].
+
+    Under ``top_trump`` the A♠ counts as a trump only, never as a spade [FLY-7.1].
+    """
     trump_mask = SUIT_MASKS[table.trump]
+    top_trump = table.top_trump
+    if top_trump:
+        trump_mask |= _AS_BIT
     first = -1
     seat = leader
     for _ in range(table.rules.players):
@@ -249,7 +255,8 @@ def _flush_holder(table: Table, active: tuple[bool, ...], hands: tuple[int, ...]
         if active[seat]:
             if mask & ~trump_mask == 0:
                 return seat
-            if first < 0 and any(mask & ~suit_mask == 0 for suit_mask in SUIT_MASKS):
+            plain = not (top_trump and mask & _AS_BIT)
+            if first < 0 and plain and any(mask & ~suit_mask == 0 for suit_mask in SUIT_MASKS):
                 first = seat
         seat = table.left[seat]
     return first

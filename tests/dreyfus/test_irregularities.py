@@ -76,3 +76,17 @@ def test_drf_10_1_another_players_revoke_leaves_a_claim_to_have_reached_ten() ->
     s = run(s, "3H", "8H", "9D")  # seat 2 holds TH but plays a diamond: revoke
     assert s.revokes == (0, 0, 1)
     assert (s.reached, s.winner) == ((0,), 0)
+
+
+def test_drf_10_1_penalty_mode_lists_revokes_and_the_revoked_card_can_win() -> None:
+    """DRF-10.1 (Decision: revokes among the legal actions): in the penalty mode the revoking plays are
+    listed with the lawful one, and a revoked card keeps its place in the trick and may win it."""
+    s = run(stand_all(deal(("AS", "3H"), contract=Suit.HEARTS, rules=PENALIZE)), "5S")
+    lawful = run(stand_all(deal(("AS", "3H"), contract=Suit.HEARTS)), "5S").legal_actions()
+    listed = s.legal_actions()
+    assert set(lawful) < set(listed)  # the lawful A♠ and, beside it, every heart of seat 1
+    assert len(listed) == len(s.view(1).hand) == 12
+    s = run(s, "AH")  # seat 1 trumps with the A♥ although he holds the A♠: a revoke
+    assert s.revokes == (0, 1, 0)
+    s = run(s, "3D")
+    assert s.tricks_taken == (0, 1, 0)  # the revoked trump takes the trick

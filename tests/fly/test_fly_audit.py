@@ -3,8 +3,10 @@ through the public API only (positions built with ``fly.new_deal``)."""
 
 from __future__ import annotations
 
-from fly_rules import Card, fly
-from tests.fly.test_fly_edge_cases import plays, position, stand_all
+import pytest
+
+from fly_rules import Card, CardSet, fly
+from tests.fly.test_fly_edge_cases import assert_refused, plays, position, stand_all
 
 # The audit's reproducer: records (3, 25, 2), dealer 2; seat 2 takes the first trick and reaches 0,
 # seat 0 takes the fourth and fifth and reaches 0 later.
@@ -60,3 +62,66 @@ def test_fly_6_1_no_leader_before_play() -> None:
     assert d.leader == -1
     d = stand_all(d)
     assert (d.phase, d.leader, d.to_move) == (fly.Phase.PLAY, 2, 2)
+
+
+# Hearts trump (turn-up 9H); seat 0 leads 9C, seat 1 holds the KC but may trump.
+REVOKE_HANDS = ("9C 7D 8D 9D TD", "KC 8H 7S 8S 9S", "7C 8C TC JC QC")
+
+
+def test_fly_11_1_adjudication_lists_only_lawful_cards_but_accepts_a_revoke() -> None:
+    """FLY-11.1 (Decision: revokes are not among the legal actions): under ``revoke_mode="adjudicate"``
+    seat 1's legal actions are his club alone; his trump is accepted as a revoke all the same, costs
+    the remise at once, and the trick goes to the best lawful card (FLY-11.2)."""
+    d = stand_all(position(REVOKE_HANDS, "9H", revoke_mode="adjudicate"))
+    d = d.apply(fly.Play(Card.parse("9C")))
+    assert d.legal_actions() == plays("KC")
+    d = d.apply(fly.Play(Card.parse("8H")))
+    assert d.records == (25, 30, 25)
+    d = d.apply(fly.Play(Card.parse("QC")))
+    assert d.tricks_taken == (0, 0, 1)
+
+
+def test_fly_4_6_two_round_declarations_exchange_then_a_stand_only_confirmation() -> None:
+    """FLY-4.6 (Decision) with FLY-4.1: under ``may_fold_after_exchange`` and the two-round declarations a
+    player who exchanged in the exchange round is asked once more, and may only stand; a fold is refused
+    under FLY-4.6, and his Stand passes the turn on."""
+    d = position(REVOKE_HANDS, "9H", declaration_mode="fold_round_then_exchange", may_fold_after_exchange=True).apply(
+        fly.Stand()
+    )
+    d = d.apply(fly.Stand()).apply(fly.Stand())  # the fold round: everyone plays
+    assert d.to_move == 0
+    d = d.apply(fly.Exchange(CardSet.parse("7D 8D")))
+    assert d.to_move == 0
+    assert d.legal_actions() == (fly.Stand(),)
+    assert_refused(d, fly.Fold(), "FLY-4.6")
+    d = d.apply(fly.Stand())
+    assert d.to_move == 1
+    assert fly.Fold() not in d.legal_actions()
+    # The same exchange in the combined mode is followed by a real choice.
+    c = position(REVOKE_HANDS, "9H", may_fold_after_exchange=True).apply(fly.Exchange(CardSet.parse("7D 8D")))
+    assert (c.to_move, tuple(c.legal_actions())) == (0, (fly.Stand(), fly.Fold()))
+
+
+@pytest.mark.parametrize(
+    ("mode", "tricks"),
+    [("top_trump", (5, 0, 0)), ("led_trump_ace", (0, 0, 5)), ("none", (0, 0, 5))],
+)
+def test_fly_12_1_fly_7_1_top_trump_ace_of_spades_counts_as_a_trump_for_the_flush(
+    mode: str, tricks: tuple[int, int, int]
+) -> None:
+    """FLY-12.1 (Decision) with FLY-7.1: under ``top_trump`` four trumps and the A♠ are a flush in trumps and
+    win before seat 2's plain club flush; in the other modes the A♠ is a spade there, no flush."""
+    hands = ("AS 7H 8H TH JH", "7D 8D 9D TD 7S", "7C 8C 9C TC JC")
+    d = stand_all(position(hands, "9H", flush_wins=True, ace_of_spades_mode=mode))
+    assert d.is_over
+    assert d.tricks_taken == tricks
+
+
+@pytest.mark.parametrize(("mode", "flush"), [("top_trump", False), ("led_trump_ace", True)])
+def test_fly_12_1_top_trump_ace_of_spades_is_no_spade_for_a_flush(mode: str, flush: bool) -> None:
+    """FLY-12.1 (Decision): under ``top_trump`` (hearts trump) the A♠ with four other spades is not a flush; in
+    the default mode it is one."""
+    hands = ("AS KS QS JS TS", "7D 8D 9D TD 7H", "7C 8C 9C 8H JC")
+    d = stand_all(position(hands, "9H", flush_wins=True, ace_of_spades_mode=mode))
+    assert d.is_over is flush
+    assert d.tricks_taken == ((5, 0, 0) if flush else (0, 0, 0))

@@ -270,8 +270,10 @@ class RefDeal:
             self.credit_all_tricks(players_in[0])  # FLY-5.5
             return
         if rules.flush_wins:
-            flushes = [seat for seat in players_in if len({c.suit for c in self.hands[seat]}) == 1]
-            in_trumps = [seat for seat in flushes if {c.suit for c in self.hands[seat]} == {self.trump}]
+            # FLY-12.1: the suit each card counts as (the top_trump A♠ is a trump, not a spade)
+            suits = {seat: {self.suit_of(c) for c in self.hands[seat]} for seat in players_in}
+            flushes = [seat for seat in players_in if len(suits[seat]) == 1]
+            in_trumps = [seat for seat in flushes if suits[seat] == {self.trump}]
             if flushes:
                 self.credit_all_tricks((in_trumps or flushes)[0])  # FLY-12.1: trumps first, then the dealer's left
                 return
