@@ -52,8 +52,8 @@ nitpick_ignore_regex = [
     ("py:class", r"(hypothesis\.)?(strategies\.)?(st\.)?SearchStrategy(\[.*\])?"),
     ("py:class", r"attrs?\..*"),
     # private type variables of the engine protocol
-    ("py:class", r"(fly_rules\.engine\.)?_[A-Z](_co)?"),
-    ("py:obj", r"(fly_rules\.engine\.)?_[A-Z](_co)?"),
+    ("py:class", r"(fly_rules\.engine\.(\w+\.)?)?_[A-Z](_co)?"),
+    ("py:obj", r"(fly_rules\.engine\.(\w+\.)?)?_[A-Z](_co)?"),
     # the adapters' third-party libraries (numpy arrays, OpenSpiel and PettingZoo base classes)
     ("py:class", r"(numpy|np|pyspiel|pettingzoo|gymnasium)\..*"),
     # the private named-tuple fields behind a Dreyfus match (its own page lists what they mean)
