@@ -22,7 +22,7 @@ import attrs
 import fly_rules
 from fly_rules import dreyfus, fly
 from fly_rules.bots import make_bot
-from fly_rules.commands import _PRESETS_HELP, _bots_help, bot_names, register, whole_number_argument
+from fly_rules.commands import _bots_help, bot_names, game_argument, presets_help, register, whole_number_argument
 from fly_rules.errors import FlyRulesError
 from fly_rules.narration import Chooser, narrate
 
@@ -64,9 +64,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {fly_rules.__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play one match between bots and print it")
-    demo.add_argument("--game", choices=["fly", "dreyfus"], default="fly", help="which game (default fly)")
+    game_argument(demo)
     demo.add_argument("--players", type=whole_number_argument, default=4, help="number of players, 3 to 7 (default 4)")
-    demo.add_argument("--preset", default="default", help=_PRESETS_HELP)
+    demo.add_argument("--preset", default="default", help=presets_help())
     demo.add_argument(
         "--seed", type=whole_number_argument, default=1, help="seed of the shuffles and the players (default 1)"
     )

@@ -23,9 +23,9 @@ import textwrap
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Any, TextIO
 
-from fly_rules import dreyfus, fly, svg
+from fly_rules import registry, svg
 from fly_rules._numbers import MAX_DIGITS, is_whole_number
 from fly_rules.actions import Play
 from fly_rules.bots import BOTS, Tally, make_bot, run_matches
@@ -57,18 +57,23 @@ def whole_number_argument(text: str) -> int:
     return int(text)
 
 
-# every preset by name, so that `--help` lists them
-_PRESETS_HELP: Final = (
-    f"rules preset (Fly: {', '.join(fly.PRESETS)}; Dreyfus: {', '.join(dreyfus.PRESETS)}; default 'default')"
-)
+def presets_help() -> str:
+    """The help of ``--preset``: every game's presets by name, so that ``--help`` lists them."""
+    games = "; ".join(f"{game.title}: {', '.join(game.presets)}" for game in map(registry.get, registry.games()))
+    return f"rules preset ({games}; default 'default')"
+
+
+def game_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--game``: one of the registered games."""
+    parser.add_argument("--game", choices=registry.games(), default="fly", help="which game (default fly)")
 
 
 def _game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=["fly", "dreyfus"], default="fly", help="which game (default fly)")
+    game_argument(parser)
     parser.add_argument(
         "--players", type=whole_number_argument, default=None, help="Fly: 3 to 7 players (default 4); Dreyfus: 3"
     )
-    parser.add_argument("--preset", default="default", help=_PRESETS_HELP)
+    parser.add_argument("--preset", default="default", help=presets_help())
     parser.add_argument("--seed", default="1", help="seed of the shuffles and the bots (default 1)")
     parser.add_argument(
         "--max-deals",
@@ -209,7 +214,7 @@ def register(sub: Any) -> None:
 def _describe(view: Any, seat: int) -> list[str]:
     """What the human player sees: hand, trump, the trick so far, the records."""
     lines = [f"-- deal {view.deal_number + 1}, dealer seat {view.dealer}; you are seat {seat}"]
-    lines += _TEXTS[view.game].describe(view)
+    lines += registry.game_of(view).words.describe(view)
     trick = "  ".join(f"{s}:{c.symbol}" for s, c in view.trick)
     lines.append(f"   trick so far: {trick or '(none)'}; tricks taken {view.tricks_taken}")
     lines.append(f"   your hand: {' '.join(c.symbol for c in view.hand.sorted())}")
@@ -402,10 +407,6 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
-
-
-def _deal_summary(deal: Any) -> str:
-    return _TEXTS[deal.game].summary(deal)
 
 
 # --- simulate ----------------------------------------------------------------------------
@@ -611,70 +612,10 @@ def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 def _board(state: Any) -> list[str]:
     deal: Any = deal_of(state)
-    lines = _TEXTS[deal.game].board(deal)
+    lines = registry.game_of(deal).words.board(deal)
     trick = "  ".join(f"{s}:{c.symbol}" for s, c in deal.trick)
     lines.append(f"trick: {trick or '(none)'}")
     return lines
-
-
-class _FlyText:
-    """How the command shows Fly: the trump card, the stock, the records, who folded."""
-
-    @staticmethod
-    def describe(view: Any) -> list[str]:
-        records = ", ".join(f"seat {s} {r}" for s, r in enumerate(view.records))
-        return [f"   trump card {view.trump_card.symbol}; stock {view.stock_size} cards", f"   records: {records}"]
-
-    @staticmethod
-    def summary(deal: Any) -> str:
-        return "records " + ", ".join(f"seat {s} {r}" for s, r in enumerate(deal.records))
-
-    @staticmethod
-    def board(deal: Any) -> list[str]:
-        lines = [
-            f"Fly, {deal.rules.players} players; seat {deal.dealer} deals; trump card {deal.trump_card.symbol}",
-            f"phase {deal.phase.value}; to move: {_who(deal.to_move)}; stock {len(deal.stock)} cards",
-        ]
-        for seat, hand in enumerate(deal.hands):
-            status = "" if deal.active[seat] else "  (folded)"
-            cards = " ".join(c.symbol for c in hand.sorted(deal.rules.rank_order))
-            lines.append(f"  seat {seat}: {cards:<20} record {deal.records[seat]}{status}")
-        return lines
-
-
-class _DreyfusText:
-    """How the command shows Dreyfus: the contract, the talon, the upper and lower records."""
-
-    @staticmethod
-    def describe(view: Any) -> list[str]:
-        return [f"   {_trumps(view)}; talon {view.talon_left} cards", f"   upper {view.upper}, lower {view.lower}"]
-
-    @staticmethod
-    def summary(deal: Any) -> str:
-        return f"tricks {deal.tricks_taken}, upper {deal.upper}, lower {deal.lower}"
-
-    @staticmethod
-    def board(deal: Any) -> list[str]:
-        lines = [
-            f"Dreyfus; seat {deal.dealer} deals; {_trumps(deal)}",
-            f"phase {deal.phase.value}; to move: {_who(deal.to_move)}; talon {deal.talon_left} cards",
-        ]
-        for seat in range(3):
-            cards = " ".join(c.symbol for c in deal.view(seat).hand.sorted())
-            lines.append(f"  seat {seat}: {cards}  upper {deal.upper[seat]} lower {deal.lower[seat]}")
-        return lines
-
-
-def _trumps(state: Any) -> str:
-    return "no trumps" if state.trump is None else f"trumps {state.trump.symbol}"
-
-
-_TEXTS: dict[str, type[_FlyText | _DreyfusText]] = {"fly": _FlyText, "dreyfus": _DreyfusText}
-"""How the command shows each game, by its name (a state's or view's ``game``)."""
-
-
-def _who(seat: int | None) -> str:
-    return "nobody (over)" if seat is None else f"seat {seat}"
 
 
 # --- rules -------------------------------------------------------------------------------

@@ -37,8 +37,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
-from fly_rules import fly
-from fly_rules.actions import Exchange, Fold, Play, Stand
+from fly_rules import registry
+from fly_rules.actions import Exchange, Fold, Stand
 from fly_rules.cards import Card
 from fly_rules.notation.games import deal_of, finished_deal
 
@@ -59,7 +59,7 @@ def _cards(cards: Iterable[Card]) -> str:
 def deal_lines(deal: Any, seat: int | None = None) -> list[str]:
     """The start of a deal: a blank line, its number, the dealer, the trumps and the hands (only ``seat``'s
     when told to one seat)."""
-    story = _STORIES[deal.game]
+    story = registry.game_of(deal).words
     lines = ["", f"== Deal {deal.deal_number + 1}: {_seat(deal.dealer)} deals; {story.trumps(deal)}"]
     for s in range(len(deal.hands)) if seat is None else (seat,):
         hand = deal.view(s).hand.sorted(deal.rules.rank_order)
@@ -76,96 +76,20 @@ def action_lines(before: Any, after: Any, mover: int, action: Any, seat: int | N
     old, done = deal_of(before), finished_deal(before, after)
     new = deal_of(after) if done is None else done
     hidden = seat is not None and seat != mover
-    story = _STORIES[old.game]
+    game = registry.game_of(old)
+    story = game.words
     lines: list[str] = []
     if isinstance(action, Exchange):
         verb, which = story.exchange_words
         lines.append(f"   {_seat(mover)} {verb} {len(action.cards)}" + ("" if hidden else which + _cards(action.cards)))
-    elif isinstance(action, fly.SwapTrump):
-        lines.append(
-            f"   {_seat(mover)} takes the trump card" + ("" if hidden else f", discarding {action.card.symbol}")
-        )
     elif isinstance(action, Stand | Fold):
         lines.append(f"   {_seat(mover)} {'stands' if isinstance(action, Stand) else 'folds'}")
+    else:
+        lines += [f"   {_seat(mover)} {form.told(action, hidden)}" for form in game.actions if type(action) is form.cls]
     lines += story.tricks(old, new, action)
     if done is not None:
         lines += story.deal_end(done)
     return lines
-
-
-class _FlyStory:
-    """How a Fly deal is told: the trump card, the records, tricks taken without play, void deals."""
-
-    exchange_words = ("exchanges", ": ")
-
-    @staticmethod
-    def trumps(deal: Any) -> str:
-        return f"trump card {deal.trump_card.symbol}"
-
-    @staticmethod
-    def hand_note(deal: Any, seat: int) -> str:
-        return f"   (record {deal.records[seat]})"
-
-    @staticmethod
-    def tricks(old: Any, new: Any, action: Any) -> list[str]:
-        return _fly_tricks(old, new, action)
-
-    @staticmethod
-    def deal_end(deal: Any) -> list[str]:
-        void = ["   deal void: records unchanged"] if deal.void else []
-        return [*void, "   records: " + ", ".join(f"{_seat(s)} {r}" for s, r in enumerate(deal.records))]
-
-    @staticmethod
-    def match_end(state: Any) -> str:
-        standings = ", ".join(f"{_seat(s)} {state.records[s]}" for s in state.standings())
-        return f"   standings: {standings}"
-
-
-class _DreyfusStory:
-    """How a Dreyfus deal is told: the contract, purchases, tricks and records, the settlement."""
-
-    exchange_words = ("buys", ", discarding ")
-
-    @staticmethod
-    def trumps(deal: Any) -> str:
-        return "no trumps" if deal.trump is None else f"{deal.trump.symbol} trumps"
-
-    @staticmethod
-    def hand_note(deal: Any, seat: int) -> str:
-        return ""
-
-    @staticmethod
-    def tricks(old: Any, new: Any, action: Any) -> list[str]:
-        return _dreyfus_tricks(old, new)
-
-    @staticmethod
-    def deal_end(deal: Any) -> list[str]:
-        return [f"   tricks {deal.tricks_taken}; upper {deal.upper}, lower {deal.lower}"]
-
-    @staticmethod
-    def match_end(state: Any) -> str:
-        return "   settlement: " + ", ".join(f"{_seat(s)} {p:+d}" for s, p in enumerate(state.settlement()))
-
-
-_STORIES: dict[str, type[_FlyStory | _DreyfusStory]] = {"fly": _FlyStory, "dreyfus": _DreyfusStory}
-"""How each game is told, by its name (a state's ``game``)."""
-
-
-def _fly_tricks(old: Any, new: Any, action: Any) -> list[str]:
-    if old.phase is fly.Phase.EXCHANGE and new.phase is not fly.Phase.EXCHANGE and new.completed:
-        return [f"   {_seat(new.completed[0][0][0])} takes every trick without play"]
-    if not isinstance(action, Play) or len(new.completed) == len(old.completed):
-        return []
-    cards = "  ".join(f"{s}:{fly.FlyDeal.card_symbol(c)}" for s, c in new.completed[-1])
-    taker = new.leader
-    return [f"   trick {len(new.completed)}: {cards}  -> {_seat(taker)} takes it (record {new.records[taker]})"]
-
-
-def _dreyfus_tricks(old: Any, new: Any) -> list[str]:
-    if len(new.tricks) == len(old.tricks):
-        return []
-    played = "  ".join(f"{seat}:{card.symbol}" for seat, card in new.tricks[-1])
-    return [f"   trick {len(new.tricks)}: {played}  -> {_seat(new.leader)} takes it"]
 
 
 def outcome_lines(state: Any) -> list[str]:
@@ -176,7 +100,7 @@ def outcome_lines(state: Any) -> list[str]:
         return ["", "== Deal over: " + ("no winner" if state.winner is None else f"{_seat(state.winner)} wins")]
     winner = "no winner (deal limit reached)" if state.winner is None else f"{_seat(state.winner)} wins the match"
     over = f"== Match over after {state.deal_number + 1} deal(s): {winner}"
-    return ["", over, _STORIES[state.game].match_end(state)]
+    return ["", over, registry.game_of(state).words.match_end(state)]
 
 
 def narrate(state: Any, choose: Chooser, out: TextIO, *, seat: int | None = None) -> Any:

@@ -1,8 +1,8 @@
-"""Pictures of cards and card tables as SVG, with no dependency beyond the standard library.
+"""Pictures of cards and card tables as SVG, written with the standard library's ElementTree.
 
 Like python-chess's ``chess.svg`` boards, the functions take plain values and return the SVG
-document as a string; the games' states are drawn through thin adapters that pass their hands,
-trump card, stock, trick and records in. Cards are rounded rectangles with the rank and a suit
+document as a string; a game's state is drawn through its descriptor in :mod:`fly_rules.registry`,
+which passes its hands, trump card, stock, trick and records in. Cards are rounded rectangles with the rank and a suit
 symbol, hearts and diamonds in red. The suit symbols are drawn as paths, so a picture looks the
 same whatever fonts the viewer has.
 
@@ -25,9 +25,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any, Final
 
+from fly_rules import registry
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.engine import GameState, MatchBase, SeatView
-from fly_rules.notation.games import game_of
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Svg", "card", "deal_picture", "table"]
 
@@ -225,7 +225,7 @@ def table(
 
 
 def deal_picture(state: Any, seat: int | None = None, *, title: str | None = None) -> Svg:
-    """A picture of a deal of Fly or Dreyfus: the thin adapter from the engines' states to :func:`table`.
+    """A picture of a deal of any registered game: the thin adapter from the engines' states to :func:`table`.
 
     Args:
         state: a Fly or Dreyfus deal or match (its current deal is drawn), or a view
@@ -264,49 +264,6 @@ def deal_picture(state: Any, seat: int | None = None, *, title: str | None = Non
         view = state.view(seat or 0)
         faces = {s: state.hands[s] for s in (range(players) if seat is None else (seat,))}
     else:
-        raise TypeError(f"not a Fly or Dreyfus deal, match or view: {type(state).__name__}")
-    picture = {"fly": _fly_picture, "dreyfus": _dreyfus_picture}[game_of(view)]
-    return picture(view, faces, title)
-
-
-def _fly_picture(view: Any, faces: dict[int, CardSet], title: str | None) -> Svg:
-    played = {s for s, _ in view.trick}
-    hands: list[CardSet | int | None] = []
-    for s in range(view.players):
-        if not view.active[s]:
-            hands.append(None)
-        elif s in faces:
-            hands.append(faces[s])
-        else:
-            hands.append(5 - len(view.tricks) - (s in played))
-    records = [f"{r}" + ("" if view.active[s] else ", folded") for s, r in enumerate(view.records)]
-    if title is None:
-        title = f"Fly, deal {view.deal_number + 1}: {view.phase.value}, trumps {view.trump.symbol}"
-    return table(
-        hands,
-        trump=view.trump_card,
-        stock=view.stock_size,
-        trick=view.trick,
-        records=records,
-        to_move=view.to_move,
-        title=title,
-    )
-
-
-def _dreyfus_picture(view: Any, faces: dict[int, CardSet], title: str | None) -> Svg:
-    played = {s for s, _ in view.trick}
-    hands: list[CardSet | int | None] = [
-        faces[s] if s in faces else 12 - len(view.tricks) - (s in played) for s in range(3)
-    ]
-    if title is None:
-        trumps = "no trumps" if view.contract is None else f"trumps {view.contract.symbol}"
-        title = f"Dreyfus, deal {view.deal_number + 1}: {view.phase.value}, {trumps}"
-    return table(
-        hands,
-        trump=view.trump_indicator,
-        stock=view.talon_left,
-        trick=view.trick,
-        records=[f"{u}/{lo}" for u, lo in zip(view.upper, view.lower, strict=True)],
-        to_move=view.to_move,
-        title=title,
-    )
+        raise TypeError(f"not a deal, match or view of a registered game: {type(state).__name__}")
+    game = registry.game_of(view)
+    return table(**game.picture(view, faces, title))

@@ -206,7 +206,7 @@ def test_a_dreyfus_deal_is_drawn_with_its_contract_and_records() -> None:
 
 def test_deal_picture_refuses_other_values_and_seats() -> None:
     """A value that is no game state raises TypeError, a seat out of range ValueError."""
-    with pytest.raises(TypeError, match="not a Fly or Dreyfus"):
+    with pytest.raises(TypeError, match="registered game"):
         deal_picture("fly")
     with pytest.raises(ValueError, match="seat 3 is out of range"):
         deal_picture(_fly_deal(), seat=3)

@@ -218,7 +218,7 @@ def public_modules(package: str = "fly_rules") -> list[str]:
 
 
 API_GROUPS: tuple[tuple[str, str], ...] = (
-    ("The games", "fly_rules fly_rules.fly fly_rules.dreyfus"),
+    ("The games", "fly_rules fly_rules.registry fly_rules.fly fly_rules.dreyfus"),
     ("Shared by both games", "fly_rules.cards fly_rules.tricks fly_rules.actions fly_rules.errors fly_rules.engine"),
     ("Records and formats", "fly_rules.notation"),
     ("Bots", "fly_rules.bots"),

@@ -13,29 +13,23 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from fly_rules.bots.rule_of_thumb import DreyfusRuleOfThumbBot, FlyRuleOfThumbBot
+from fly_rules import registry
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
 
 __all__ = ["MonteCarloBot"]
 
 _BIG = 10_000  # a record far from zero: the playouts never end the match
-_SETUP: dict[str, tuple[int, Any, bool]] = {
-    "fly": (24, lambda rules: FlyRuleOfThumbBot(rules.rank_order), True),
-    "dreyfus": (8, lambda rules: DreyfusRuleOfThumbBot(), False),
-}
-"""Per game (the rules' ``game``): the default guesses per decision (Dreyfus deals are longer), the playout
-policy, and whether the guessed deal starts from far records (Fly's end the match at zero)."""
 
 
 class MonteCarloBot:
     """Determinised Monte-Carlo search over the cards to play.
 
     Args:
-        rules: the rules of the game played (:class:`~fly_rules.fly.FlyRules` or
-            :class:`~fly_rules.dreyfus.DreyfusRules`).
-        samples: guesses of the hidden cards per decision (default 24 for Fly, 8 for Dreyfus, whose
-            deals are longer).
+        rules: the rules of the game played (:class:`~fly_rules.fly.FlyRules`,
+            :class:`~fly_rules.dreyfus.DreyfusRules` or another registered game's).
+        samples: guesses of the hidden cards per decision (default: the game's ``playout_samples``,
+            24 for Fly, 8 for Dreyfus, whose deals are longer).
     """
 
     name = "monte-carlo"
@@ -43,9 +37,10 @@ class MonteCarloBot:
 
     def __init__(self, rules: Any, samples: int | None = None) -> None:
         self.rules = rules
-        default, policy, self._far_records = _SETUP[rules.game]
-        self.samples = samples if samples is not None else default
-        self.policy: Any = policy(rules)
+        game = registry.game_of(rules)
+        self._far_records = game.playout_far_records  # Fly's records end the match at zero
+        self.samples = samples if samples is not None else game.playout_samples
+        self.policy: Any = game.rule_of_thumb(rules.rank_order)
 
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The play with the best average playout; the rule of thumb elsewhere."""

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fly_rules import dreyfus, fly
-from fly_rules.actions import Exchange, Fold, Stand
+from fly_rules import registry
+from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.bots.base import cheapest_winner, strength
 from fly_rules.cards import ACE_HIGH, Card, CardSet, Rank, RankOrder, Suit
 from fly_rules.engine import Phase
+
+if TYPE_CHECKING:
+    from fly_rules.dreyfus import DreyfusView
+    from fly_rules.fly import FlyView
 
 __all__ = ["DreyfusRuleOfThumbBot", "FlyRuleOfThumbBot", "RuleOfThumbBot"]
 
@@ -37,14 +41,14 @@ class FlyRuleOfThumbBot:
         """A card worth keeping: a trump, an ace or a king, the A♠."""
         return card.suit == trump or self.order.strength[card.rank] >= self.order.strength[Rank.KING]
 
-    def choose(self, view: fly.FlyView, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    def choose(self, view: FlyView, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """Declare by the hand's strength; play to win cheaply."""
         if view.phase is Phase.PLAY:
             return cheapest_winner(legal_actions, [c for _, c in view.trick], view.trump, self.order)
         trump = view.trump
         hand = view.hand
         good = [c for c in hand if self._good(c, trump)]
-        swaps = [a for a in legal_actions if isinstance(a, fly.SwapTrump)]
+        swaps = [a for a in legal_actions if hasattr(a, "card") and not isinstance(a, Play)]  # the trump card
         if swaps and self.order.strength[view.trump_card.rank] >= self.order.strength[Rank.TEN]:
             return min(swaps, key=lambda a: strength(a.card, trump, self.order))
         can_fold = any(isinstance(a, Fold) for a in legal_actions)
@@ -67,7 +71,7 @@ class DreyfusRuleOfThumbBot:
     def __init__(self, highest_discard: Rank = Rank.NINE) -> None:
         self.highest_discard = highest_discard
 
-    def choose(self, view: dreyfus.DreyfusView, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    def choose(self, view: DreyfusView, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """Buy in the exchange; play to win cheaply."""
         trump = view.contract
         if view.phase is Phase.PLAY:
@@ -91,10 +95,12 @@ class RuleOfThumbBot:
     """The bot's name in tables."""
 
     def __init__(self, order: RankOrder = ACE_HIGH) -> None:
-        self.fly = FlyRuleOfThumbBot(order)
-        self.dreyfus = DreyfusRuleOfThumbBot()
+        self.order = order
+        self._policies: dict[str, Any] = {}  # each game's bot, made when its first view comes
 
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The game's rule-of-thumb choice."""
-        policy: Any = {"fly": self.fly, "dreyfus": self.dreyfus}[view.game]
+        policy = self._policies.get(view.game)
+        if policy is None:
+            policy = self._policies[view.game] = registry.game_of(view).rule_of_thumb(self.order)
         return policy.choose(view, legal_actions, rng)

@@ -22,23 +22,20 @@ refuses (it breaks a duty nobody could see) is drawn again. Monte-Carlo search (
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
-from fly_rules import dreyfus, fly
+from fly_rules import registry
 from fly_rules._choices import bits
-from fly_rules.actions import Exchange, Fold, Play, Stand
-from fly_rules.cards import ALL_CARDS, DECK_48, Card, CardSet
-from fly_rules.dreyfus.deal import eldest
-from fly_rules.engine import Phase
+from fly_rules.actions import Play
+from fly_rules.cards import ALL_CARDS, Card, CardSet
 from fly_rules.errors import RuleViolation
 
-__all__ = ["Sample", "sample_deal"]
+__all__ = ["Guess", "Sample", "finish", "sample_deal"]
 
 _SUITS = tuple(sum(1 << (suit * 13 + rank) for rank in range(13)) for suit in range(4))
-_ACE_OF_SPADES = 1 << 51
 
 
 @attrs.frozen
@@ -56,8 +53,8 @@ class Sample:
 
 
 def sample_deal(
-    view: fly.FlyView | dreyfus.DreyfusView,
-    rules: fly.FlyRules | dreyfus.DreyfusRules,
+    view: Any,
+    rules: Any,
     rng: random.Random,
     *,
     dealt: CardSet | None = None,
@@ -83,7 +80,7 @@ def sample_deal(
     """
     if exchanges is not None and dealt is None:
         raise ValueError("a seat's own exchanges are only of use with its hand as dealt (dealt=)")
-    game: Any = _GUESSES[view.game](view, rules)
+    game: Guess = registry.game_of(view).guesser(view, rules)
     own = None if dealt is None else (dealt.mask, [(g.mask, r.mask) for g, r in exchanges or ()])
     for _ in range(tries):
         try:
@@ -95,8 +92,12 @@ def sample_deal(
     return None
 
 
-class _Guess:
-    """What both games share: the seat's knowledge as masks, the dealing out of the hidden cards."""
+class Guess:
+    """What every game's guess shares: the seat's knowledge as masks, the dealing out of the hidden cards.
+
+    A game's guesser (its descriptor's ``guesser``) fills in the methods below that raise
+    ``NotImplementedError``, and the others where its rules differ.
+    """
 
     def __init__(
         self,
@@ -186,11 +187,11 @@ class _Guess:
         rng.shuffle(rest)
         stock = [ALL_CARDS[c] for c in [*drawn, *rest]]
         deal, actions = self.replay([CardSet(h) for h in start], stock, events, records)
-        return _finish(self, deal, actions, start, stock)
+        return finish(self, deal, actions, start, stock)
 
     # What each game fills in.
-    deck = DECK_48.mask
-    hand_size = 12
+    deck = 0
+    hand_size = 0
     first = 0
     not_drawn = 0  # a card that comes to a hand in an exchange but not from the stock or talon
 
@@ -225,162 +226,9 @@ class _Guess:
         raise NotImplementedError
 
 
-class _FlyGuess(_Guess):
-    def __init__(self, view: fly.FlyView, rules: Any) -> None:
-        tricks = [list(trick) for trick in (*view.tricks, view.trick)]
-        counts = [sum(d.count for d in declared if d.kind == "exchange") for declared in view.declarations]
-        super().__init__(view, rules, view.players, tricks, counts, view.trump)
-        self.swapped = [any(d.kind == "swap" for d in declared) for declared in view.declarations]
-        for seat, active in enumerate(view.active):
-            if not active:
-                self.forbidden[seat] |= _ACE_OF_SPADES  # its holder may not fold [FLY-5.2]
-        self.deck = sum(card.bit for card in rules.deck)
-        self.hand_size = 5
-        self.first = rules.left_of(view.dealer)
-        self.not_drawn = view.trump_card.bit
-        dealer = view.dealer
-        # a dealer who took the trump card and has not played it holds it, unless he exchanged it away
-        self.may_hold = self.swapped[dealer] and dealer != view.seat and not self.played[dealer] & self.not_drawn
-        declared = view.declarations[dealer]
-        swap_at = next((k for k, d in enumerate(declared) if d.kind == "swap"), len(declared))
-        self.exchanged_after_swap = sum(d.count for d in declared[swap_at + 1 :])
-        self.holds_trump = self.may_hold
-
-    def known(self) -> int:
-        return self.not_drawn
-
-    def discards(self, seat: int, pool: int, own: bool, rng: random.Random) -> int | None:
-        view: fly.FlyView = self.view
-        trump = self.not_drawn
-        if seat == view.seat and own:
-            return 0
-        # the seat itself took the trump card and no longer has it: it discarded it again
-        again = seat == view.seat and self.swapped[seat] and not (view.hand.mask | self.played[seat]) & trump
-        if seat == view.dealer and self.may_hold:  # another dealer: as likely as any of his cards to go
-            again = rng.random() < self.exchanged_after_swap / 5
-            self.holds_trump = not again
-        chosen = self.pick(pool, self.counts[seat] + self.swapped[seat] - again, rng)
-        return None if chosen is None else chosen | (trump if again else 0)
-
-    def adjust(self, need: dict[int, int]) -> dict[int, int]:
-        if self.holds_trump:
-            need[self.view.dealer] -= 1
-        return need
-
-    def taken(self, seat: int) -> int:
-        return self.not_drawn if self.holds_trump and seat == self.view.dealer else 0
-
-    def exchanges(self, seat: int, held: int, given: int, rng: random.Random) -> list[tuple[int, int]] | None:
-        trump = self.not_drawn
-        received = self.pick(held & ~trump if self.swapped[seat] else held, self.counts[seat], rng)
-        if received is None:
-            return None
-        swap_given = 1 << next(iter(bits(given & ~trump))) if self.swapped[seat] else 0
-        mine = []
-        for declared in self.view.declarations[seat]:
-            if declared.kind == "swap":
-                mine.append((swap_given, trump))
-            elif declared.kind == "exchange":
-                mine.append((given & ~swap_given, received))
-        return mine
-
-    def replay(
-        self, start: list[CardSet], stock: list[Card], events: list[list[tuple[int, int]]], records: Any
-    ) -> tuple[Any, list[Any]]:
-        view: fly.FlyView = self.view
-        deal = fly.new_deal(
-            self.rules, hands=start, trump_card=view.trump_card, stock=stock, dealer=view.dealer, records=records
-        )
-        actions: list[Any] = []
-        queues = [list(declared) for declared in view.declarations]
-        while deal.phase is Phase.EXCHANGE:
-            mover = deal.to_move
-            assert mover is not None  # someone declares in the exchange
-            if not queues[mover]:
-                break
-            kind = queues[mover].pop(0).kind
-            if kind == "swap":
-                action: Any = fly.SwapTrump(ALL_CARDS[events[mover].pop(0)[0].bit_length() - 1])
-            elif kind == "exchange":
-                action = Exchange(CardSet(events[mover].pop(0)[0]))
-            else:
-                action = Fold() if kind == "fold" else Stand()
-            actions.append(action)
-            deal = deal.apply(action)
-        return deal, actions
-
-
-class _DreyfusGuess(_Guess):
-    def __init__(self, view: dreyfus.DreyfusView, rules: Any) -> None:
-        tricks = [list(trick) for trick in (*view.tricks, view.trick)]
-        super().__init__(view, rules, 3, tricks, list(view.bought), view.contract)
-        self.first = eldest(view.dealer)
-
-    def known(self) -> int:
-        view: dreyfus.DreyfusView = self.view
-        known = view.discarded.mask
-        if view.revealed_discards is not None:
-            known |= sum(d.mask for d in view.revealed_discards)
-        if view.revealed_talon is not None:
-            known |= view.revealed_talon.mask
-        return known
-
-    def discards(self, seat: int, pool: int, own: bool, rng: random.Random) -> int | None:
-        view: dreyfus.DreyfusView = self.view
-        if seat == view.seat:
-            return view.discarded.mask
-        if view.revealed_discards is not None:
-            return view.revealed_discards[seat].mask
-        return self.pick(pool & self.rules.fosk_mask(view.contract), self.counts[seat], rng)  # only фоски [DRF-4.2]
-
-    def exchanges(self, seat: int, held: int, given: int, rng: random.Random) -> list[tuple[int, int]] | None:
-        received = self.pick(held, self.counts[seat], rng)
-        if received is None:
-            return None
-        if self.rules.exchange_mode != "incremental":
-            return [(given, received)] if given else []
-        one_by_one = list(bits(given))
-        rng.shuffle(one_by_one)
-        return [(1 << g, 1 << r) for g, r in zip(one_by_one, bits(received), strict=True)]
-
-    def leftover(self, pool: int) -> int:
-        revealed = self.view.revealed_talon
-        return pool if revealed is None else int(revealed.mask)
-
-    def replay(
-        self, start: list[CardSet], stock: list[Card], events: list[list[tuple[int, int]]], records: Any
-    ) -> tuple[Any, list[Any]]:
-        view: dreyfus.DreyfusView = self.view
-        deal = dreyfus.new_deal(
-            self.rules,
-            start,
-            stock,
-            view.contract,
-            view.dealer,
-            upper=records or (0, 0, 0),
-            deal_number=view.deal_number,
-        )
-        actions: list[Any] = []
-        while deal.phase is Phase.EXCHANGE:
-            mover = deal.to_move
-            assert mover is not None  # someone exchanges or stands in the exchange
-            if events[mover]:
-                action: Any = Exchange(CardSet(events[mover].pop(0)[0]))
-            elif mover == view.to_move and view.phase is Phase.EXCHANGE and not any(events):
-                break
-            else:
-                action = Stand()
-            actions.append(action)
-            deal = deal.apply(action)
-        return deal, actions
-
-
-_GUESSES: dict[str, Callable[[Any, Any], _Guess]] = {"fly": _FlyGuess, "dreyfus": _DreyfusGuess}
-"""Each game's guesser, by the game's name (a view's ``game``)."""
-
-
-def _finish(guess: _Guess, deal: Any, actions: list[Any], start: list[int], stock: list[Card]) -> Sample | None:
-    """Play the view's cards on ``deal``; the sample if the deal then looks to the seat as the view does."""
+def finish(guess: Guess, deal: Any, actions: list[Any], start: list[int], stock: list[Card]) -> Sample | None:
+    """The end of :meth:`Guess.guess`: play the view's cards on ``deal``; the sample if the deal then
+    looks to the seat as the view does."""
     for seat, card in guess.plays:
         if deal.to_move != seat:
             return None

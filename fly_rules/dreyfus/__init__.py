@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from typing import Final
 
+from fly_rules import registry
 from fly_rules.actions import Exchange, Play, Stand
 from fly_rules.dreyfus.match import DreyfusMatch, new_match
 from fly_rules.dreyfus.positions import new_deal
+from fly_rules.dreyfus.present import descriptor
 from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, DreyfusRules
 from fly_rules.dreyfus.scoring import purchase_record
 from fly_rules.dreyfus.settlement import settle
@@ -47,3 +49,5 @@ __all__ = [
 
 RULES_VERSION: Final = 1
 """Bumped whenever a change to the engine changes the outcome of some game."""
+
+registry.register(descriptor(RULES_VERSION))

@@ -8,11 +8,11 @@ match, where a match keeps its deals, and the action text of ``specs/records.md`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final, TypeAlias
+from typing import Any, TypeAlias
 
 import attrs
 
-from fly_rules import dreyfus, fly
+from fly_rules import registry
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.engine import MatchBase
@@ -20,7 +20,6 @@ from fly_rules.errors import InvalidNotation, InvalidRules
 from fly_rules.tricks import TrumpDuty
 
 __all__ = [
-    "GAMES",
     "Deal",
     "Match",
     "Rules",
@@ -41,34 +40,29 @@ __all__ = [
     "upgrade_options",
 ]
 
-GAMES: Final = ("fly", "dreyfus")
-"""The games, by the name the formats use [REC-1.3]."""
-_PACKAGES: Final = {"fly": fly, "dreyfus": dreyfus}
-
-Rules: TypeAlias = fly.FlyRules | dreyfus.DreyfusRules
-"""The rules options of either game."""
-Match: TypeAlias = fly.FlyMatch | dreyfus.DreyfusMatch
-"""A match of either game."""
-Deal: TypeAlias = fly.FlyDeal | dreyfus.DreyfusDeal
-"""A deal of either game."""
+Rules: TypeAlias = Any
+"""The rules options of any game (a :class:`fly_rules.engine.Rules`)."""
+Match: TypeAlias = Any
+"""A match of any game (a :class:`fly_rules.engine.GameState`)."""
+Deal: TypeAlias = Any
+"""A deal of any game (a :class:`fly_rules.engine.DealState`)."""
 
 
 def game_of(value: object) -> str:
-    """``"fly"`` or ``"dreyfus"``: the game of a rules object, match, deal or view (its ``game``).
+    """The name of the game of a rules object, match, deal or view (its ``game``), a registered game's.
 
+    >>> from fly_rules import fly
     >>> game_of(fly.FlyRules())
     'fly'
     """
-    game = getattr(value, "game", None)
-    if game not in GAMES:
-        raise TypeError(f"not a Fly or Dreyfus object: {value!r}")
-    return str(game)
+    return registry.game_of(value).name
 
 
 def is_fly(value: object) -> bool:
     """Whether ``value`` (rules, match, deal or view) is Fly's. Kept for callers written before every state
     answered ``game``; the library itself asks the state (``game``, ``trump``, ``scores``, ``score_lines``).
 
+    >>> from fly_rules import dreyfus, fly
     >>> is_fly(fly.FlyRules()), is_fly(dreyfus.DreyfusRules())
     (True, False)
     """
@@ -77,8 +71,7 @@ def is_fly(value: object) -> bool:
 
 def rules_version(game: str) -> int | str:
     """The engine's ``RULES_VERSION`` for ``game`` [REC-1.3]."""
-    version: int | str = _PACKAGES[game].RULES_VERSION
-    return version
+    return registry.get(game).rules_version
 
 
 def make_rules(game: str, *, players: int | None = None, preset: str = "default", **options: Any) -> Rules:
@@ -92,14 +85,8 @@ def make_rules(game: str, *, players: int | None = None, preset: str = "default"
     >>> make_rules("dreyfus", target_lower=12).target_lower
     12
     """
-    if game == "fly":
-        return fly.FlyRules.preset(preset, players=4 if players is None else players, **_known(fly.FlyRules, options))
-    if game == "dreyfus":
-        if players not in (None, 3):
-            raise InvalidRules("players", f"DRF-1.1: Dreyfus is for 3 players, not {players!r}")
-        base = dreyfus.DreyfusRules.preset(preset)
-        return attrs.evolve(base, **_known(dreyfus.DreyfusRules, options))
-    raise InvalidRules("game", f"unknown game {game!r} (known: fly, dreyfus)")
+    described = registry.get(game)
+    return described.make_rules(preset, players, _known(described.rules_class, options))
 
 
 def upgrade_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -108,7 +95,7 @@ def upgrade_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
     >>> upgrade_options("dreyfus", {"revoke_handling": "penalize"})
     {'revoke_mode': 'penalize'}
     """
-    renamed = dreyfus.RENAMED_OPTIONS if game == "dreyfus" else {}
+    renamed = registry.get(game).renamed_options
     return {renamed.get(name, name): value for name, value in options.items()}
 
 
@@ -145,24 +132,22 @@ def options_of(rules: Rules) -> dict[str, object]:
     return {name: option_value(value) for name, value in sorted(rules.non_default_options().items())}
 
 
-def new_game(rules: Rules, *, seed: int | str, dealer: int | None = None) -> Match:
-    """A new match of the game ``rules`` belong to (both keep ``max_deals`` in their rules)."""
-    match: Match = _PACKAGES[game_of(rules)].new_match(rules, seed=seed, dealer=dealer)
-    return match
+def new_game(rules: Rules, *, seed: int | str, dealer: int | None = None) -> Any:
+    """A new match of the game ``rules`` belong to (every game keeps ``max_deals`` in its rules)."""
+    return registry.game_of(rules).new_match(rules, seed=seed, dealer=dealer)
 
 
-def new_deal(rules: Rules, **start: Any) -> Deal:
+def new_deal(rules: Rules, **start: Any) -> Any:
     """An explicit deal of the game ``rules`` belong to, from the arguments its ``new_deal`` takes."""
-    deal: Deal = _PACKAGES[game_of(rules)].new_deal(rules, **start)
-    return deal
+    return registry.game_of(rules).new_deal(rules, **start)
 
 
-def deal_of(state: Match | Deal) -> Deal:
+def deal_of(state: Any) -> Any:
     """The deal in progress (or the last one) of a match, or the deal itself."""
     return state.deal if isinstance(state, MatchBase) else state
 
 
-def finished_deal(before: Match | Deal, after: Match | Deal) -> Deal | None:
+def finished_deal(before: Any, after: Any) -> Any:
     """The deal that ``before → after`` (one action) finished, or None."""
     old = deal_of(before)
     new = deal_of(after)
@@ -171,15 +156,15 @@ def finished_deal(before: Match | Deal, after: Match | Deal) -> Deal | None:
     return new if new.is_over else None
 
 
-def match_actions(state: Match | Deal) -> tuple[Any, ...] | None:
+def match_actions(state: Any) -> tuple[Any, ...] | None:
     """Every action taken in ``state``, oldest first, if the state keeps them (else None)."""
     actions = getattr(state, "actions", None)
     return None if actions is None else tuple(actions)
 
 
-def first_dealer(match: Match) -> int:
-    """The dealer of the match's first deal (both games' matches keep it)."""
-    return match.first_dealer
+def first_dealer(match: Any) -> int:
+    """The dealer of the match's first deal (every game's match keeps it)."""
+    return int(match.first_dealer)
 
 
 # --- action text [REC-3.2] -------------------------------------------------------
@@ -187,6 +172,12 @@ def first_dealer(match: Match) -> int:
 
 def _cards_text(cards: CardSet) -> str:
     return " ".join(str(card) for card in cards)
+
+
+def _forms(game: str | None) -> tuple[registry.ActionForm, ...]:
+    """The games' own actions on one card: ``game``'s, or every registered game's."""
+    names = registry.games() if game is None else (game,)
+    return tuple(form for name in names for form in registry.get(name).actions)
 
 
 def action_text(action: object) -> str:
@@ -198,15 +189,17 @@ def action_text(action: object) -> str:
     """
     if isinstance(action, Exchange):
         return f"exchange {_cards_text(action.cards)}"
-    if isinstance(action, Play | fly.SwapTrump):
+    if isinstance(action, Play | Stand | Fold):
         return str(action)
-    if isinstance(action, Stand | Fold):
-        return str(action)
+    for form in _forms(None):
+        if type(action) is form.cls:
+            return f"{form.verb} {action.card}"  # type: ignore[attr-defined]
     raise TypeError(f"not an action: {action!r}")
 
 
-def parse_action(text: str) -> Play | Exchange | Stand | Fold | fly.SwapTrump:
+def parse_action(text: str, game: str | None = None) -> Any:
     """The action written as ``text`` [REC-3.2]; cards in any notation :class:`~fly_rules.cards.Card` reads.
+    A game's own verbs (``swap-trump``) are ``game``'s, or with ``game`` None any registered game's.
 
     Raises:
         InvalidNotation: for an unknown verb or unreadable cards.
@@ -216,13 +209,14 @@ def parse_action(text: str) -> Play | Exchange | Stand | Fold | fly.SwapTrump:
     """
     verb, _, rest = text.strip().partition(" ")
     rest = rest.strip()
+    forms = {form.verb: form.cls for form in _forms(game)}
     try:
         if verb in ("stand", "fold") and not rest:
             return Stand() if verb == "stand" else Fold()
         if verb == "play" and rest:
             return Play(Card.parse(rest))
-        if verb == "swap-trump" and rest:
-            return fly.SwapTrump(Card.parse(rest))
+        if verb in forms and rest:
+            return forms[verb](Card.parse(rest))
         if verb == "exchange" and rest:
             cards = rest.replace(",", " ").split()
             parsed = CardSet.of(Card.parse(c) for c in cards)
@@ -233,4 +227,5 @@ def parse_action(text: str) -> Play | Exchange | Stand | Fold | fly.SwapTrump:
         raise InvalidNotation(text, error.detail) from None
     except ValueError as error:
         raise InvalidNotation(text, str(error)) from None
-    raise InvalidNotation(text, "expected 'stand', 'fold', 'exchange CARDS', 'play CARD' or 'swap-trump CARD'")
+    verbs = ["'stand'", "'fold'", "'exchange CARDS'", "'play CARD'", *(f"'{verb} CARD'" for verb in forms)]
+    raise InvalidNotation(text, f"expected {', '.join(verbs[:-1])} or {verbs[-1]}")

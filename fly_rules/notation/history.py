@@ -25,11 +25,11 @@ from typing import Any, Final, cast
 
 import attrs
 
+from fly_rules import registry
 from fly_rules._numbers import MAX_DEPTH, MAX_DIGITS, is_whole_number
 from fly_rules.engine import MatchBase
 from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation, shorten
 from fly_rules.notation.games import (
-    GAMES,
     Deal,
     Match,
     action_text,
@@ -56,11 +56,6 @@ VERSION: Final = 1
 
 _TOP_KEYS: Final = ("format", "version", "game", "rules_version", "players", "seed", "dealer", "max_deals")
 _TABLES: Final = ("options", "start", "deal", "result")
-_START_KEYS: Final = {
-    "fly": ("dealer", "hands", "trump_card", "stock", "records"),
-    "dreyfus": ("dealer", "hands", "talon", "contract", "upper", "lower"),
-}
-"""The keys of a ``[start]`` table, by game [REC-2.4]."""
 
 
 class InvalidHistory(InvalidNotation):
@@ -104,7 +99,7 @@ def _lists(lines: Mapping[str, Sequence[int]]) -> dict[str, list[int]]:
 
 def _deal_head(deal: Deal) -> dict[str, Any]:
     """What a deal states before its actions [REC-3.1]."""
-    return deal.deal_head()
+    return dict(deal.deal_head())
 
 
 def _deal_results(deal: Deal) -> dict[str, Any]:
@@ -193,7 +188,7 @@ def history_data(
 
 def _canonical_start(deal: Deal) -> dict[str, Any]:
     """An explicit deal's starting position, in canonical form [REC-2.4]."""
-    return deal.start_fields()
+    return dict(deal.start_fields())
 
 
 def dump_history(
@@ -301,27 +296,27 @@ def _start_args(reader: _Reader, game: str, start: object) -> dict[str, Any]:
     """The keyword arguments of ``new_deal`` that the ``[start]`` table gives [REC-2.4]."""
     if not isinstance(start, dict):
         raise reader.fail(start, "start", "must be a table", "REC-2.4")
-    keys = _START_KEYS[game]
+    keys = registry.get(game).start_keys
     for key in start:
         if key not in keys:
             raise reader.fail(key, f"start.{key}", f"is not a key of a {game} start", "REC-2.4")
     args: dict[str, Any] = {}
-    for key in keys:
+    for key, kind in keys.items():
         line = reader.key_line(key, table="start")
         value = start.get(key)
         if value is None:
             raise reader.fail("", f"start.{key}", "is missing", "REC-2.4", line)
-        if key == "dealer":
+        if kind == "seat":
             if type(value) is not int:
                 raise reader.fail(value, f"start.{key}", "must be a whole number", "REC-2.4", line)
-        elif key == "hands":
+        elif kind == "hands":
             if not isinstance(value, list) or not all(isinstance(h, str) for h in value):
                 raise reader.fail(value, f"start.{key}", "must be an array of card lists", "REC-2.4", line)
-        elif key in ("records", "upper", "lower"):
+        elif kind == "numbers":
             value = _int_list(reader, value, f"start.{key}", "REC-2.4", line)
         elif not isinstance(value, str):
             raise reader.fail(value, f"start.{key}", "must be a string", "REC-2.4", line)
-        elif key == "contract":
+        elif kind == "suit":
             value = None if value == "NT" else value
         args[key] = value
     return args
@@ -362,8 +357,9 @@ def load_history(text: str) -> Any:
     if type(version) is not int or version != VERSION:
         raise reader.fail(version, "version", f"this reader knows version {VERSION} only", "REC-1.2", 2)
     game = data.get("game")
-    if game not in GAMES:
-        raise reader.fail(game, "game", "must be 'fly' or 'dreyfus'", "REC-1.3", reader.key_line("game"))
+    if not isinstance(game, str) or game not in registry.games():
+        known = " or ".join(repr(name) for name in registry.games())
+        raise reader.fail(game, "game", f"must be {known}", "REC-1.3", reader.key_line("game"))
     if data.get("rules_version") != rules_version(game):
         raise reader.fail(
             data.get("rules_version"),
@@ -513,9 +509,9 @@ def _replay_deal(reader: _Reader, table: Mapping[str, Any], number: int, state: 
                 entry, where, f"seat {state.to_move} is to move, not seat {int(seat_text)}", "REC-3.3", line
             )
         try:
-            action = parse_action(action_part)
+            action = parse_action(action_part, deal.game)
             before = state
-            state = state.apply(action)  # type: ignore[arg-type]
+            state = state.apply(action)
         except RuleViolation as error:
             raise reader.fail(entry, where, error.detail, error.rule, line) from None
         except InvalidNotation as error:

@@ -16,13 +16,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Final, NamedTuple
+from collections.abc import Sequence
+from typing import Any
 
-from fly_rules import dreyfus, fly
+from fly_rules import registry
 from fly_rules._numbers import is_whole_number, whole_number
 from fly_rules.actions import Exchange, Fold, Play, Stand
-from fly_rules.cards import Card, CardSet, Suit
+from fly_rules.cards import Card, CardSet
 from fly_rules.engine import MatchBase
 from fly_rules.errors import FlyRulesError, InvalidNotation
 from fly_rules.notation.games import (
@@ -34,10 +34,11 @@ from fly_rules.notation.games import (
     upgrade_options,
 )
 
-__all__ = ["parse_position", "position_of"]
+__all__ = ["card_field", "card_text", "parse_position", "position_of"]
 
 
-def _cards(cards: Sequence[Card] | CardSet) -> str:
+def card_text(cards: Sequence[Card] | CardSet) -> str:
+    """Cards as a position field writes them: two characters each, no spaces; ``-`` for none [REC-5.1]."""
     return "".join(str(card) for card in cards) or "-"
 
 
@@ -47,11 +48,13 @@ def _move(action: object) -> str:
     if isinstance(action, Fold):
         return "f"
     if isinstance(action, Exchange):
-        return "x" + _cards(action.cards)
+        return "x" + card_text(action.cards)
     if isinstance(action, Play):
         return "p" + str(action.card)
-    if isinstance(action, fly.SwapTrump):
-        return "w" + str(action.card)
+    for name in registry.games():
+        for form in registry.get(name).actions:
+            if type(action) is form.cls:
+                return form.letter + str(action.card)  # type: ignore[attr-defined]
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -94,26 +97,10 @@ def position_of(state: Any, *, start: Deal | None = None, moves: Sequence[Any] |
     opts = ";".join(f"{k}={_option(v)}" for k, v in options.items()) or "-"
     turn = "-" if deal.to_move is None else str(deal.to_move)
     steps = ",".join(_move(a) for a in moves) or "-"
-    hands = "/".join(_cards(h) for h in first.hands)
+    hands = "/".join(card_text(h) for h in first.hands)
     game = first.game
-    trump, undealt, records, *tail = _FORMATS[game].write(first)
+    trump, undealt, records, *tail = registry.get(game).position.write(first)
     return " ".join([game, opts, str(first.dealer), trump, hands, undealt, records, steps, turn, *tail])
-
-
-def _numbers(values: Sequence[int]) -> str:
-    return ",".join(str(v) for v in values)
-
-
-def _write_fly(deal: fly.FlyDeal) -> list[str]:
-    """A Fly position's trump card, stock and records [REC-5.1]."""
-    return [str(deal.trump_card), _cards(deal.stock), _numbers(deal.records)]
-
-
-def _write_dreyfus(deal: dreyfus.DreyfusDeal) -> list[str]:
-    """A Dreyfus position's contract, talon, upper/lower records and deal number [REC-5.1]."""
-    contract = "NT" if deal.contract is None else deal.contract.letter
-    records = _numbers(deal.upper) + "/" + _numbers(deal.lower)
-    return [contract, _cards(deal.talon), records, str(deal.deal_number)]
 
 
 def _current_deal_start(match: Any, actions: Sequence[Any] | None) -> tuple[Any, list[Any]]:
@@ -133,16 +120,17 @@ def _current_deal_start(match: Any, actions: Sequence[Any] | None) -> tuple[Any,
     return start, moves
 
 
-def _split_cards(text: str, field: str, line: str) -> list[Card]:
+def card_field(text: str, field: str, line: str) -> list[Card]:
+    """The cards of a position's field ``field`` written as ``text``, in order, in the line ``line`` [REC-5.1].
+
+    Raises:
+        InvalidNotation: naming the field, for text that is not two characters a card.
+    """
     if text == "-":
         return []
     if len(text) % 2:
         raise InvalidNotation(line, f"{field}: cards are two characters each, {text!r} is not")
     return [Card.parse(text[i : i + 2]) for i in range(0, len(text), 2)]
-
-
-def _ints(text: str, field: str) -> list[int]:
-    return [whole_number(v, field) for v in text.split(",")]
 
 
 def _parse_option(text: str) -> object:
@@ -159,19 +147,21 @@ def _parse_value(text: str) -> object:
     return text
 
 
-def _parse_move(token: str, line: str) -> Any:
+def _parse_move(token: str, line: str, game: str) -> Any:
     kind, rest = token[:1], token[1:]
+    forms = {form.letter: form for form in registry.get(game).actions}
     if token == "s":
         return Stand()
     if token == "f":
         return Fold()
     if kind == "x" and rest:
-        return Exchange(CardSet.of(_split_cards(rest, "moves", line)))
+        return Exchange(CardSet.of(card_field(rest, "moves", line)))
     if kind == "p" and len(rest) == 2:
         return Play(Card.parse(rest))
-    if kind == "w" and len(rest) == 2:
-        return fly.SwapTrump(Card.parse(rest))
-    raise InvalidNotation(line, f"moves: {token!r} is not s, f, xCARDS, pCARD or wCARD")
+    if kind in forms and len(rest) == 2:
+        return forms[kind].cls(Card.parse(rest))
+    letters = "".join(f", {letter}CARD" for letter in forms)
+    raise InvalidNotation(line, f"moves: {token!r} is not s, f, xCARDS or pCARD{letters}")
 
 
 def parse_position(text: str) -> Deal:
@@ -186,10 +176,9 @@ def parse_position(text: str) -> Deal:
     line = text.strip()
     fields = line.split(" ")
     game = fields[0] if fields else ""
-    known = _FORMATS.get(game)
-    if known is None:
-        raise InvalidNotation(text, "a position starts with 'fly' or 'dreyfus'")
-    expected = known.fields
+    if game not in registry.games():
+        raise InvalidNotation(text, f"a position starts with a game's name: {', '.join(registry.games())}")
+    expected = registry.get(game).position.fields
     if len(fields) != expected:
         raise InvalidNotation(text, f"a {game} position has {expected} fields separated by single spaces")
     try:
@@ -202,7 +191,7 @@ def parse_position(text: str) -> Deal:
         raise InvalidNotation(text, str(error)) from None
 
 
-def _parse(game: str, fields: list[str], text: str) -> Deal:
+def _parse(game: str, fields: list[str], text: str) -> Any:
     options: dict[str, Any] = {}
     if fields[1] != "-":
         for item in fields[1].split(";"):
@@ -213,8 +202,8 @@ def _parse(game: str, fields: list[str], text: str) -> Deal:
     options = upgrade_options(game, options)
     dealer = whole_number(fields[2], "dealer", signed=False)
     hand_texts = fields[4].split("/")
-    hands = [_split_cards(h, "hands", text) for h in hand_texts]
-    form = _FORMATS[game]
+    hands = [card_field(h, "hands", text) for h in hand_texts]
+    form = registry.get(game).position
     try:
         rules = make_rules(game, players=form.players(hands), **options)
     except TypeError as error:
@@ -224,61 +213,8 @@ def _parse(game: str, fields: list[str], text: str) -> Deal:
     deal: Any = form.read(rules, fields, hands, dealer, text)
     if fields[7] != "-":
         for token in fields[7].split(","):
-            deal = deal.apply(_parse_move(token, text))
+            deal = deal.apply(_parse_move(token, text, game))
     turn = "-" if deal.to_move is None else str(deal.to_move)
     if fields[8] != turn:
         raise InvalidNotation(text, f"turn: the replay has {turn} to move, not {fields[8]}")
-    return deal  # type: ignore[no-any-return]
-
-
-def _read_fly(rules: fly.FlyRules, fields: list[str], hands: list[list[Card]], dealer: int, text: str) -> Deal:
-    """The Fly deal a position's fields give [REC-5.1]."""
-    return fly.new_deal(
-        rules,
-        hands=hands,
-        trump_card=Card.parse(fields[3]),
-        stock=_split_cards(fields[5], "stock", text),
-        dealer=dealer,
-        records=_ints(fields[6], "records"),
-    )
-
-
-def _read_dreyfus(
-    rules: dreyfus.DreyfusRules, fields: list[str], hands: list[list[Card]], dealer: int, text: str
-) -> Deal:
-    """The Dreyfus deal a position's fields give [REC-5.1]."""
-    upper_text, slash, lower_text = fields[6].partition("/")
-    if not slash:
-        raise InvalidNotation(text, "records: upper records, '/', lower records")
-    number = whole_number(fields[9], "number", signed=False)
-    contract = None if fields[3] == "NT" else Suit.parse(fields[3])
-    return dreyfus.new_deal(
-        rules,
-        hands,
-        _split_cards(fields[5], "talon", text),
-        contract,
-        dealer,
-        _ints(upper_text, "records"),
-        _ints(lower_text, "records"),
-        deal_number=number,
-    )
-
-
-class _Format(NamedTuple):
-    """How one game's positions are written and read [REC-5.1]."""
-
-    fields: int
-    """Fields in the line."""
-    players: Callable[[list[Any]], int | None]
-    """The number of players the rules are made for, from the hands (None: the game's only number)."""
-    write: Callable[[Any], list[str]]
-    """The fields after the dealer and around the hands: trump, undealt cards, records, then any others."""
-    read: Callable[[Any, list[str], list[list[Card]], int, str], Deal]
-    """The dealt position, from the rules, the fields, the hands and the dealer."""
-
-
-_FORMATS: Final = {
-    "fly": _Format(9, len, _write_fly, _read_fly),
-    "dreyfus": _Format(10, lambda _hands: None, _write_dreyfus, _read_dreyfus),
-}
-"""Each game's position format, by the game's name (a state's ``game``)."""
+    return deal

@@ -1,0 +1,88 @@
+"""Guessing the cards a Dreyfus seat cannot see (the bots' :func:`~fly_rules.bots.sampling.sample_deal`)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fly_rules._choices import bits
+from fly_rules.actions import Exchange, Stand
+from fly_rules.bots.sampling import Guess
+from fly_rules.cards import DECK_48, Card, CardSet
+from fly_rules.dreyfus.deal import eldest
+from fly_rules.dreyfus.positions import new_deal
+from fly_rules.dreyfus.state import DreyfusView
+from fly_rules.engine import Phase
+
+__all__ = ["DreyfusGuess"]
+
+
+class DreyfusGuess(Guess):
+    """What a Dreyfus seat's view rules out, for :func:`fly_rules.bots.sampling.sample_deal`: its discards,
+    revealed discards and talon; the others discard only фоски."""
+
+    deck = DECK_48.mask
+    hand_size = 12
+
+    def __init__(self, view: DreyfusView, rules: Any) -> None:
+        tricks = [list(trick) for trick in (*view.tricks, view.trick)]
+        super().__init__(view, rules, 3, tricks, list(view.bought), view.contract)
+        self.first = eldest(view.dealer)
+
+    def known(self) -> int:
+        view: DreyfusView = self.view
+        known = view.discarded.mask
+        if view.revealed_discards is not None:
+            known |= sum(d.mask for d in view.revealed_discards)
+        if view.revealed_talon is not None:
+            known |= view.revealed_talon.mask
+        return known
+
+    def discards(self, seat: int, pool: int, own: bool, rng: random.Random) -> int | None:
+        view: DreyfusView = self.view
+        if seat == view.seat:
+            return view.discarded.mask
+        if view.revealed_discards is not None:
+            return view.revealed_discards[seat].mask
+        return self.pick(pool & self.rules.fosk_mask(view.contract), self.counts[seat], rng)  # only фоски [DRF-4.2]
+
+    def exchanges(self, seat: int, held: int, given: int, rng: random.Random) -> list[tuple[int, int]] | None:
+        received = self.pick(held, self.counts[seat], rng)
+        if received is None:
+            return None
+        if self.rules.exchange_mode != "incremental":
+            return [(given, received)] if given else []
+        one_by_one = list(bits(given))
+        rng.shuffle(one_by_one)
+        return [(1 << g, 1 << r) for g, r in zip(one_by_one, bits(received), strict=True)]
+
+    def leftover(self, pool: int) -> int:
+        revealed = self.view.revealed_talon
+        return pool if revealed is None else int(revealed.mask)
+
+    def replay(
+        self, start: list[CardSet], stock: list[Card], events: list[list[tuple[int, int]]], records: Any
+    ) -> tuple[Any, list[Any]]:
+        view: DreyfusView = self.view
+        deal = new_deal(
+            self.rules,
+            start,
+            stock,
+            view.contract,
+            view.dealer,
+            upper=records or (0, 0, 0),
+            deal_number=view.deal_number,
+        )
+        actions: list[Any] = []
+        while deal.phase is Phase.EXCHANGE:
+            mover = deal.to_move
+            assert mover is not None  # someone exchanges or stands in the exchange
+            if events[mover]:
+                action: Any = Exchange(CardSet(events[mover].pop(0)[0]))
+            elif mover == view.to_move and view.phase is Phase.EXCHANGE and not any(events):
+                break
+            else:
+                action = Stand()
+            actions.append(action)
+            deal = deal.apply(action)
+        return deal, actions

@@ -1,0 +1,178 @@
+"""Dreyfus as the clients see it: its descriptor in :mod:`fly_rules.registry` (notation, text,
+pictures, bots, adapters), registered when :mod:`fly_rules.dreyfus` is imported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from fly_rules import registry
+from fly_rules._numbers import whole_number
+from fly_rules.cards import Card, CardSet, Suit
+from fly_rules.dreyfus.match import new_match
+from fly_rules.dreyfus.positions import new_deal
+from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, DreyfusRules
+from fly_rules.errors import InvalidNotation, InvalidRules
+from fly_rules.notation.position import card_field, card_text
+
+__all__ = ["descriptor"]
+
+
+def _seat(seat: int) -> str:
+    return f"seat {seat}"
+
+
+def _who(seat: int | None) -> str:
+    return "nobody (over)" if seat is None else f"seat {seat}"
+
+
+def _trumps(state: Any) -> str:
+    return "no trumps" if state.trump is None else f"trumps {state.trump.symbol}"
+
+
+class _Words:
+    """How Dreyfus is told: the contract, purchases, tricks and records, the settlement."""
+
+    exchange_words = ("buys", ", discarding ")
+
+    @staticmethod
+    def trumps(deal: Any) -> str:
+        return "no trumps" if deal.trump is None else f"{deal.trump.symbol} trumps"
+
+    @staticmethod
+    def hand_note(deal: Any, seat: int) -> str:
+        return ""
+
+    @staticmethod
+    def tricks(old: Any, new: Any, action: Any) -> list[str]:
+        if len(new.tricks) == len(old.tricks):
+            return []
+        played = "  ".join(f"{seat}:{card.symbol}" for seat, card in new.tricks[-1])
+        return [f"   trick {len(new.tricks)}: {played}  -> {_seat(new.leader)} takes it"]
+
+    @staticmethod
+    def deal_end(deal: Any) -> list[str]:
+        return [f"   tricks {deal.tricks_taken}; upper {deal.upper}, lower {deal.lower}"]
+
+    @staticmethod
+    def match_end(match: Any) -> str:
+        return "   settlement: " + ", ".join(f"{_seat(s)} {p:+d}" for s, p in enumerate(match.settlement()))
+
+    @staticmethod
+    def describe(view: Any) -> list[str]:
+        return [f"   {_trumps(view)}; talon {view.talon_left} cards", f"   upper {view.upper}, lower {view.lower}"]
+
+    @staticmethod
+    def board(deal: Any) -> list[str]:
+        lines = [
+            f"Dreyfus; seat {deal.dealer} deals; {_trumps(deal)}",
+            f"phase {deal.phase.value}; to move: {_who(deal.to_move)}; talon {deal.talon_left} cards",
+        ]
+        for seat in range(3):
+            cards = " ".join(c.symbol for c in deal.view(seat).hand.sorted())
+            lines.append(f"  seat {seat}: {cards}  upper {deal.upper[seat]} lower {deal.lower[seat]}")
+        return lines
+
+
+def _picture(view: Any, faces: dict[int, CardSet], title: str | None) -> dict[str, Any]:
+    played = {s for s, _ in view.trick}
+    hands: list[CardSet | int | None] = [
+        faces[s] if s in faces else 12 - len(view.tricks) - (s in played) for s in range(3)
+    ]
+    if title is None:
+        trumps = "no trumps" if view.contract is None else f"trumps {view.contract.symbol}"
+        title = f"Dreyfus, deal {view.deal_number + 1}: {view.phase.value}, {trumps}"
+    return {
+        "hands": hands,
+        "trump": view.trump_indicator,
+        "stock": view.talon_left,
+        "trick": view.trick,
+        "records": [f"{u}/{lo}" for u, lo in zip(view.upper, view.lower, strict=True)],
+        "to_move": view.to_move,
+        "title": title,
+    }
+
+
+def _numbers(values: Any) -> str:
+    return ",".join(str(v) for v in values)
+
+
+def _write(deal: Any) -> list[str]:
+    """A Dreyfus position's contract, talon, upper/lower records and deal number [REC-5.1]."""
+    contract = "NT" if deal.contract is None else deal.contract.letter
+    records = _numbers(deal.upper) + "/" + _numbers(deal.lower)
+    return [contract, card_text(deal.talon), records, str(deal.deal_number)]
+
+
+def _ints(text: str) -> list[int]:
+    return [whole_number(v, "records") for v in text.split(",")]
+
+
+def _read(rules: Any, fields: list[str], hands: list[list[Card]], dealer: int, text: str) -> Any:
+    """The Dreyfus deal a position's fields give [REC-5.1]."""
+    upper_text, slash, lower_text = fields[6].partition("/")
+    if not slash:
+        raise InvalidNotation(text, "records: upper records, '/', lower records")
+    number = whole_number(fields[9], "number", signed=False)
+    contract = None if fields[3] == "NT" else Suit.parse(fields[3])
+    return new_deal(
+        rules,
+        hands=hands,
+        talon=card_field(fields[5], "talon", text),
+        contract=contract,
+        dealer=dealer,
+        upper=_ints(upper_text),
+        lower=_ints(lower_text),
+        deal_number=number,
+    )
+
+
+def _make_rules(preset: str, players: int | None, options: dict[str, Any]) -> Any:
+    if players not in (None, 3):
+        raise InvalidRules("players", f"DRF-1.1: Dreyfus is for 3 players, not {players!r}")
+    return attrs.evolve(DreyfusRules.preset(preset), **options)
+
+
+def _guesser(view: Any, rules: Any) -> Any:
+    from fly_rules.dreyfus.hidden import DreyfusGuess  # noqa: PLC0415 - the bots' layer, only when a bot guesses
+
+    return DreyfusGuess(view, rules)
+
+
+def _rule_of_thumb(order: Any) -> Any:
+    from fly_rules.bots.rule_of_thumb import DreyfusRuleOfThumbBot  # noqa: PLC0415 - the bots' layer
+
+    return DreyfusRuleOfThumbBot()
+
+
+def descriptor(rules_version: int) -> registry.Game:
+    """Dreyfus's descriptor, for the engine's ``rules_version``."""
+    return registry.Game(
+        name="dreyfus",
+        title="Dreyfus",
+        rules_class=DreyfusRules,
+        presets=PRESETS,
+        rules_version=rules_version,
+        seats=(3, 3),
+        make_rules=_make_rules,
+        new_match=new_match,
+        new_deal=new_deal,
+        start_keys={
+            "dealer": "seat",
+            "hands": "hands",
+            "talon": "text",
+            "contract": "suit",
+            "upper": "numbers",
+            "lower": "numbers",
+        },
+        position=registry.PositionForm(10, lambda _hands: None, _write, _read),
+        words=_Words(),
+        picture=_picture,
+        guesser=_guesser,
+        rule_of_thumb=_rule_of_thumb,
+        adapter="fly_rules.adapters.dreyfus_game",
+        renamed_options=RENAMED_OPTIONS,
+        playout_samples=8,
+    )

@@ -1,0 +1,178 @@
+"""Fly as the clients see it: its descriptor in :mod:`fly_rules.registry` (notation, text, pictures,
+bots, adapters), registered when :mod:`fly_rules.fly` is imported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fly_rules import registry
+from fly_rules._numbers import whole_number
+from fly_rules.actions import Play
+from fly_rules.cards import ALL_CARDS, Card, CardSet
+from fly_rules.engine import Phase
+from fly_rules.fly import rules as fly_rules
+from fly_rules.fly.exchange import SwapTrump
+from fly_rules.fly.match import new_match
+from fly_rules.fly.positions import new_deal
+from fly_rules.notation.position import card_field, card_text
+
+__all__ = ["descriptor"]
+
+
+def _seat(seat: int) -> str:
+    return f"seat {seat}"
+
+
+def _who(seat: int | None) -> str:
+    return "nobody (over)" if seat is None else f"seat {seat}"
+
+
+def _records(records: tuple[int, ...]) -> str:
+    return ", ".join(f"seat {s} {r}" for s, r in enumerate(records))
+
+
+class _Words:
+    """How Fly is told: the trump card, the records, tricks taken without play, void deals, folds."""
+
+    exchange_words = ("exchanges", ": ")
+
+    @staticmethod
+    def trumps(deal: Any) -> str:
+        return f"trump card {deal.trump_card.symbol}"
+
+    @staticmethod
+    def hand_note(deal: Any, seat: int) -> str:
+        return f"   (record {deal.records[seat]})"
+
+    @staticmethod
+    def tricks(old: Any, new: Any, action: Any) -> list[str]:
+        if old.phase is Phase.EXCHANGE and new.phase is not Phase.EXCHANGE and new.completed:
+            return [f"   {_seat(new.completed[0][0][0])} takes every trick without play"]
+        if not isinstance(action, Play) or len(new.completed) == len(old.completed):
+            return []
+        cards = "  ".join(f"{s}:{ALL_CARDS[c].symbol}" for s, c in new.completed[-1])
+        taker = new.leader
+        return [f"   trick {len(new.completed)}: {cards}  -> {_seat(taker)} takes it (record {new.records[taker]})"]
+
+    @staticmethod
+    def deal_end(deal: Any) -> list[str]:
+        void = ["   deal void: records unchanged"] if deal.void else []
+        return [*void, "   records: " + ", ".join(f"{_seat(s)} {r}" for s, r in enumerate(deal.records))]
+
+    @staticmethod
+    def match_end(match: Any) -> str:
+        standings = ", ".join(f"{_seat(s)} {match.records[s]}" for s in match.standings())
+        return f"   standings: {standings}"
+
+    @staticmethod
+    def describe(view: Any) -> list[str]:
+        return [
+            f"   trump card {view.trump_card.symbol}; stock {view.stock_size} cards",
+            f"   records: {_records(view.records)}",
+        ]
+
+    @staticmethod
+    def board(deal: Any) -> list[str]:
+        lines = [
+            f"Fly, {deal.rules.players} players; seat {deal.dealer} deals; trump card {deal.trump_card.symbol}",
+            f"phase {deal.phase.value}; to move: {_who(deal.to_move)}; stock {len(deal.stock)} cards",
+        ]
+        for seat, hand in enumerate(deal.hands):
+            status = "" if deal.active[seat] else "  (folded)"
+            cards = " ".join(c.symbol for c in hand.sorted(deal.rules.rank_order))
+            lines.append(f"  seat {seat}: {cards:<20} record {deal.records[seat]}{status}")
+        return lines
+
+
+def _picture(view: Any, faces: dict[int, CardSet], title: str | None) -> dict[str, Any]:
+    """A folded seat's hand is not drawn; the others' as many backs as they hold."""
+    played = {s for s, _ in view.trick}
+    hands: list[CardSet | int | None] = []
+    for s in range(view.players):
+        if not view.active[s]:
+            hands.append(None)
+        elif s in faces:
+            hands.append(faces[s])
+        else:
+            hands.append(5 - len(view.tricks) - (s in played))
+    records = [f"{r}" + ("" if view.active[s] else ", folded") for s, r in enumerate(view.records)]
+    if title is None:
+        title = f"Fly, deal {view.deal_number + 1}: {view.phase.value}, trumps {view.trump.symbol}"
+    return {
+        "hands": hands,
+        "trump": view.trump_card,
+        "stock": view.stock_size,
+        "trick": view.trick,
+        "records": records,
+        "to_move": view.to_move,
+        "title": title,
+    }
+
+
+def _write(deal: Any) -> list[str]:
+    """A Fly position's trump card, stock and records [REC-5.1]."""
+    return [str(deal.trump_card), card_text(deal.stock), ",".join(str(r) for r in deal.records)]
+
+
+def _read(rules: Any, fields: list[str], hands: list[list[Card]], dealer: int, text: str) -> Any:
+    """The Fly deal a position's fields give [REC-5.1]."""
+    return new_deal(
+        rules,
+        hands=hands,
+        trump_card=Card.parse(fields[3]),
+        stock=card_field(fields[5], "stock", text),
+        dealer=dealer,
+        records=[whole_number(v, "records") for v in fields[6].split(",")],
+    )
+
+
+def _make_rules(preset: str, players: int | None, options: dict[str, Any]) -> Any:
+    return fly_rules.FlyRules.preset(preset, players=4 if players is None else players, **options)
+
+
+def _guesser(view: Any, rules: Any) -> Any:
+    from fly_rules.fly.hidden import FlyGuess  # noqa: PLC0415 - the bots' layer, only when a bot guesses
+
+    return FlyGuess(view, rules)
+
+
+def _rule_of_thumb(order: Any) -> Any:
+    from fly_rules.bots.rule_of_thumb import FlyRuleOfThumbBot  # noqa: PLC0415 - the bots' layer
+
+    return FlyRuleOfThumbBot(order)
+
+
+def _swap_told(action: Any, hidden: bool) -> str:
+    return "takes the trump card" + ("" if hidden else f", discarding {action.card.symbol}")
+
+
+def descriptor(rules_version: int) -> registry.Game:
+    """Fly's descriptor, for the engine's ``rules_version``."""
+    return registry.Game(
+        name="fly",
+        title="Fly",
+        rules_class=fly_rules.FlyRules,
+        presets=fly_rules.PRESETS,
+        rules_version=rules_version,
+        seats=(3, 7),
+        make_rules=_make_rules,
+        new_match=new_match,
+        new_deal=new_deal,
+        start_keys={
+            "dealer": "seat",
+            "hands": "hands",
+            "trump_card": "text",
+            "stock": "text",
+            "records": "numbers",
+        },
+        position=registry.PositionForm(9, len, _write, _read),
+        words=_Words(),
+        picture=_picture,
+        guesser=_guesser,
+        rule_of_thumb=_rule_of_thumb,
+        adapter="fly_rules.adapters.fly_game",
+        actions=(registry.ActionForm(SwapTrump, "swap-trump", "w", changes_hand=True, told=_swap_told),),
+        playout_samples=24,
+        playout_far_records=True,
+    )
