@@ -31,6 +31,7 @@ extensions = [
     "sphinx.ext.doctest",
     "rulebook",
     "cardtable",
+    "tryit",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}

@@ -7,7 +7,8 @@ removed consistently). It writes ``catalogue/index.md`` and one page per game:
   by the first rule it cites, with its docstring and a link to its source on the rulebook's test pages;
 - before them, under their rule, the worked examples of ``tests/catalogue.toml``: the position (a
   picture drawn by :func:`fly_rules.svg.deal_picture`), the moves and the outcome, as a ``{doctest}``
-  block that ``sphinx-build -b doctest`` runs, and a picture of the deal after the moves.
+  block that ``sphinx-build -b doctest`` runs, a picture of the deal after the moves, and a "try it" box
+  (the ``try-it`` directive of ``tryit.py``) to change the position or the moves and ask the engine live.
 
 :func:`run_example` replays an example through the engine; ``tests/docs/test_catalogue.py`` uses it to
 check every example against the engine and against the test it names.
@@ -123,6 +124,8 @@ def example_markdown(example: dict[str, Any], link: str) -> str:
     out += ["```{doctest}", *code, "```", ""]
     if after is not None and example.get("moves"):
         out += _figure(deal_picture(after), "After the moves.")
+    if before is not None:  # the try-it directive of tryit.py
+        out += ["```{try-it}", f":moves: {example.get('moves', '')}", example["position"], "```", ""]
     return "\n".join(out)
 
 

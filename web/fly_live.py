@@ -1,0 +1,306 @@
+"""The engine's side of the live pages: what the "try it" boxes and the play page ask of fly_rules.
+
+The same module runs in the browser (Pyodide, in a Web Worker: ``docs/_static/live/worker.js``) and in
+CPython (the Node and browser tests compare the two). Every function takes and returns plain JSON
+values; cards and moves are written as in the position notation (REC-5.2: ``pAH``, ``xAH7C``, ``s``,
+``f``, ``w9H``), and text for the reader is plain text (the page shows it with ``textContent``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from fly_rules import RuleViolation, fly
+from fly_rules.actions import Exchange
+from fly_rules.bots import make_bot
+from fly_rules.errors import FlyRulesError
+from fly_rules.narration import action_lines, outcome_lines
+from fly_rules.notation import dump_history, load_history, parse_position
+from fly_rules.notation.games import deal_of, finished_deal, make_rules, new_game
+from fly_rules.notation.position import _move, _parse_move
+from fly_rules.spec import load_rules
+from fly_rules.svg import deal_picture
+
+_RULES = load_rules()
+
+
+def refusal(error: FlyRulesError, move: str = "") -> dict[str, Any]:
+    """A refused move or unreadable text: the rule (for a rule violation), its title and what was wrong."""
+    rule = getattr(error, "rule", None)
+    found = _RULES.get(rule) if rule else None
+    return {
+        "move": move,
+        "rule": rule,
+        "title": found.title if found else "",
+        "detail": str(getattr(error, "detail", error)),
+    }
+
+
+def records_text(deal: Any) -> list[str]:
+    """Each seat's record as text: a Fly record, or a Dreyfus seat's upper/lower records."""
+    if deal.game == "fly":
+        return [str(r) for r in deal.records]
+    return [f"{u}/{lo}" for u, lo in zip(deal.upper, deal.lower, strict=True)]
+
+
+def try_position(position: str, moves: str = "") -> dict[str, Any]:
+    """Replay ``moves`` (space or comma separated) from ``position``, stopping at the first refused one.
+
+    Returns the moves taken with what each did, the refusal (rule, title, detail) if any, and the deal
+    reached: the seat to move, its legal moves, the tricks taken, the records and its picture.
+    """
+    try:
+        deal: Any = parse_position(position)
+    except FlyRulesError as error:
+        return {"error": refusal(error)}
+    steps: list[dict[str, Any]] = []
+    refused = None
+    for token in moves.replace(",", " ").split():
+        mover: int = deal.to_move
+        try:
+            action = _parse_move(token, moves)
+            after = deal.apply(action)
+        except FlyRulesError as error:
+            refused = refusal(error, token)
+            break
+        steps.append(
+            {"move": token, "seat": mover, "lines": [s.strip() for s in action_lines(deal, after, mover, action)]}
+        )
+        deal = after
+    return {
+        "error": None,
+        "steps": steps,
+        "refused": refused,
+        "to_move": deal.to_move,
+        "legal": [_move(a) for a in deal.legal_actions()],
+        "tricks_taken": list(deal.tricks_taken),
+        "records": records_text(deal),
+        "over": deal.is_over,
+        "outcome": [s.strip() for s in outcome_lines(deal) if s.strip()] if deal.is_over else [],
+        "position": _extended(position, [step["move"] for step in steps], deal),
+        "picture": str(deal_picture(deal)),
+    }
+
+
+def _extended(position: str, taken: list[str], deal: Any) -> str:
+    """``position`` with the moves ``taken`` added and the turn of ``deal`` (REC-5.1)."""
+    fields = position.strip().split(" ")
+    old = [] if fields[7] == "-" else fields[7].split(",")
+    fields[7] = ",".join(old + taken) or "-"
+    fields[8] = "-" if deal.to_move is None else str(deal.to_move)
+    return " ".join(fields)
+
+
+def _record_changes(before: Any, done: Any) -> list[str]:
+    """Why each record moved from deal ``before`` to deal ``done``: for Fly a trick, the A♠ bonus, a remise,
+    an overshoot (FLY-8, FLY-9)."""
+    if before.game != "fly":
+        return [
+            f"seat {s}: upper {bu} → {au}, lower {bl} → {al}"
+            for s, (bu, au, bl, al) in enumerate(zip(before.upper, done.upper, before.lower, done.lower, strict=True))
+            if (bu, bl) != (au, al)
+        ]
+    out = []
+    new_trick = len(done.completed) > len(before.completed)
+    taker = done.leader if new_trick else None
+    for seat, (old, new) in enumerate(zip(before.records, done.records, strict=True)):
+        if old == new:
+            continue
+        why = []
+        if seat == taker:
+            down = old - new
+            if new == 0:
+                why.append("the trick brings the record to exactly 0: the match is won (FLY-9.1)")
+            elif down > 1:
+                why.append(f"a trick (1) and the A♠ bonus ({down - 1}) (FLY-8.2, FLY-8.3)")
+            elif new > old:
+                why.append("the trick would take the record below 0: it is set back to 25 (FLY-9.2)")
+            else:
+                why.append("a trick writes off 1 (FLY-8.2)")
+        elif new - old == 10:
+            why.append("the A♠ holder took no trick: 10 added (FLY-8.5)")
+        elif new - old == 5:
+            why.append("no trick taken: a remise of 5 (FLY-8.4)")
+        else:
+            why.append("the record changed")
+        out.append(f"seat {seat}: {old} → {new}: {'; '.join(why)}")
+    return out
+
+
+class Session:
+    """A match between one reader and the library's bots."""
+
+    def __init__(self, state: Any, seat: int, bots: list[str]) -> None:
+        """Seat the reader at ``seat`` of ``state``; the other seats get ``bots`` in turn (the last repeats)."""
+        self.state = state
+        self.seat = seat
+        players = len(deal_of(state).hands)
+        others = [s for s in range(players) if s != seat]
+        self.bots = {s: make_bot(bots[min(k, len(bots) - 1)], state.rules) for k, s in enumerate(others)}
+        self.rng = random.Random(f"{state.seed}:play:{len(state.actions)}")
+
+    def _event(self, before: Any, after: Any, mover: int, action: Any) -> dict[str, Any]:
+        old: Any = deal_of(before)
+        done: Any = finished_deal(before, after)
+        new: Any = deal_of(after) if done is None else done
+        trick = None
+        if old.game == "fly" and len(new.completed) > len(old.completed):
+            cards = [[s, fly.FlyDeal.card_symbol(c)] for s, c in new.completed[-1]]
+            trick = {"cards": cards, "taker": new.leader}
+        elif old.game == "dreyfus" and len(new.tricks) > len(old.tricks):
+            trick = {"cards": [[s, c.symbol] for s, c in new.tricks[-1]], "taker": new.leader}
+        return {
+            "seat": mover,
+            "move": _move(action) if mover == self.seat or not _hidden(action) else _hidden(action),
+            "lines": [s.strip() for s in action_lines(before, after, mover, action, self.seat)],
+            "trick": trick,
+            "records": _record_changes(old, new),
+            "deal_over": done is not None,
+            "deal_records": records_text(done) if done is not None else None,
+            "deal_number": old.deal_number,
+        }
+
+    def advance(self) -> list[dict[str, Any]]:
+        """Let the bots move until the reader is to move or the match is over."""
+        events = []
+        while not self.state.is_over and self.state.to_move != self.seat:
+            mover = self.state.to_move
+            before = self.state
+            action = self.bots[mover].choose(before.view(mover), before.legal_actions(), self.rng)
+            self.state = before.apply(action)
+            events.append(self._event(before, self.state, mover, action))
+        return events
+
+    def act(self, move: str) -> dict[str, Any]:
+        """The reader's move: refused with the rule and reason, or taken, followed by the bots' moves."""
+        before = self.state
+        try:
+            action = _parse_move(move, move)
+            if before.to_move != self.seat and not before.is_over:
+                return {"refused": {"move": move, "rule": None, "title": "", "detail": "it is not your turn"}}
+            self.state = before.apply(action)
+        except FlyRulesError as error:
+            return {"refused": refusal(error, move), "view": self.view()}
+        events = [self._event(before, self.state, self.seat, action), *self.advance()]
+        return {"refused": None, "events": events, "view": self.view()}
+
+    def view(self) -> dict[str, Any]:
+        """What the reader sees: the hand, the legal moves, the trick, the records, the picture."""
+        deal = deal_of(self.state)
+        view = deal.view(self.seat)
+        legal = [_move(a) for a in self.state.legal_actions()] if self.state.to_move == self.seat else []
+        return {
+            "game": deal.game,
+            "seat": self.seat,
+            "players": len(deal.hands),
+            "deal_number": deal.deal_number,
+            "dealer": deal.dealer,
+            "phase": deal.phase.name.lower(),
+            "to_move": self.state.to_move,
+            "hand": [str(c) for c in view.hand.sorted(deal.rules.rank_order)],
+            "legal": legal,
+            "trick": [[s, str(c)] for s, c in view.trick],
+            "tricks_taken": list(deal.tricks_taken),
+            "records": records_text(deal),
+            "over": self.state.is_over,
+            "outcome": [s.strip() for s in outcome_lines(self.state) if s.strip()] if self.state.is_over else [],
+            "picture": str(deal_picture(view)),
+        }
+
+    def history(self) -> str:
+        """The match so far as our TOML history (REC-4)."""
+        return dump_history(self.state)
+
+
+def _hidden(action: Any) -> str:
+    """How another seat's move is shown: an exchange or a trump swap hides its cards (FLY-4.2)."""
+    if isinstance(action, Exchange):
+        return f"x{len(action.cards)} cards"
+    if isinstance(action, fly.SwapTrump):
+        return "w"
+    return ""
+
+
+_session: Session | None = None
+
+
+def new_match(game: str, players: int, preset: str, seed: str, seat: int, bots: str) -> dict[str, Any]:
+    """Start a match for the reader at ``seat``; the bots move until it is the reader's turn."""
+    global _session  # noqa: PLW0603 - one match per page
+    try:
+        rules = make_rules(game, players=players if game == "fly" else None, preset=preset)
+        if not 0 <= seat < (players if game == "fly" else 3):
+            raise RuleViolation("FLY-1.2", f"seat {seat} is not at this table")
+        state = new_game(rules, seed=int(seed) if seed.isdigit() else seed, dealer=None)
+    except FlyRulesError as error:
+        return {"refused": refusal(error), "view": None}
+    _session = Session(state, seat, bots.split(","))
+    return {"refused": None, "events": _session.advance(), "view": _session.view()}
+
+
+def load_match(text: str, seat: int, bots: str) -> dict[str, Any]:
+    """Continue the match of a history text (REC-4) with the reader at ``seat``."""
+    global _session  # noqa: PLW0603 - one match per page
+    try:
+        state = load_history(text)
+        if not hasattr(state, "deal") or not 0 <= seat < len(deal_of(state).hands):
+            raise RuleViolation("REC-2.2", "the history must be a whole match with the given seat at its table")
+    except FlyRulesError as error:
+        return {"refused": refusal(error), "view": None}
+    _session = Session(state, seat, bots.split(","))
+    return {"refused": None, "events": _session.advance(), "view": _session.view()}
+
+
+def act(move: str) -> dict[str, Any]:
+    """The reader's move in the current match."""
+    assert _session is not None, "no match started"
+    return _session.act(move)
+
+
+def history() -> str:
+    """The current match's history text."""
+    assert _session is not None, "no match started"
+    return _session.history()
+
+
+def play_through(game: str, players: int, preset: str, seed: str, seat: int, bots: str) -> dict[str, Any]:
+    """Play a whole match with the reader's seat choosing its first legal move: the tests' scripted reader.
+
+    Returns every trick (its deal's number, cards and taker), the records after each deal, and the outcome.
+    """
+    answer = new_match(game, players, preset, seed, seat, bots)
+    tricks, records = [], []
+    events = answer["events"]
+    while True:
+        for event in events:
+            if event["trick"]:
+                tricks.append({"deal": event["deal_number"], **event["trick"]})
+            if event["deal_over"]:
+                records.append(event["deal_records"])
+        view = answer["view"]
+        if view["over"]:
+            return {"tricks": tricks, "records": records, "outcome": view["outcome"], "final": view["records"]}
+        answer = act(view["legal"][0])
+        events = answer["events"]
+
+
+def call(name: str, args_json: str) -> str:
+    """Run one of this module's functions from JSON arguments and answer in JSON (the worker's entry)."""
+    return json.dumps(_CALLS[name](*json.loads(args_json)), ensure_ascii=False)
+
+
+_CALLS: dict[str, Callable[..., Any]] = {
+    "try_position": try_position,
+    "new_match": new_match,
+    "load_match": load_match,
+    "act": act,
+    "history": history,
+    "play_through": play_through,
+}
+
+if __name__ == "__main__":  # python web/fly_live.py NAME JSON-ARGS: the tests' native answers
+    print(call(sys.argv[1], sys.argv[2]))
