@@ -62,7 +62,7 @@ def try_position(position: str, moves: str = "") -> dict[str, Any]:
     for token in moves.replace(",", " ").split():
         mover: int = deal.to_move
         try:
-            action = _parse_move(token, moves)
+            action = _parse_move(token, moves, deal.game)
             after = deal.apply(action)
         except FlyRulesError as error:
             refused = refusal(error, token)
@@ -179,7 +179,7 @@ class Session:
         """The reader's move: refused with the rule and reason, or taken, followed by the bots' moves."""
         before = self.state
         try:
-            action = _parse_move(move, move)
+            action = _parse_move(move, move, deal_of(before).game)
             if before.to_move != self.seat and not before.is_over:
                 return {"refused": {"move": move, "rule": None, "title": "", "detail": "it is not your turn"}}
             self.state = before.apply(action)
