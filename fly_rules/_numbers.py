@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from fly_rules.errors import InvalidNotation
+from fly_rules.errors import InvalidNotation, RuleViolation, shown
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "is_whole_number", "whole_number"]
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "check_seat", "is_whole_number", "whole_number"]
 
 MAX_DIGITS: Final = 100
 """The most digits a number in a position, a history or a command's argument may have [REC-1.5]."""
@@ -56,3 +56,19 @@ def whole_number(text: str, what: str, *, signed: bool = True) -> int:
         sign = "" if signed else "non-negative "
         detail = f"{what}: {text!r} is not a {sign}whole number in the digits 0-9"
     raise InvalidNotation(text, detail)
+
+
+def check_seat(seat: object, players: int, rule: str, subject: str) -> int:
+    """``seat``, if it is a seat of a ``players``-player game (an int, not a bool, from 0 to ``players - 1``).
+
+    Raises:
+        RuleViolation: ``rule``, saying that ``subject`` must be a seat, for anything else.
+
+    >>> check_seat(3, 3, "DRF-2.1", "the dealer")
+    Traceback (most recent call last):
+    ...
+    fly_rules.errors.RuleViolation: DRF-2.1: the dealer must be a seat 0 to 2, not 3
+    """
+    if type(seat) is not int or not 0 <= seat < players:
+        raise RuleViolation(rule, f"{subject} must be a seat 0 to {players - 1}, not {shown(seat)}", seat)
+    return seat

@@ -21,7 +21,7 @@ from typing import Final
 
 import attrs
 
-from fly_rules.errors import InvalidNotation, RuleViolation
+from fly_rules.errors import InvalidNotation, RuleViolation, shown
 
 __all__ = [
     "ACE_BELOW_JACK",
@@ -503,5 +503,5 @@ def deck_of_size(size: int) -> CardSet:
     """
     deck = _DECKS.get(size) if type(size) is int else None
     if deck is None:
-        raise RuleViolation("CARD-2.5", f"no standard deck has {size!r} cards (expected 32, 36, 48 or 52)", size)
+        raise RuleViolation("CARD-2.5", f"no standard deck has {shown(size)} cards (expected 32, 36, 48 or 52)", size)
     return deck

@@ -23,6 +23,25 @@ def shorten(text: str) -> str:
     return text if len(text) <= _SHOWN else text[: _SHOWN - 20] + "…" + text[-19:]
 
 
+_LARGE = 10**100
+"""Ints from here on (in size) are named by their size in a message: no format carries them [REC-1.5]."""
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` for a message, shortened; an int of more than 100 digits is named by its size, so that
+    no message is built from a number Python refuses to print (past 4,300 digits) [REC-1.5].
+
+    >>> shown("yes"), shown(10**5000), shown([1] * 1000) == shorten(repr([1] * 1000))
+    ("'yes'", 'a number of more than 100 digits', True)
+    """
+    if type(value) is int and not -_LARGE < value < _LARGE:
+        return "a number of more than 100 digits"
+    try:
+        return shorten(repr(value))
+    except ValueError:  # a container holding such a number
+        return f"a {type(value).__name__} holding a number of more than 4,300 digits"
+
+
 class FlyRulesError(ValueError):
     """Base class of every error this library raises on purpose."""
 

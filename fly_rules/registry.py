@@ -137,6 +137,8 @@ class Game:
     """The module of the game's part of the adapters (action ids, observations, OpenSpiel's deal)."""
     renamed_options: Mapping[str, str] = attrs.field(factory=dict)
     """Former option names, with their current names [REC-2.3]."""
+    renamed_values: Mapping[str, Mapping[object, object]] = attrs.field(factory=dict)
+    """Former option values, by option, with their current values [REC-2.3]."""
     actions: tuple[ActionForm, ...] = ()
     """The game's own actions on one card."""
     playout_samples: int = 16

@@ -91,7 +91,7 @@ def fly_rules_options(draw: st.DrawFn, /, players: int | None = None, **fixed: A
         "trick_value": draw(st.integers(1, 3)),
         "stop_mode": draw(st.sampled_from(["immediate", "end_of_deal"])),
         "tie_break": draw(st.sampled_from(["earliest", "shared"])),
-        "revoke_mode": draw(st.sampled_from(["forbid", "adjudicate"])),
+        "revoke_mode": draw(st.sampled_from(["prevent", "penalize"])),
         "flush_wins": draw(st.booleans()),
     }
     for name, value in fixed.items():

@@ -19,7 +19,7 @@ from typing import Final
 
 from fly_rules.actions import Play
 from fly_rules.cards import ALL_CARDS, SUIT_MASKS, RankOrder
-from fly_rules.errors import InvalidRules
+from fly_rules.errors import InvalidRules, shown
 
 __all__ = [
     "Duty",
@@ -54,7 +54,7 @@ def trump_duty_option(value: object) -> TrumpDuty:
         return TrumpDuty(value)  # type: ignore[arg-type]  # anything may come in; the enum refuses it
     except (TypeError, ValueError):
         known = ", ".join(repr(duty.value) for duty in TrumpDuty)
-        raise InvalidRules("trump_duty", f"must be one of {known}, not {value!r}") from None
+        raise InvalidRules("trump_duty", f"must be one of {known}, not {shown(value)}") from None
 
 
 class Duty(enum.Enum):

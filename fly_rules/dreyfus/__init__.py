@@ -25,7 +25,7 @@ from fly_rules.actions import Exchange, Play, Stand
 from fly_rules.dreyfus.match import DreyfusMatch, new_match
 from fly_rules.dreyfus.positions import new_deal
 from fly_rules.dreyfus.present import descriptor
-from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, DreyfusRules
+from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, RENAMED_VALUES, DreyfusRules
 from fly_rules.dreyfus.scoring import purchase_record
 from fly_rules.dreyfus.settlement import settle
 from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView
@@ -33,6 +33,7 @@ from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView
 __all__ = [
     "PRESETS",
     "RENAMED_OPTIONS",
+    "RENAMED_VALUES",
     "RULES_VERSION",
     "DreyfusDeal",
     "DreyfusMatch",

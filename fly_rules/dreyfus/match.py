@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from fly_rules._numbers import check_seat
 from fly_rules.actions import Action
 from fly_rules.cards import DECK_48, Suit
 from fly_rules.dreyfus.deal import DealTable, contract_of, deal_indices, draw_dealer, next_dealer
@@ -17,7 +18,7 @@ from fly_rules.dreyfus.end import match_ends
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.settlement import settle
 from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView, fresh_deal
-from fly_rules.engine import MatchBase, shuffled_indices
+from fly_rules.engine import MatchBase, check_seed, shuffled_indices
 from fly_rules.errors import RuleViolation
 
 __all__ = ["DreyfusMatch", "new_match"]
@@ -129,9 +130,13 @@ def _deal_number(
     return fresh_deal(DealTable(rules, number, dealer, contract_of(number, rules), hands, talon), upper, lower)
 
 
-def new_match(rules: DreyfusRules, seed: int | str, dealer: int | None = None) -> DreyfusMatch:
+def new_match(rules: DreyfusRules, *, seed: int | str, dealer: int | None = None) -> DreyfusMatch:
     """A new match: every record at zero, the cycle at its start, the first deal dealt
     from ``seed`` by ``dealer`` (by lot if None) [DRF-8.4] [DRF-2.1].
+
+    Raises:
+        TypeError: ``rules`` is not a :class:`DreyfusRules`, or ``seed`` is not an int or a str.
+        RuleViolation: DRF-2.1 for a dealer who is not a seat; REC-1.5 for a seed of more than 100 digits.
 
     >>> m = new_match(DreyfusRules(), seed=7, dealer=0)
     >>> m.to_move, m.contract, m.upper, len(m.view(1).hand)
@@ -139,10 +144,10 @@ def new_match(rules: DreyfusRules, seed: int | str, dealer: int | None = None) -
     """
     if not isinstance(rules, DreyfusRules):
         raise TypeError(f"rules must be DreyfusRules, not {type(rules).__name__}")
-    # the seed (an int or a str, not a bool) is checked by the shuffle, engine.shuffled_indices
+    check_seed(seed)
     if dealer is None:
         dealer = draw_dealer(seed)
-    elif isinstance(dealer, bool) or dealer not in (0, 1, 2):
-        raise RuleViolation("DRF-2.1", f"the dealer is seat 0, 1 or 2, not {dealer!r}", dealer)
+    else:
+        check_seat(dealer, 3, "DRF-2.1", "the dealer")
     deal = _deal_number(rules, seed, 0, dealer, (0, 0, 0), (0, 0, 0))
     return DreyfusMatch(rules, seed, dealer, deal, None, 0, False, None)

@@ -8,21 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from fly_rules._deal_tools import card_list, seat_values
+from fly_rules._numbers import check_seat
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.dreyfus.deal import DealTable, check_position
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.state import DreyfusDeal, fresh_deal
-from fly_rules.errors import RuleViolation
+from fly_rules.errors import RuleViolation, shown
 
 __all__ = ["new_deal"]
 
 _Triple = tuple[int, int, int]
+_MAX_RECORD = 10**100  # records from here up cannot be written in a history [REC-1.5]
 
 
-def _mask_of(cards: CardSet | str | Iterable[Card | str], what: str) -> int:
+def _mask_of(cards: object, what: str) -> int:
     if isinstance(cards, CardSet):
         return cards.mask
-    items = _card_list(cards)
+    items = card_list(cards, what)
     mask = 0
     for card in items:
         if mask & card.bit:
@@ -31,16 +34,15 @@ def _mask_of(cards: CardSet | str | Iterable[Card | str], what: str) -> int:
     return mask
 
 
-def _card_list(cards: CardSet | str | Iterable[Card | str]) -> list[Card]:
-    if isinstance(cards, str):
-        cards = cards.replace(",", " ").split()
-    return [Card.parse(c) if isinstance(c, str) else c for c in cards]
-
-
 def _triple(values: Sequence[int], name: str) -> _Triple:
-    if len(values) != 3 or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
-        raise RuleViolation("DRF-2.4", f"{name} records must be three non-negative ints, not {values!r}", values)
-    return (values[0], values[1], values[2])
+    given = seat_values(values, name)
+    if len(given) != 3 or any(type(v) is not int or not 0 <= v < _MAX_RECORD for v in given):
+        raise RuleViolation(
+            "DRF-2.4",
+            f"{name} records must be three whole numbers >= 0 of at most 100 digits, not {shown(values)}",
+            values,
+        )
+    return (given[0], given[1], given[2])  # type: ignore[return-value]  # ints, checked above
 
 
 def _contract(contract: Suit | str | None) -> Suit | None:
@@ -76,14 +78,16 @@ def new_deal(
         RuleViolation: DRF-2.4 or DRF-1.2 for an irregular deal; DRF-8.1 if a lower
             record has already reached the target (the match is over).
         RuleViolation: DRF-2.1 for a dealer who is not a seat; DRF-2.4 for records that are not three
-            non-negative ints.
+            whole numbers >= 0 of at most 100 digits.
+        InvalidNotation: for unreadable card or contract text.
+        TypeError: ``rules`` is not a :class:`DreyfusRules`, a card is not a card or its text, or ``hands``,
+            ``upper`` or ``lower`` is not a sequence (one entry per seat).
     """
     if not isinstance(rules, DreyfusRules):
         raise TypeError(f"rules must be DreyfusRules, not {type(rules).__name__}")
-    if isinstance(dealer, bool) or dealer not in (0, 1, 2):
-        raise RuleViolation("DRF-2.1", f"the dealer is seat 0, 1 or 2, not {dealer!r}", dealer)
-    masks = tuple(_mask_of(hand, f"hand {seat}") for seat, hand in enumerate(hands))
-    talon_cards = tuple(c.index for c in _card_list(talon))
+    check_seat(dealer, 3, "DRF-2.1", "the dealer")
+    masks = tuple(_mask_of(hand, f"hand {seat}") for seat, hand in enumerate(seat_values(hands, "hands")))
+    talon_cards = tuple(c.index for c in card_list(talon, "talon"))
     check_position(masks, talon_cards)
     up = _triple(upper, "upper")
     low = _triple(lower, "lower")

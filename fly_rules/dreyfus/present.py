@@ -13,7 +13,7 @@ from fly_rules._numbers import whole_number
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.dreyfus.match import new_match
 from fly_rules.dreyfus.positions import new_deal
-from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, DreyfusRules
+from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, RENAMED_VALUES, DreyfusRules
 from fly_rules.errors import InvalidNotation, InvalidRules
 from fly_rules.notation.position import card_field, card_text
 
@@ -174,5 +174,6 @@ def descriptor(rules_version: int) -> registry.Game:
         rule_of_thumb=_rule_of_thumb,
         adapter="fly_rules.adapters.dreyfus_game",
         renamed_options=RENAMED_OPTIONS,
+        renamed_values=RENAMED_VALUES,
         playout_samples=8,
     )

@@ -11,31 +11,30 @@ True
 >>> DreyfusRules(deal_packet_size=5)
 Traceback (most recent call last):
 ...
-fly_rules.errors.InvalidRules: invalid rules option deal_packet_size: must divide 12, not 5
+fly_rules.errors.InvalidRules: invalid rules option deal_packet_size: DRF-2.2: must be a whole number dividing 12, not 5
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable
-from typing import Any, Final, Literal
+from collections.abc import Iterable
+from typing import Final, Literal
 
 import attrs
 
-from fly_rules._options import changed_options
+from fly_rules._options import MAX_COUNT, MAX_POINTS, changed_options, check_options, whole
 from fly_rules.cards import ACE_HIGH, SUIT_MASKS, Rank, RankOrder, Suit
-from fly_rules.errors import InvalidRules
+from fly_rules.errors import InvalidRules, shown
 from fly_rules.tricks import TrumpDuty, trump_duty_option
 
-__all__ = ["DEFAULT_FOSK_RANKS", "PRESETS", "RENAMED_OPTIONS", "DreyfusRules"]
-
-_Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
+__all__ = ["DEFAULT_FOSK_RANKS", "PRESETS", "RENAMED_OPTIONS", "RENAMED_VALUES", "DreyfusRules"]
 
 DEFAULT_FOSK_RANKS: Final = frozenset(Rank(r) for r in range(3, 11))
 """Ranks 3 to 10: the фоски by default [DRF-4.2]."""
 
 
 def _to_cycle(value: Iterable[Suit | str | None]) -> tuple[Suit | None, ...]:
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise InvalidRules("contract_cycle", f"must be a sequence of suits or None, not {shown(value)}")
     cycle: list[Suit | None] = []
     for item in value:
         if item is None or isinstance(item, Suit):
@@ -46,9 +45,9 @@ def _to_cycle(value: Iterable[Suit | str | None]) -> tuple[Suit | None, ...]:
             try:
                 cycle.append(Suit.parse(item))
             except ValueError as error:
-                raise InvalidRules("contract_cycle", f"{item!r} is not a suit or None") from error
+                raise InvalidRules("contract_cycle", f"{shown(item)} is not a suit or None") from error
         else:
-            raise InvalidRules("contract_cycle", f"{item!r} is not a suit or None")
+            raise InvalidRules("contract_cycle", f"{shown(item)} is not a suit or None")
     return tuple(cycle)
 
 
@@ -56,38 +55,11 @@ def _to_ranks(value: Iterable[Rank | int] | str) -> frozenset[Rank]:
     if value == "any":
         return frozenset(Rank(r) for r in range(3, 15))
     if isinstance(value, str):
-        raise InvalidRules("fosk_ranks", f"{value!r}: give a set of ranks or 'any'")
+        raise InvalidRules("fosk_ranks", f"{shown(value)}: give a set of ranks or 'any'")
     try:
         return frozenset(Rank(r) for r in value)
     except (TypeError, ValueError) as error:
-        raise InvalidRules("fosk_ranks", f"{value!r} is not a set of ranks") from error
-
-
-# The validators are partials of module-level checks, not closures, so that mutation testing
-# (which swaps a function's body when it is called, not when it was built) reaches them; and they are
-# built by partial, not by a factory function, since a function run only at import is a mutant no test
-# can reach.
-def _check_one_of(allowed: tuple[object, ...], _instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value not in allowed:
-        raise InvalidRules(attribute.name, f"{value!r} is not one of {', '.join(map(repr, allowed))}")
-
-
-# _one_of(allowed) is the validator partial(_check_one_of, allowed).
-_one_of: Callable[[tuple[object, ...]], _Validator] = functools.partial(functools.partial, _check_one_of)
-
-
-def _boolean(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if not isinstance(value, bool):
-        raise InvalidRules(attribute.name, f"{value!r} is not a bool")
-
-
-def _check_count(low: int, high: int, _instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidRules(attribute.name, f"{value!r} is not an int in {low}..{high}")
-
-
-# _count(low, high) is the validator partial(_check_count, low, high).
-_count: Callable[[int, int], _Validator] = functools.partial(functools.partial, _check_count)
+        raise InvalidRules("fosk_ranks", f"{shown(value)} is not a set of ranks") from error
 
 
 @attrs.frozen(kw_only=True)
@@ -97,85 +69,65 @@ class DreyfusRules:
     Invalid values raise :class:`~fly_rules.errors.InvalidRules` naming the option.
     """
 
-    par_tricks: int = attrs.field(default=4, validator=_count(0, 12))
-    """Tricks a player must take to write nothing [DRF-7.1]."""
-    target_lower: int = attrs.field(default=10, validator=_count(1, 1000))
-    """The lower record that ends the match and wins it [DRF-8.1]."""
+    par_tricks: int = whole(4, 0, 12, rule="DRF-7.1")
+    """Tricks a player must take to write nothing, 0 to 12 [DRF-7.1]."""
+    target_lower: int = whole(10, 1, MAX_POINTS, rule="DRF-8.1")
+    """The lower record that ends the match and wins it, 1 to 1000 [DRF-8.1]."""
     contract_cycle: tuple[Suit | None, ...] = attrs.field(
         default=(Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, None), converter=_to_cycle
     )
     """Trump suit of each deal in turn, None for no trump; repeats [DRF-3.1] [DRF-3.2] [DRF-3.3]."""
-    show_trump_indicator: bool = attrs.field(default=True, validator=_boolean)
+    show_trump_indicator: bool = True
     """Whether views show the two of trumps as the trump marker [DRF-1.3]."""
     deal_packet_size: int = attrs.field(default=3)
     """Cards per packet when dealing; must divide 12 [DRF-2.2]."""
-    dealer_rotation: Literal["left", "right"] = attrs.field(default="left", validator=_one_of(("left", "right")))
+    dealer_rotation: Literal["left", "right"] = "left"
     """Where the deal passes after each deal [DRF-2.1]."""
     fosk_ranks: frozenset[Rank] = attrs.field(default=DEFAULT_FOSK_RANKS, converter=_to_ranks)
     """The ranks that may be discarded ("any" for all) [DRF-4.2]."""
-    fosk_excludes_trump: bool = attrs.field(default=False, validator=_boolean)
+    fosk_excludes_trump: bool = False
     """Whether trumps are never фоски [DRF-4.2]."""
-    exchange_mode: Literal["batch", "incremental"] = attrs.field(
-        default="batch",
-        validator=_one_of(("batch", "incremental")),
-    )
+    exchange_mode: Literal["batch", "incremental"] = "batch"
     """Discard a set at once, or one card at a time [DRF-4.4]."""
-    reveal_discards: bool = attrs.field(default=False, validator=_boolean)
+    reveal_discards: bool = False
     """Whether every player sees all discards [DRF-4.6]."""
-    reveal_leftover_talon: bool = attrs.field(default=False, validator=_boolean)
+    reveal_leftover_talon: bool = False
     """Whether the talon left after the exchange is shown to all [DRF-4.6]."""
-    first_lead: Literal["eldest", "first_actual_buyer"] = attrs.field(
-        default="eldest",
-        validator=_one_of(("eldest", "first_actual_buyer")),
-    )
+    first_lead: Literal["eldest", "first_actual_buyer"] = "eldest"
     """Who leads to the first trick [DRF-5.1]."""
     trump_duty: TrumpDuty = attrs.field(default=TrumpDuty.ANY_TRUMP, converter=trump_duty_option)
     """What a player void in the suit led owes when he holds trumps [DRF-6.3] [DRF-6.4]."""
-    must_head_trick: bool = attrs.field(default=False, validator=_boolean)
+    must_head_trick: bool = False
     """Whether a player following suit must beat the best card of the suit led if able [DRF-6.4]."""
-    winner_rule: Literal["first_to_reach", "highest_lower"] = attrs.field(
-        default="first_to_reach",
-        validator=_one_of(("first_to_reach", "highest_lower")),
-    )
+    winner_rule: Literal["first_to_reach", "highest_lower"] = "first_to_reach"
     """How the winner is chosen when the target is reached [DRF-8.2]."""
-    max_deals: int | None = attrs.field(default=None)
-    """Deals after which a match without a winner stops (None: no limit) [DRF-8.3]."""
-    settlement: Literal["gross", "net_of_winner_upper", "pairwise"] = attrs.field(
-        default="gross",
-        validator=_one_of(("gross", "net_of_winner_upper", "pairwise")),
-    )
+    max_deals: int | None = whole(None, 1, MAX_COUNT, rule="DRF-8.3")
+    """Deals (1 to 1,000,000) after which a match without a winner stops (None: no limit) [DRF-8.3]."""
+    settlement: Literal["gross", "net_of_winner_upper", "pairwise"] = "gross"
     """How the losers pay [DRF-9.1]."""
-    shortfall_floor_zero: bool = attrs.field(default=True, validator=_boolean)
+    shortfall_floor_zero: bool = True
     """Whether a lower record above the target is paid as zero shortfall, not negative [DRF-9.1]."""
-    revoke_mode: Literal["prevent", "penalize"] = attrs.field(
-        default="prevent",
-        validator=_one_of(("prevent", "penalize")),
-    )
+    revoke_mode: Literal["prevent", "penalize"] = "prevent"
     """Refuse plays that break a duty, or accept them as revokes [DRF-10.1]."""
-    revoke_upper_penalty: int = attrs.field(default=10, validator=_count(0, 1000))
-    """Points a revoker writes above [DRF-10.1]."""
-    revoke_penalty_per: Literal["deal", "occurrence"] = attrs.field(
-        default="deal",
-        validator=_one_of(("deal", "occurrence")),
-    )
+    revoke_upper_penalty: int = whole(10, 0, MAX_POINTS, rule="DRF-10.1")
+    """Points a revoker writes above, 0 to 1000 [DRF-10.1]."""
+    revoke_penalty_per: Literal["deal", "occurrence"] = "deal"
     """Whether the penalty is written once a deal or for each revoke [DRF-10.1]."""
-    revoke_adds_undertricks: bool = attrs.field(default=False, validator=_boolean)
+    revoke_adds_undertricks: bool = False
     """Whether a revoker also writes his undertricks above [DRF-10.1]."""
-    forgot_record_penalty: int = attrs.field(default=3, validator=_count(0, 1000))
-    """Points added to a purchase recorded late [DRF-10.2]."""
+    forgot_record_penalty: int = whole(3, 0, MAX_POINTS, rule="DRF-10.2")
+    """Points added to a purchase recorded late, 0 to 1000 [DRF-10.2]."""
 
     _fosk: int = attrs.field(init=False, eq=False, repr=False)
     """The cards of the фоска ranks in every suit, as a mask, for the hot path [DRF-4.2]."""
 
+    def __attrs_post_init__(self) -> None:
+        check_options(self)
+
     @deal_packet_size.validator
     def _check_packet(self, _attribute: object, value: object) -> None:
-        if isinstance(value, bool) or value not in (1, 2, 3, 4, 6, 12):
-            raise InvalidRules("deal_packet_size", f"must divide 12, not {value!r}")
-
-    @max_deals.validator
-    def _check_max_deals(self, _attribute: object, value: object) -> None:
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise InvalidRules("max_deals", f"must be None or a positive int, not {value!r}")
+        if type(value) is not int or value not in (1, 2, 3, 4, 6, 12):
+            raise InvalidRules("deal_packet_size", f"DRF-2.2: must be a whole number dividing 12, not {shown(value)}")
 
     @contract_cycle.validator
     def _check_cycle(self, _attribute: object, value: tuple[Suit | None, ...]) -> None:
@@ -255,3 +207,5 @@ PRESETS: Final[dict[str, DreyfusRules]] = {
 RENAMED_OPTIONS: Final[dict[str, str]] = {"revoke_handling": "revoke_mode"}
 """Options known by an older name (histories and positions written before the rename) and their name now
 [DRF-10.1]."""
+RENAMED_VALUES: Final[dict[str, dict[object, object]]] = {}
+"""Option values known by an older name, by option, and their name now (none in Dreyfus)."""

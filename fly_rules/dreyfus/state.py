@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 import attrs
 
+from fly_rules._numbers import check_seat
 from fly_rules.actions import Action, Exchange, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Rank, Suit
 from fly_rules.dreyfus.deal import HAND_SIZE, DealTable, eldest
@@ -327,8 +328,7 @@ class DreyfusDeal(NamedTuple):
 
     def view(self, seat: int) -> DreyfusView:
         """What ``seat`` may know: his hand and discards, and the public record [DRF-11.1] [DRF-4.6]."""
-        if isinstance(seat, bool) or seat not in (0, 1, 2):
-            raise ValueError(f"a seat is 0, 1 or 2, not {seat!r}")
+        check_seat(seat, 3, "DRF-1.1", "a view's seat")
         table = self.table
         rules = table.rules
         contract = table.contract

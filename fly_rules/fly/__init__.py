@@ -20,7 +20,7 @@ from fly_rules.fly.exchange import SwapTrump
 from fly_rules.fly.match import FlyMatch, new_match
 from fly_rules.fly.positions import new_deal
 from fly_rules.fly.present import descriptor
-from fly_rules.fly.rules import DEFAULT_DECKS, PRESETS, FlyRules
+from fly_rules.fly.rules import DEFAULT_DECKS, PRESETS, RENAMED_OPTIONS, RENAMED_VALUES, FlyRules
 from fly_rules.fly.state import Declared, FlyDeal, FlyView
 
 RULES_VERSION: Final = 3
@@ -31,6 +31,8 @@ registry.register(descriptor(RULES_VERSION))
 __all__ = [
     "DEFAULT_DECKS",
     "PRESETS",
+    "RENAMED_OPTIONS",
+    "RENAMED_VALUES",
     "RULES_VERSION",
     "Declared",
     "Exchange",

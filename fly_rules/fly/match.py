@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from fly_rules._numbers import check_seat
 from fly_rules.actions import Action
 from fly_rules.cards import ALL_CARDS
-from fly_rules.engine import MatchBase, Phase, shuffled_indices
+from fly_rules.engine import MatchBase, Phase, check_seed, shuffled_indices
 from fly_rules.errors import RuleViolation
 from fly_rules.fly import end
 from fly_rules.fly.deal import Table, deal_indices, draw_first_dealer
@@ -132,16 +133,20 @@ def new_match(rules: FlyRules, *, seed: int | str, dealer: int | None = None) ->
 
     ``dealer`` fixes the first dealer; None draws him by lot from the seed [FLY-2.1].
 
+    Raises:
+        TypeError: ``rules`` is not a :class:`FlyRules`, or ``seed`` is not an int or a str.
+        RuleViolation: FLY-1.2 for a dealer who is not a seat; REC-1.5 for a seed of more than 100 digits.
+
     >>> m = new_match(FlyRules(players=4), seed=7, dealer=0)
     >>> m.to_move, m.records
     (1, (25, 25, 25, 25))
     """
     if not isinstance(rules, FlyRules):
-        raise TypeError(f"rules must be FlyRules, not {rules!r}")
-    # the seed is checked by the shuffle (engine.shuffled_indices), with the same message
+        raise TypeError(f"rules must be FlyRules, not {type(rules).__name__}")
+    check_seed(seed)
     if dealer is None:
         dealer = draw_first_dealer(rules, seed)
-    elif type(dealer) is not int or not 0 <= dealer < rules.players:
-        raise RuleViolation("FLY-1.2", f"the dealer must be a seat 0 to {rules.players - 1}, not {dealer!r}", dealer)
+    else:
+        check_seat(dealer, rules.players, "FLY-1.2", "the dealer")
     deal = _deal_from_seed(rules, seed, 0, dealer, (rules.start_record,) * rules.players)
     return _new(FlyMatch, (deal, None, dealer, False, None))

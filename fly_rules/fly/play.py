@@ -170,7 +170,7 @@ def play_card(
     bit = 1 << card
     if not allowed & bit:
         refused = refusal(table, hands[seat], trick, seat, action)
-        if table.rules.revoke_mode != "adjudicate" or refused.rule == "FLY-6.2":
+        if table.rules.revoke_mode != "penalize" or refused.rule == "FLY-6.2":
             raise refused
         # FLY-11.2: the revoke stands, the offender writes a remise at once.
         records = scoring.add_points(tally.records, seat, table.rules.remise)

@@ -5,27 +5,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
+from fly_rules._deal_tools import card_list, one_card, seat_values
+from fly_rules._numbers import check_seat
 from fly_rules.cards import Card, CardSet
-from fly_rules.errors import RuleViolation
+from fly_rules.errors import RuleViolation, shown
 from fly_rules.fly.deal import Table
 from fly_rules.fly.rules import FlyRules
 from fly_rules.fly.state import FlyDeal, start_deal
 
 __all__ = ["new_deal"]
 
-
-def _cards(value: Iterable[Card | str] | CardSet | str, what: str) -> list[Card]:
-    """The cards listed, in the order given (a stock's order matters)."""
-    if isinstance(value, str):
-        return [Card.parse(token) for token in value.replace(",", " ").split()]
-    if isinstance(value, CardSet):
-        return list(value)
-    cards = [Card.parse(c) if isinstance(c, str) else c for c in value]
-    for card in cards:
-        if not isinstance(card, Card):
-            raise TypeError(f"{what}: expected cards, got {card!r}")
-    return cards
+_MAX_RECORD: Final = 10**100  # records from here up cannot be written in a history [REC-1.5]
 
 
 def new_deal(
@@ -46,6 +38,8 @@ def new_deal(
         RuleViolation: if the position breaks a rule (hand sizes, cards outside
             the deck or dealt twice, records), naming the rule.
         InvalidNotation: for unreadable card text.
+        TypeError: ``rules`` is not a :class:`FlyRules`, a card is not a card or its text, or ``hands``
+            or ``records`` is not a sequence (one entry per seat).
 
     >>> d = new_deal(FlyRules(players=3), hands=["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"],
     ...              trump_card="8H", stock="7H 7D")
@@ -53,19 +47,19 @@ def new_deal(
     (1, 'HEARTS')
     """
     if not isinstance(rules, FlyRules):
-        raise TypeError(f"rules must be FlyRules, not {rules!r}")
+        raise TypeError(f"rules must be FlyRules, not {type(rules).__name__}")
     n = rules.players
-    if type(dealer) is not int or not 0 <= dealer < n:
-        raise RuleViolation("FLY-1.2", f"the dealer must be a seat 0 to {n - 1}, not {dealer!r}", dealer)
-    if isinstance(hands, str) or len(hands) != n:
-        raise RuleViolation("FLY-3.1", f"{n} players need {n} hands, got {hands!r}", hands)
+    check_seat(dealer, n, "FLY-1.2", "the dealer")
+    given = seat_values(hands, "hands")
+    if len(given) != n:
+        raise RuleViolation("FLY-3.1", f"{n} players need {n} hands, got {len(given)}", hands)
     seen = 0
     masks = []
     deck = rules.deck.mask
-    turnup = Card.parse(trump_card) if isinstance(trump_card, str) else trump_card
-    stock_cards = _cards(stock, "stock")
-    for seat, hand in enumerate(hands):
-        cards = _cards(hand, f"hand {seat}")
+    turnup = one_card(trump_card, "trump_card")
+    stock_cards = card_list(stock, "stock")
+    for seat, hand in enumerate(given):
+        cards = card_list(hand, f"hand {seat}")
         if len(cards) != 5:
             raise RuleViolation("FLY-3.1", f"seat {seat} must hold 5 cards, not {len(cards)}", hand)
         mask = 0
@@ -80,9 +74,11 @@ def new_deal(
         seen |= card.bit
     if sum(m.bit_count() for m in masks) != 5 * n:
         raise RuleViolation("FLY-1.3", "a card is dealt twice within one hand", hands)
-    start = (rules.start_record,) * n if records is None else tuple(records)
-    if len(start) != n or any(type(r) is not int for r in start):
-        raise RuleViolation("FLY-8.1", f"{n} players need {n} whole-number records, got {records!r}", records)
-    if any(r <= 0 for r in start):
+    start = (rules.start_record,) * n if records is None else seat_values(records, "records")
+    if len(start) != n or any(type(r) is not int or r >= _MAX_RECORD for r in start):
+        raise RuleViolation(
+            "FLY-8.1", f"{n} players need {n} whole-number records of at most 100 digits, got {shown(records)}", records
+        )
+    if any(r <= 0 for r in start):  # type: ignore[operator]  # ints, checked above
         raise RuleViolation("FLY-9.1", f"a record at or below zero has already ended the match: {start}", records)
-    return start_deal(Table(rules, dealer, turnup), tuple(masks), tuple(c.index for c in stock_cards), start)
+    return start_deal(Table(rules, dealer, turnup), tuple(masks), tuple(c.index for c in stock_cards), start)  # type: ignore[arg-type]

@@ -172,6 +172,8 @@ def descriptor(rules_version: int) -> registry.Game:
         guesser=_guesser,
         rule_of_thumb=_rule_of_thumb,
         adapter="fly_rules.adapters.fly_game",
+        renamed_options=fly_rules.RENAMED_OPTIONS,
+        renamed_values=fly_rules.RENAMED_VALUES,
         actions=(registry.ActionForm(SwapTrump, "swap-trump", "w", changes_hand=True, told=_swap_told),),
         playout_samples=24,
         playout_far_records=True,

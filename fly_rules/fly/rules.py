@@ -8,16 +8,17 @@ it belongs to.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar, Final, Literal
+from typing import Any, Final, Literal
 
 import attrs
 
-from fly_rules._options import changed_options
+from fly_rules._deprecated import warn_renamed
+from fly_rules._options import MAX_COUNT, MAX_POINTS, changed_options, check_options, whole
 from fly_rules.cards import ACE_BELOW_JACK, ACE_HIGH, CardSet, RankOrder, deck_of_size
-from fly_rules.errors import InvalidRules
+from fly_rules.errors import InvalidRules, shown
 from fly_rules.tricks import TrumpDuty, trump_duty_option
 
-__all__ = ["DEFAULT_DECKS", "PRESETS", "FlyRules"]
+__all__ = ["DEFAULT_DECKS", "PRESETS", "RENAMED_OPTIONS", "RENAMED_VALUES", "FlyRules"]
 
 DEFAULT_DECKS: Final[dict[int, int]] = {3: 32, 4: 36, 5: 52, 6: 52, 7: 52}
 """Deck size by number of players [FLY-1.3]."""
@@ -25,15 +26,28 @@ DEFAULT_DECKS: Final[dict[int, int]] = {3: 32, 4: 36, 5: 52, 6: 52, 7: 52}
 _MOUCHE_DECKS: Final[dict[int, int]] = {3: 32, 4: 36, 5: 48, 6: 52, 7: 52}
 
 
+RENAMED_OPTIONS: Final[dict[str, str]] = {}
+"""Options known by an older name and their name now (none in Fly)."""
+RENAMED_VALUES: Final[dict[str, dict[object, object]]] = {
+    "revoke_mode": {"forbid": "prevent", "adjudicate": "penalize"}
+}
+"""Option values known by an older name (histories and positions written before the rename), by option, and
+their name now [FLY-11.1]."""
+
+
 def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
     if isinstance(values, str) or not isinstance(values, Iterable):
-        raise InvalidRules("deal_packets", f"must be a sequence of whole numbers, not {values!r}")
+        raise InvalidRules("deal_packets", f"must be a sequence of whole numbers, not {shown(values)}")
     return tuple(values)
 
 
-def _positive_or_zero(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if type(value) is not int or value < 0:
-        raise InvalidRules(attribute.name, f"must be a whole number >= 0, not {value!r}")
+def _revoke_mode(value: object) -> object:
+    """``value``, or its current name if it is one of Fly's former ``revoke_mode`` values (deprecated)."""
+    renamed = RENAMED_VALUES["revoke_mode"]
+    if isinstance(value, str) and value in renamed:
+        warn_renamed(f"revoke_mode={value!r}", f"revoke_mode={renamed[value]!r}")
+        return renamed[value]
+    return value
 
 
 @attrs.frozen(kw_only=True, cache_hash=True)
@@ -48,7 +62,7 @@ class FlyRules:
     fly_rules.errors.InvalidRules: invalid rules option players: FLY-1.1: Fly is for 3 to 7 players, not 8
     """
 
-    players: int = 4
+    players: int = whole(4, 3, 7, rule="FLY-1.1")
     """Number of players, 3 to 7 [FLY-1.1]."""
     direction: Literal["clockwise", "anticlockwise"] = "clockwise"
     """Which way the deal, the declarations, the play and the dealership pass [FLY-1.2]."""
@@ -62,10 +76,10 @@ class FlyRules:
     """What becomes of the turned-up trump card [FLY-3.3]."""
     declaration_mode: Literal["combined", "fold_round_then_exchange"] = "combined"
     """One combined declaration each, or a fold round before the exchange round [FLY-4.1]."""
-    max_exchange: int = 5
-    """Most cards one player may exchange [FLY-4.3]."""
-    total_exchange_cap: int | None = None
-    """Most cards all players together may exchange in one deal; None for no cap [FLY-4.3]."""
+    max_exchange: int = whole(5, 1, 5, rule="FLY-4.3")
+    """Most cards one player may exchange, 1 to 5 [FLY-4.3]."""
+    total_exchange_cap: int | None = whole(None, 1, 52, rule="FLY-4.3")
+    """Most cards all players together may exchange in one deal, 1 to 52; None for no cap [FLY-4.3]."""
     stock_exhaustion: Literal["cap", "folded_hands", "reshuffle_discards"] = "cap"
     """What happens when the stock cannot cover an exchange [FLY-4.5]."""
     may_fold_after_exchange: bool = False
@@ -84,45 +98,31 @@ class FlyRules:
     """What a player void in the suit led owes when he holds trumps [FLY-6.4]."""
     ace_of_spades_mode: Literal["led_trump_ace", "led_trump_ace_void_only", "top_trump", "none"] = "led_trump_ace"
     """The reading of the ace-of-spades privilege [FLY-7.1]."""
-    start_record: int = attrs.field(default=25, validator=_positive_or_zero)
-    """Every record's starting value [FLY-8.1]."""
-    trick_value: int = attrs.field(default=1, validator=_positive_or_zero)
-    """Points written off per trick [FLY-8.2]."""
-    ace_bonus: int = attrs.field(default=5, validator=_positive_or_zero)
-    """Extra points the A♠ holder writes off with his first trick [FLY-8.3]."""
-    ace_bonus_trumps: int = attrs.field(default=10, validator=_positive_or_zero)
+    start_record: int = whole(25, 1, MAX_POINTS, rule="FLY-8.1")
+    """Every record's starting value, 1 to 1000 [FLY-8.1]."""
+    trick_value: int = whole(1, 1, MAX_POINTS, rule="FLY-8.2")
+    """Points written off per trick, 1 to 1000 [FLY-8.2]."""
+    ace_bonus: int = whole(5, 0, MAX_POINTS, rule="FLY-8.3")
+    """Extra points the A♠ holder writes off with his first trick, 0 to 1000 [FLY-8.3]."""
+    ace_bonus_trumps: int = whole(10, 0, MAX_POINTS, rule="FLY-8.3")
     """The same when spades are trump [FLY-8.3]."""
-    remise: int = attrs.field(default=5, validator=_positive_or_zero)
-    """Points added to an active player who took no trick [FLY-8.4]."""
-    ace_no_trick_penalty: int = attrs.field(default=10, validator=_positive_or_zero)
-    """Points added, in all, to the A♠ holder who took no trick [FLY-8.5]."""
-    ace_no_trick_penalty_trumps: int = attrs.field(default=10, validator=_positive_or_zero)
+    remise: int = whole(5, 0, MAX_POINTS, rule="FLY-8.4")
+    """Points added to an active player who took no trick, 0 to 1000 [FLY-8.4]."""
+    ace_no_trick_penalty: int = whole(10, 0, MAX_POINTS, rule="FLY-8.5")
+    """Points added, in all, to the A♠ holder who took no trick, 0 to 1000 [FLY-8.5]."""
+    ace_no_trick_penalty_trumps: int = whole(10, 0, MAX_POINTS, rule="FLY-8.5")
     """The same when spades are trump [FLY-8.5]."""
     stop_mode: Literal["immediate", "end_of_deal"] = "immediate"
     """When a record of exactly zero ends the match [FLY-9.1]."""
     tie_break: Literal["earliest", "shared"] = "earliest"
     """Who wins when several records reach zero in one deal (end-of-deal mode) [FLY-9.4]."""
-    revoke_mode: Literal["forbid", "adjudicate"] = "forbid"
-    """Whether an illegal play is refused or accepted and penalised [FLY-11.1]."""
+    revoke_mode: Literal["prevent", "penalize"] = attrs.field(default="prevent", converter=_revoke_mode)
+    """Whether a play that breaks a duty is refused (``"prevent"``) or accepted and penalised
+    (``"penalize"``) [FLY-11.1]; the former names ``"forbid"`` and ``"adjudicate"`` are deprecated."""
     flush_wins: bool = False
     """Whether five cards of one suit win the deal outright [FLY-12.1]."""
-    max_deals: int | None = attrs.field(default=None)
-    """Stop a match after this many deals even without a winner; None for no limit [FLY-10.1]."""
-
-    _CHOICES: ClassVar[dict[str, tuple[object, ...]]] = {
-        "direction": ("clockwise", "anticlockwise"),
-        "ace_rank": ("high", "below_jack"),
-        "turnup_use": ("none", "dealer_swap", "last_stock_card"),
-        "declaration_mode": ("combined", "fold_round_then_exchange"),
-        "stock_exhaustion": ("cap", "folded_hands", "reshuffle_discards"),
-        "forced_player": (None, "dealer_if_all_passed", "eldest"),
-        "all_fold": ("void", "dealer_must_play", "redeal_same_dealer"),
-        "lone_player": ("takes_all", "last_speaker_must_play", "void"),
-        "ace_of_spades_mode": ("led_trump_ace", "led_trump_ace_void_only", "top_trump", "none"),
-        "stop_mode": ("immediate", "end_of_deal"),
-        "tie_break": ("earliest", "shared"),
-        "revoke_mode": ("forbid", "adjudicate"),
-    }
+    max_deals: int | None = whole(None, 1, MAX_COUNT, rule="FLY-10.1")
+    """Stop a match after this many deals (1 to 1,000,000) even without a winner; None for no limit [FLY-10.1]."""
 
     @deck_size.default
     def _default_deck(self) -> int:
@@ -130,34 +130,18 @@ class FlyRules:
             return DEFAULT_DECKS[self.players]
         return 52
 
-    @max_deals.validator
-    def _check_max_deals(self, attribute: attrs.Attribute[int | None], value: int | None) -> None:
-        if value is not None and (type(value) is not int or value < 1):
-            raise InvalidRules(attribute.name, f"must be None or a whole number >= 1, not {value!r} (FLY-10.1)")
-
     def __attrs_post_init__(self) -> None:
-        self._validate()
-
-    def _validate(self) -> None:
-        if type(self.players) is not int or not 3 <= self.players <= 7:
-            raise InvalidRules("players", f"FLY-1.1: Fly is for 3 to 7 players, not {self.players!r}")
-        for name, allowed in self._CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                listed = ", ".join(repr(v) for v in allowed)
-                raise InvalidRules(name, f"must be one of {listed}, not {value!r}")
-        for name in ("may_fold_after_exchange", "ace_of_spades_discardable", "must_head_trick", "flush_wins"):
-            if type(getattr(self, name)) is not bool:
-                raise InvalidRules(name, f"must be True or False, not {getattr(self, name)!r}")
+        check_options(self)
         try:
             deck_of_size(self.deck_size)
         except ValueError as error:
             raise InvalidRules("deck_size", str(error)) from None
-        if not self.deal_packets or any(type(p) is not int or p < 1 for p in self.deal_packets):
-            raise InvalidRules("deal_packets", f"must be whole numbers >= 1, not {self.deal_packets!r}")
+        if not self.deal_packets or any(type(p) is not int or not 1 <= p <= 5 for p in self.deal_packets):
+            raise InvalidRules("deal_packets", f"must be whole numbers from 1 to 5, not {shown(self.deal_packets)}")
         if not self.packet_rounds:
             raise InvalidRules(
-                "deal_packets", f"FLY-3.1: packets, repeated, must make up exactly 5 cards, not {self.deal_packets!r}"
+                "deal_packets",
+                f"FLY-3.1: packets, repeated, must make up exactly 5 cards, not {shown(self.deal_packets)}",
             )
         if self.players * 5 + 1 > self.deck_size:
             raise InvalidRules(
@@ -165,15 +149,6 @@ class FlyRules:
                 f"FLY-1.3: {self.players} hands of 5 and a trump card need {self.players * 5 + 1} cards, "
                 f"the deck has {self.deck_size}",
             )
-        if type(self.max_exchange) is not int or not 1 <= self.max_exchange <= 5:
-            raise InvalidRules("max_exchange", f"must be 1 to 5, not {self.max_exchange!r}")
-        cap = self.total_exchange_cap
-        if cap is not None and (type(cap) is not int or cap < 1):
-            raise InvalidRules("total_exchange_cap", f"must be None or a whole number >= 1, not {cap!r}")
-        if self.start_record < 1:
-            raise InvalidRules("start_record", f"FLY-8.1: a record must start above 0, not {self.start_record}")
-        if self.trick_value < 1:
-            raise InvalidRules("trick_value", f"FLY-8.2: a trick must write off at least 1, not {self.trick_value}")
 
     @property
     def packet_rounds(self) -> tuple[int, ...]:

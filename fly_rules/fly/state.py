@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 import attrs
 
+from fly_rules._numbers import check_seat
 from fly_rules.actions import Action, Exchange, Fold, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
 from fly_rules.engine import Phase, Pictured, unwind
@@ -412,9 +413,7 @@ class FlyDeal(_DealFields, Pictured):
         return ALL_CARDS[index].symbol
 
     def _check_seat(self, seat: int) -> None:
-        players = self.table.rules.players
-        if type(seat) is not int or not 0 <= seat < players:
-            raise ValueError(f"FLY-1.2: seats are 0 to {players - 1}, not {seat!r}")
+        check_seat(seat, self.table.rules.players, "FLY-1.2", "a view's seat")
 
     def __repr__(self) -> str:
         hands = " / ".join(str(h) for h in self.hands)

@@ -90,13 +90,20 @@ def make_rules(game: str, *, players: int | None = None, preset: str = "default"
 
 
 def upgrade_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    """``options`` with every former option name of ``game`` replaced by its current name [REC-2.3].
+    """``options`` with every former option name and value of ``game`` replaced by its current one [REC-2.3].
 
     >>> upgrade_options("dreyfus", {"revoke_handling": "penalize"})
     {'revoke_mode': 'penalize'}
+    >>> upgrade_options("fly", {"revoke_mode": "adjudicate"})
+    {'revoke_mode': 'penalize'}
     """
-    renamed = registry.get(game).renamed_options
-    return {renamed.get(name, name): value for name, value in options.items()}
+    described = registry.get(game)
+    renamed = described.renamed_options
+    upgraded = {renamed.get(name, name): value for name, value in options.items()}
+    for name, values in described.renamed_values.items():
+        if isinstance(upgraded.get(name), str):
+            upgraded[name] = values.get(upgraded[name], upgraded[name])
+    return upgraded
 
 
 def _known(cls: type[Any], options: Mapping[str, Any]) -> dict[str, Any]:

@@ -255,7 +255,7 @@ def test_rec_1_5_command_arguments_are_checked_with_one_line(tmp_path: Path) -> 
         for bad in ("0", "-1"):
             result = run(*command, "--max-deals", bad, stdin="1\n" * 100)
             assert result.returncode == 1
-            assert "max_deals: must be None or a whole number >= 1" in one_line(result.stderr)
+            assert "max_deals: FLY-10.1: must be None or a whole number from 1 to 1000000" in one_line(result.stderr)
     dreyfus = run("simulate", "--game", "dreyfus", "--max-deals", "0", "-n", "1")
     assert "max_deals" in one_line(dreyfus.stderr)
     for seed, expected in (("9" * 5000, "at most 100"), ("²", "digits 0-9"), ("٣", "digits 0-9")):

@@ -115,7 +115,7 @@ def test_drf_2_4_bad_dealer_records_or_rules_are_refused() -> None:
     """DRF-2.4: a seat out of range, records that are not three non-negative ints or a non-rules
     object are refused, each error naming what is wrong (DRF-2.1: the dealer is a seat)."""
     hands, talon = layout()
-    with pytest.raises(RuleViolation, match=r"^DRF-2.1: the dealer is seat 0, 1 or 2, not 3$") as caught:
+    with pytest.raises(RuleViolation, match=r"^DRF-2.1: the dealer must be a seat 0 to 2, not 3$") as caught:
         new_deal(DreyfusRules(), hands, talon, "S", 3)
     assert caught.value.offending == 3
     bad_records: tuple[tuple[str, tuple[object, ...]], ...] = (
@@ -125,7 +125,9 @@ def test_drf_2_4_bad_dealer_records_or_rules_are_refused() -> None:
         ("upper", (0, 0)),
     )
     for name, bad in bad_records:
-        with pytest.raises(RuleViolation, match=rf"^DRF-2.4: {name} records must be three non-negative ints") as caught:
+        with pytest.raises(
+            RuleViolation, match=rf"^DRF-2.4: {name} records must be three whole numbers >= 0 of at most 100 digits"
+        ) as caught:
             new_deal(DreyfusRules(), hands, talon, "S", 0, **{name: bad})  # type: ignore[arg-type]
         assert caught.value.offending == bad
     with pytest.raises(TypeError, match="^rules must be DreyfusRules, not object$"):
@@ -135,7 +137,7 @@ def test_drf_2_4_bad_dealer_records_or_rules_are_refused() -> None:
     for seed, dealer in ((1.5, None), (True, 0), (None, 1)):
         with pytest.raises(TypeError, match=rf"^a seed must be an int or a str, not {seed!r}$"):
             new_match(DreyfusRules(), seed=seed, dealer=dealer)  # type: ignore[arg-type]
-    with pytest.raises(RuleViolation, match=r"^DRF-2.1: the dealer is seat 0, 1 or 2, not 5$") as caught:
+    with pytest.raises(RuleViolation, match=r"^DRF-2.1: the dealer must be a seat 0 to 2, not 5$") as caught:
         new_match(DreyfusRules(), seed=1, dealer=5)
     assert caught.value.offending == 5
 

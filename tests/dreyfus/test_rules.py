@@ -64,13 +64,13 @@ def test_drf_1_1_invalid_options_are_refused_naming_the_option(option: str, valu
 @pytest.mark.parametrize(
     ("option", "value", "detail"),
     [
-        ("dealer_rotation", "up", "'up' is not one of 'left', 'right'"),
-        ("settlement", "split", "'split' is not one of 'gross', 'net_of_winner_upper', 'pairwise'"),
-        ("par_tricks", 13, "13 is not an int in 0..12"),
-        ("par_tricks", -1, "-1 is not an int in 0..12"),
-        ("target_lower", 0, "0 is not an int in 1..1000"),
-        ("revoke_upper_penalty", 1001, "1001 is not an int in 0..1000"),
-        ("forgot_record_penalty", 2.0, "2.0 is not an int in 0..1000"),
+        ("dealer_rotation", "up", "must be one of 'left', 'right', not 'up'"),
+        ("settlement", "split", "must be one of 'gross', 'net_of_winner_upper', 'pairwise', not 'split'"),
+        ("par_tricks", 13, "DRF-7.1: must be a whole number from 0 to 12, not 13"),
+        ("par_tricks", -1, "DRF-7.1: must be a whole number from 0 to 12, not -1"),
+        ("target_lower", 0, "DRF-8.1: must be a whole number from 1 to 1000, not 0"),
+        ("revoke_upper_penalty", 1001, "DRF-10.1: must be a whole number from 0 to 1000, not 1001"),
+        ("forgot_record_penalty", 2.0, "DRF-10.2: must be a whole number from 0 to 1000, not 2.0"),
     ],
 )
 def test_drf_1_1_invalid_options_say_what_is_allowed(option: str, value: object, detail: str) -> None:

@@ -69,10 +69,10 @@ REVOKE_HANDS = ("9C 7D 8D 9D TD", "KC 8H 7S 8S 9S", "7C 8C TC JC QC")
 
 
 def test_fly_11_1_adjudication_lists_only_lawful_cards_but_accepts_a_revoke() -> None:
-    """FLY-11.1 (Decision: revokes are not among the legal actions): under ``revoke_mode="adjudicate"``
+    """FLY-11.1 (Decision: revokes are not among the legal actions): under ``revoke_mode="penalize"``
     seat 1's legal actions are his club alone; his trump is accepted as a revoke all the same, costs
     the remise at once, and the trick goes to the best lawful card (FLY-11.2)."""
-    d = stand_all(position(REVOKE_HANDS, "9H", revoke_mode="adjudicate"))
+    d = stand_all(position(REVOKE_HANDS, "9H", revoke_mode="penalize"))
     d = d.apply(fly.Play(Card.parse("9C")))
     assert d.legal_actions() == plays("KC")
     d = d.apply(fly.Play(Card.parse("8H")))

@@ -1012,9 +1012,9 @@ def test_fly_10_1_match_plays_until_a_winner() -> None:
 
 
 def test_fly_11_2_revoke_adjudicated_trick_to_best_lawful_card() -> None:
-    """FLY-11.1, FLY-11.2: under revoke_mode="adjudicate" P3 trumps while holding a club: he adds 5 and the
+    """FLY-11.1, FLY-11.2: under revoke_mode="penalize" P3 trumps while holding a club: he adds 5 and the
     trick goes to P2's K♣, the best card of the players who did not revoke."""
-    d = play(stand_all(position(REVOKE, revoke_mode="adjudicate")), "9C KC")
+    d = play(stand_all(position(REVOKE, revoke_mode="penalize")), "9C KC")
     assert fly.Play(card("8H")) not in d.legal_actions()
     d = play(d, "8H")
     assert d.tricks_taken == (0, 1, 0)
@@ -1024,7 +1024,7 @@ def test_fly_11_2_revoke_adjudicated_trick_to_best_lawful_card() -> None:
 
 def test_fly_11_3_revoker_without_trick_also_pays_remise() -> None:
     """FLY-11.3, FLY-8.4: the revoker who then takes no trick pays the remise too: 25 + 5 + 5 = 35."""
-    states = trick_by_trick(stand_all(position(REVOKE, revoke_mode="adjudicate")), REVOKE_TRICKS)
+    states = trick_by_trick(stand_all(position(REVOKE, revoke_mode="penalize")), REVOKE_TRICKS)
     assert [s.records for s in states] == [(25, 24, 30), (25, 23, 30), (25, 22, 30), (25, 21, 30), (30, 20, 35)]
     assert states[-1].tricks_taken == (0, 5, 0)
 

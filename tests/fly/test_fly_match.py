@@ -35,7 +35,7 @@ def test_fly_10_3_a_finished_match_accepts_no_action() -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({"rules": {"players": 3}, "seed": 1}, "rules must be FlyRules, not {'players': 3}"),
+        ({"rules": {"players": 3}, "seed": 1}, "rules must be FlyRules, not dict"),
         ({"seed": True}, "a seed must be an int or a str, not True"),
         ({"seed": 1.5}, "a seed must be an int or a str, not 1.5"),
         ({"seed": None}, "a seed must be an int or a str, not None"),

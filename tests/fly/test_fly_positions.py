@@ -37,14 +37,17 @@ def test_fly_3_1_cards_may_be_given_as_text_cards_or_card_sets() -> None:
     assert new(dealer=1).to_move == 2
 
 
+NEED_RECORDS = "3 players need 3 whole-number records of at most 100 digits"
+LIMIT = "more than 4,300 digits"
+
+
 @pytest.mark.parametrize(
     ("changes", "rule", "detail", "offending"),
     [
         ({"dealer": 3}, "FLY-1.2", "the dealer must be a seat 0 to 2, not 3", 3),
         ({"dealer": -1}, "FLY-1.2", "the dealer must be a seat 0 to 2, not -1", -1),
         ({"dealer": True}, "FLY-1.2", "the dealer must be a seat 0 to 2, not True", True),
-        ({"hands": HANDS[:2]}, "FLY-3.1", f"3 players need 3 hands, got {HANDS[:2]!r}", HANDS[:2]),
-        ({"hands": "AS KH"}, "FLY-3.1", "3 players need 3 hands, got 'AS KH'", "AS KH"),
+        ({"hands": HANDS[:2]}, "FLY-3.1", "3 players need 3 hands, got 2", HANDS[:2]),
         (
             {"hands": [*HANDS[:2], "7S 8S 9C TC"]},
             "FLY-3.1",
@@ -60,8 +63,9 @@ def test_fly_3_1_cards_may_be_given_as_text_cards_or_card_sets() -> None:
             "a card is dealt twice within one hand",
             [*HANDS[:2], ["7S", "7S", "9C", "TC", "JC"]],
         ),
-        ({"records": (25, 25)}, "FLY-8.1", "3 players need 3 whole-number records, got (25, 25)", (25, 25)),
-        ({"records": (25, 25, 2.5)}, "FLY-8.1", "3 players need 3 whole-number records, got (25, 25, 2.5)", None),
+        ({"records": (25, 25)}, "FLY-8.1", f"{NEED_RECORDS}, got (25, 25)", (25, 25)),
+        ({"records": (25, 25, 2.5)}, "FLY-8.1", f"{NEED_RECORDS}, got (25, 25, 2.5)", None),
+        ({"records": (25, 25, 10**5000)}, "FLY-8.1", f"{NEED_RECORDS}, got a tuple holding a number of {LIMIT}", None),
         (
             {"records": (25, 0, 25)},
             "FLY-9.1",
@@ -86,12 +90,17 @@ def test_fly_3_1_a_position_the_rules_do_not_allow_is_refused(
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"rules": {"players": 3}}, "rules must be FlyRules, not {'players': 3}"),
-        ({"hands": [*HANDS[:2], [1, 2, 3, 4, 5]]}, "hand 2: expected cards, got 1"),
-        ({"stock": [Card.parse("7H"), 7]}, "stock: expected cards, got 7"),
+        ({"rules": {"players": 3}}, "rules must be FlyRules, not dict"),
+        ({"hands": "AS KH"}, "hands: expected one value per seat, got 'AS KH'"),
+        ({"records": 25}, "records: expected one value per seat, got 25"),
+        ({"trump_card": None}, "trump_card: expected a card, got None"),
+        ({"stock": 7}, "stock: expected cards, got 7"),
+        ({"hands": [*HANDS[:2], [1, 2, 3, 4, 5]]}, "hand 2: expected a card, got 1"),
+        ({"stock": [Card.parse("7H"), 7]}, "stock: expected a card, got 7"),
     ],
 )
 def test_fly_3_1_what_is_not_cards_or_rules_is_a_type_error(changes: dict[str, Any], message: str) -> None:
-    """FLY-3.1: rules that are not ``FlyRules`` and cards that are not cards are refused by type."""
+    """FLY-3.1: rules that are not ``FlyRules``, cards that are not cards (``trump_card=None``) and hands or
+    records that are not one value per seat are refused by type, never with an AttributeError."""
     with pytest.raises(TypeError, match=f"^{message}"):
         new(**changes)

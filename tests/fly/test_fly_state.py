@@ -97,7 +97,7 @@ def test_fly_9_1_a_view_names_the_winner() -> None:
 def test_fly_1_2_a_view_is_only_for_a_seat_at_the_table(seat: Any) -> None:
     """FLY-1.2: seats are 0 to players - 1; anything else is refused, naming the seats."""
     mid = mid_trick()
-    with pytest.raises(ValueError, match=r"^FLY-1\.2: seats are 0 to 2, not "):
+    with pytest.raises(RuleViolation, match=r"^FLY-1\.2: a view's seat must be a seat 0 to 2, not "):
         mid.view(seat)
 
 

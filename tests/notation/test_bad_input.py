@@ -128,7 +128,7 @@ def test_drf_2_1_dreyfus_position_with_dealer_7_or_two_upper_records() -> None:
     """DRF-2.1, DRF-2.4: a Dreyfus position with dealer 7, or two upper records, is an InvalidNotation
     naming the rule (it was a plain ValueError from the engine)."""
     fields = dreyfus_position().split(" ")
-    with pytest.raises(InvalidNotation, match="DRF-2.1: the dealer is seat 0, 1 or 2, not 7"):
+    with pytest.raises(InvalidNotation, match="DRF-2.1: the dealer must be a seat 0 to 2, not 7"):
         parse_position(" ".join([*fields[:2], "7", *fields[3:]]))
     upper = "0,0/" + fields[6].split("/")[1]
     with pytest.raises(InvalidNotation, match="DRF-2.4: upper records must be three"):

@@ -69,3 +69,55 @@ def test_rec_5_2_an_old_position_with_a_renamed_option_parses() -> None:
     assert deal.rules.revoke_mode == "penalize"
     assert deal == _played().deal
     assert position_of(_played()) == OLD_POSITION.replace("revoke_handling", "revoke_mode")
+
+
+# Written by the engine before Fly's revoke_mode values became Dreyfus's ("adjudicate" is now "penalize").
+OLD_FLY_HISTORY = """format = "fly_rules history"
+version = 1
+game = "fly"
+rules_version = 3
+players = 3
+seed = 5
+dealer = 0
+
+[options]
+max_deals = 1
+revoke_mode = "adjudicate"
+
+[[deal]]
+dealer = 0
+trump_card = "9S"
+actions = [
+    "1: exchange JC 8D",
+    "2: exchange 7H",
+    "0: exchange KH TS",
+    "1: play KC",
+    "2: play 8C",
+    "0: play QC",
+]
+"""
+
+OLD_FLY_POSITION = (
+    "fly max_deals=1;revoke_mode=adjudicate 0 9S 7CQCJHKHTS/JCKC8DKDAH/8C9D7HQHJS "
+    "QSJDTD7DAD9C9HAC8HASTH8STCQD7SKS 25,25,25 xJC8D,x7H,xKHTS,pKC,p8C,pQC 1"
+)
+
+
+def test_rec_2_3_an_old_fly_history_with_a_renamed_option_value_loads_under_the_new_value() -> None:
+    """REC-2.3, FLY-11.1: ``revoke_mode = "adjudicate"`` in a Fly history written before the values took
+    Dreyfus's names reads as ``"penalize"`` (no warning: the file is the user's), and is rewritten so."""
+    state = load_history(OLD_FLY_HISTORY)
+    assert state.rules.revoke_mode == "penalize"
+    assert len(state.actions) == 6
+    rewritten = dump_history(state)
+    assert 'revoke_mode = "penalize"' in rewritten
+    assert "adjudicate" not in rewritten
+    assert load_history(rewritten) == state
+
+
+def test_rec_5_2_an_old_fly_position_with_a_renamed_option_value_parses() -> None:
+    """REC-5.2, FLY-11.1: a position line with ``revoke_mode=adjudicate`` parses under ``penalize``."""
+    deal = parse_position(OLD_FLY_POSITION)
+    assert deal.rules.revoke_mode == "penalize"
+    assert deal == parse_position(OLD_FLY_POSITION.replace("adjudicate", "penalize"))
+    assert position_of(load_history(OLD_FLY_HISTORY)) == OLD_FLY_POSITION.replace("adjudicate", "penalize")

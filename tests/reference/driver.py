@@ -36,7 +36,7 @@ MODELLED_CHOICES: dict[str, list[Any]] = {
     "ace_of_spades_mode": ["led_trump_ace", "led_trump_ace_void_only", "top_trump", "none"],
     "stop_mode": ["immediate", "end_of_deal"],
     "tie_break": ["earliest", "shared"],
-    "revoke_mode": ["forbid", "adjudicate"],
+    "revoke_mode": ["prevent", "penalize"],
     "flush_wins": [False, True],
     "start_record": [1, 3, 6, 10, 25],
     "ace_bonus": [0, 2, 5],
@@ -168,7 +168,7 @@ def probe_illegal(engine: fly.FlyDeal | fly.FlyMatch, ref: RefDeal, rnd: random.
 def choose(legal: tuple[Action, ...], ref: RefDeal, rnd: random.Random) -> Action:
     """A random legal action, or (under adjudication, sometimes) a revoke."""
     seat = ref.to_move
-    if ref.rules.revoke_mode == "adjudicate" and ref.phase == fly.Phase.PLAY and seat is not None:
+    if ref.rules.revoke_mode == "penalize" and ref.phase == fly.Phase.PLAY and seat is not None:
         revokes = [fly.Play(c) for c in sorted(ref.hands[seat]) if fly.Play(c) not in legal]
         if revokes and rnd.random() < 0.3:
             STATS["revokes"] += 1

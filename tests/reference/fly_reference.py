@@ -470,7 +470,7 @@ class RefDeal:
             return True
         return (
             self.phase == fly.Phase.PLAY
-            and self.rules.revoke_mode == "adjudicate"
+            and self.rules.revoke_mode == "penalize"
             and isinstance(action, fly.Play)
             and self.turn is not None
             and action.card in self.hands[self.turn]

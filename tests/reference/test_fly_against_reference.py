@@ -46,7 +46,7 @@ def test_fly_9_2_9_4_end_of_deal_stop_mode_agrees(rules: fly.FlyRules, rnd: rand
     play_deal(engine, RefDeal(rules, **position), rnd)
 
 
-@given(fly_rules(revoke_mode="adjudicate"), st.randoms())
+@given(fly_rules(revoke_mode="penalize"), st.randoms())
 def test_fly_11_2_11_3_adjudicated_revokes_agree(rules: fly.FlyRules, rnd: random.Random) -> None:
     """FLY-11.2, FLY-11.3: revokes under adjudication cost the remise at once and lose the trick."""
     position = random_position(rules, rnd)

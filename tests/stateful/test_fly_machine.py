@@ -110,7 +110,7 @@ class FlyMatchMachine(RuleBasedStateMachine):
         if not illegal:
             return
         action = data.draw(st.sampled_from(illegal), label="illegal")
-        if self.fly_rules.revoke_mode == "adjudicate" and isinstance(action, Play) and action.card in hand:
+        if self.fly_rules.revoke_mode == "penalize" and isinstance(action, Play) and action.card in hand:
             return  # FLY-11.2: a held card breaking a duty is accepted and penalised in this mode
         snapshot = copy.deepcopy(state)
         with pytest.raises(RuleViolation) as caught:
