@@ -120,11 +120,21 @@ class BotDriver:
     """Drives an engine bot (:mod:`fly_rules.bots`, by name) through the action ids: the bot chooses
     from ``view(seat)`` and the legal actions only; an exchange it chooses is then given mark by mark.
 
+    Each answer is for the position it is asked about (the deal and the cards marked in it): the
+    marks still to come of an exchange are reused only while the same deal is asked about with the
+    marks made so far. Asked about marks it did not plan (another policy's, or a driver made
+    afresh), the bot chooses among the exchanges that go on from those marks; a bot that would keep
+    its hand then (a rule-of-thumb player finding a card it values marked) exchanges just the
+    marked cards. So every id it gives is legal where it is given.
+
     >>> from fly_rules import fly
     >>> deal = fly.new_match(fly.FlyRules(players=3), seed=4).deal
     >>> driver = BotDriver("rule-of-thumb", deal.rules, seed=0)
     >>> action_text(deal, 0, driver.next_id(deal, 0))
     'mark 7♣'
+    >>> marked = CardSet.parse("7C 8C").mask  # a driver made afresh goes on from the marks made
+    >>> action_text(deal, marked, BotDriver("rule-of-thumb", deal.rules).next_id(deal, marked))
+    'mark 7♠'
 
     Raises:
         ValueError: for an unknown bot name.
@@ -139,17 +149,41 @@ class BotDriver:
         """The engine bot."""
         self.rng = random.Random(seed)
         """The bot's random generator, seeded once."""
+        self._deal: Deal | None = None
         self._plan: list[int] = []
 
     def next_id(self, deal: Deal, marked: int) -> int:
         """The id the bot plays in ``deal`` for the seat to move, which has ``marked`` cards marked."""
-        if marked and self._plan:
-            return self._plan.pop(0)
+        if deal is self._deal:
+            done = 0
+            for planned in self._plan:  # the plan's marks so far must be exactly the marks made
+                if done == marked:
+                    return planned
+                if not MARK <= planned < SWAP:
+                    break
+                done |= 1 << (planned - MARK)
         seat = deal.to_move
         assert seat is not None, "the deal is over: no one is to move"
-        ids = action_ids(deal, self.bot.choose(deal.view(seat), deal.legal_actions(), self.rng))
-        self._plan = ids[1:]
-        return ids[0]
+        legal = deal.legal_actions() if not marked else _continuations(deal, marked)
+        action = self.bot.choose(deal.view(seat), legal, self.rng)
+        if marked and action not in legal:
+            action = Exchange(CardSet(marked))
+        self._deal = deal
+        self._plan = action_ids(deal, action)
+        return self._plan[marked.bit_count()]
+
+
+def _continuations(deal: Deal, marked: int) -> list[Exchange]:
+    """The legal exchanges of the seat to move in ``deal`` that its ``marked`` cards begin: ``marked``
+    and more cards, each above the highest marked one (marks go up)."""
+    floor = marked.bit_length()
+    return [
+        action
+        for action in deal.legal_actions()
+        if type(action) is Exchange
+        and action.cards.mask & marked == marked
+        and (action.cards.mask ^ marked) >> floor << floor == action.cards.mask ^ marked
+    ]
 
 
 def hand_mask(deal: Deal, seat: int) -> int:

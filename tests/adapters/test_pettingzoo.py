@@ -233,3 +233,24 @@ def test_fly_10_1_engine_bots_are_pettingzoo_policies() -> None:
         observation, _, termination, truncation, _ = env.last()
         env.step(None if termination or truncation else policy(observation, agent))
     assert env.unwrapped.match.is_over
+
+
+@pytest.mark.parametrize("bot", ["random", "rule-of-thumb"])
+@pytest.mark.parametrize("make", [functools.partial(fly_v0.raw_env, num_players=4), dreyfus_v0.raw_env])
+def test_fly_4_3_a_policy_made_afresh_at_every_step_answers_for_the_marks_made(
+    bot: str, make: Callable[[], CardGameEnv]
+) -> None:
+    """FLY-4.3, DRF-4.3: a policy rebuilt before every step (so it holds no plan of an exchange) still
+    gives a legal id when cards are already marked. Before the fix, its bot chose the whole exchange
+    again and gave its first mark, lower than the marks made: every one of these episodes stopped on
+    an illegal id (the raw environment raises ``ValueError``)."""
+    marked_steps = 0
+    for seed in range(8):
+        env = make()
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            marked_steps += env.marked != 0
+            env.step(None if termination or truncation else engine_policy(env, bot, seed)(observation, agent))
+        assert env.match.is_over
+    assert marked_steps > 0

@@ -201,7 +201,8 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
 def engine_policy(env: Any, name: str = "rule-of-thumb", seed: int = 0) -> Callable[[Any, str], int]:
     """One of the library's bots (``"random"``, ``"rule-of-thumb"``, ``"monte-carlo"``) as a PettingZoo
     policy for ``env`` (wrapped or not): ``policy(observation, agent)`` gives the bot's action id for the
-    agent to act; it sees only that seat's view.
+    agent to act; it sees only that seat's view, and answers for the state ``env`` is in (a policy made
+    afresh at every step plays as well as one kept, marks and all).
 
     >>> from fly_rules.adapters.pettingzoo import fly_v0
     >>> env = fly_v0.env(num_players=3)
