@@ -46,7 +46,7 @@ nitpicky = True
 # library, attrs and Hypothesis types that appear in signatures.
 nitpick_ignore_regex = [
     ("py:class", r"fly_rules\.fly\.(state|match)\._(Deal|Match)Fields"),  # the named tuples under FlyDeal and FlyMatch
-    ("py:class", r"(collections\.abc|typing|enum|re|pathlib|ast|random)\..*"),
+    ("py:class", r"(collections\.abc|typing|enum|re|pathlib|ast|random|argparse)\..*"),
     ("py:class", r"(Iterable|Iterator|Sequence|Hashable|Callable|Path|Final|Protocol|TypeVar|Pattern)(\[.*\])?"),
     ("py:class", r"(int|str|bool|object|tuple|list|dict|frozenset|set|float|bytes|type|None|ValueError)"),
     ("py:class", r"(enum\.)?(IntEnum|StrEnum|Enum)"),

@@ -30,6 +30,7 @@ class DreyfusGuess(Guess):
         self.first = eldest(view.dealer)
 
     def known(self) -> int:
+        """The cards the seat has seen besides its hand and the cards played."""
         view: DreyfusView = self.view
         known = view.discarded.mask
         if view.revealed_discards is not None:
@@ -39,6 +40,7 @@ class DreyfusGuess(Guess):
         return known
 
     def discards(self, seat: int, pool: int, own: bool, rng: random.Random) -> int | None:
+        """The cards ``seat`` gave in its exchanges."""
         view: DreyfusView = self.view
         if seat == view.seat:
             return view.discarded.mask
@@ -47,6 +49,7 @@ class DreyfusGuess(Guess):
         return self.pick(pool & self.rules.fosk_mask(view.contract), self.counts[seat], rng)  # only фоски [DRF-4.2]
 
     def exchanges(self, seat: int, held: int, given: int, rng: random.Random) -> list[tuple[int, int]] | None:
+        """``seat``'s exchanges in order, as (given, received)."""
         received = self.pick(held, self.counts[seat], rng)
         if received is None:
             return None
@@ -57,12 +60,14 @@ class DreyfusGuess(Guess):
         return [(1 << g, 1 << r) for g, r in zip(one_by_one, bits(received), strict=True)]
 
     def leftover(self, pool: int) -> int:
+        """The talon left undrawn."""
         revealed = self.view.revealed_talon
         return pool if revealed is None else int(revealed.mask)
 
     def replay(
         self, start: list[CardSet], stock: list[Card], events: list[list[tuple[int, int]]], records: Any
     ) -> tuple[Any, list[Any]]:
+        """The new deal with the declarations replayed, and the actions taken."""
         view: DreyfusView = self.view
         deal = new_deal(
             self.rules,

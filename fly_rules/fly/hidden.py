@@ -44,9 +44,11 @@ class FlyGuess(Guess):
         self.holds_trump = self.may_hold
 
     def known(self) -> int:
+        """The cards the seat has seen besides its hand and the cards played."""
         return self.not_drawn
 
     def discards(self, seat: int, pool: int, own: bool, rng: random.Random) -> int | None:
+        """The cards ``seat`` gave in its exchanges."""
         view: FlyView = self.view
         trump = self.not_drawn
         if seat == view.seat and own:
@@ -60,14 +62,17 @@ class FlyGuess(Guess):
         return None if chosen is None else chosen | (trump if again else 0)
 
     def adjust(self, need: dict[int, int]) -> dict[int, int]:
+        """How many unseen cards each other seat holds."""
         if self.holds_trump:
             need[self.view.dealer] -= 1
         return need
 
     def taken(self, seat: int) -> int:
+        """Cards ``seat`` is known to hold though they are not seen."""
         return self.not_drawn if self.holds_trump and seat == self.view.dealer else 0
 
     def exchanges(self, seat: int, held: int, given: int, rng: random.Random) -> list[tuple[int, int]] | None:
+        """``seat``'s exchanges in order, as (given, received)."""
         trump = self.not_drawn
         received = self.pick(held & ~trump if self.swapped[seat] else held, self.counts[seat], rng)
         if received is None:
@@ -84,6 +89,7 @@ class FlyGuess(Guess):
     def replay(
         self, start: list[CardSet], stock: list[Card], events: list[list[tuple[int, int]]], records: Any
     ) -> tuple[Any, list[Any]]:
+        """The new deal with the declarations replayed, and the actions taken."""
         view: FlyView = self.view
         deal = new_deal(
             self.rules, hands=start, trump_card=view.trump_card, stock=stock, dealer=view.dealer, records=records

@@ -143,13 +143,13 @@ def test_rec_1_1_play_is_saved_after_every_deal(tmp_path: Path, monkeypatch: pyt
     at most the deal in progress."""
     saved = tmp_path / "g.toml"
     writes: list[str] = []
-    real = commands.write_atomically
+    real = commands.files.write_atomically
 
     def record(path: Path, text: str) -> None:
         writes.append(text)
         real(path, text)
 
-    monkeypatch.setattr(commands, "write_atomically", record)
+    monkeypatch.setattr(commands.files, "write_atomically", record)
     code, _, _ = in_process([*PLAY, "--save", str(saved)], "1\n" * 2000)
     assert code == 0
     saves = [load_history(text) for text in writes]
@@ -302,7 +302,7 @@ def test_ctrl_c_in_any_command_is_one_line_and_exit_130(monkeypatch: pytest.Monk
     def interrupted(*_args: object) -> list[object]:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(commands, "run_matches", interrupted)
+    monkeypatch.setattr(commands.jobs, "run_matches", interrupted)
     code, out, err = in_process(["simulate", "-n", "3"], "")
     assert code == 130
     assert one_line(err) == "fly-rules: interrupted"
