@@ -1,0 +1,217 @@
+"""Fly and Dreyfus as Gymnasium environments: one learning seat, the library's bots in the others.
+
+Needs the ``gymnasium`` extra (``pip install 'fly_rules[gymnasium]'``). Importing this module
+registers one environment per game of :mod:`fly_rules.registry` with Gymnasium:
+
+>>> import gymnasium
+>>> import fly_rules.adapters.gymnasium
+>>> env = gymnasium.make("fly_rules/Fly-v0", players=4, seat=0, opponents="rule-of-thumb")
+>>> observation, info = env.reset(seed=7)
+>>> sorted(observation), observation["action_mask"].shape, int(info["action_mask"].sum())
+(['action_mask', 'observation'], (158,), 7)
+
+- ``"fly_rules/Fly-v0"`` and ``"fly_rules/Dreyfus-v0"`` (:func:`seat_env`): a match of the game, seen
+  and played by one seat (``seat``, default 0); the other seats are played by the library's bots
+  (``opponents``: ``"random"``, ``"rule-of-thumb"`` or ``"monte-carlo"``, one name for every other
+  seat or one per other seat in seat order), each answering for the position it is given. Rules:
+  ``players`` (Fly, 3–7, default 4), ``preset``, any rules option by name, or ``rules``; ``max_deals``
+  deals per episode (default 1).
+- **Observations** and **actions** are those of the PettingZoo environment
+  (:mod:`fly_rules.adapters.pettingzoo`, built on :mod:`fly_rules.adapters.encoding`): a dict of
+  ``"observation"`` (float32, from the seat's view only) and ``"action_mask"`` (int8, 1 on each legal
+  id), and ``Discrete`` action ids (an exchange is marked card by card, then ``52`` exchanges). The
+  mask is also ``info["action_mask"]`` and :meth:`SeatEnv.action_masks` (what sb3-contrib's
+  ``MaskablePPO`` calls).
+- **Reward**: the seat's score change since its last decision, the bots' moves included (Fly: its
+  record going down; Dreyfus: points below minus points above), so an episode's rewards add up to the
+  seat's result. **Terminated** when the match is over; never truncated (``gymnasium.make``'s
+  ``max_episode_steps`` truncates if wanted).
+- An **illegal action** ends the episode with reward ``illegal_reward`` (default ``-1``, as
+  PettingZoo's classic games do) and ``info["illegal_action"] = True``; with ``illegal_reward=None``
+  it raises ``ValueError`` instead.
+- ``reset(seed=s)`` seeds the match and the bots, so the same seed and actions replay the same
+  episode; ``render_mode`` is the PettingZoo environment's (``"ansi"``, ``"human"``, ``"rgb_array"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final, SupportsFloat
+
+import numpy as np
+
+try:
+    import gymnasium
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError("fly_rules.adapters.gymnasium needs Gymnasium: pip install 'fly_rules[gymnasium]'") from error
+
+from fly_rules import registry
+from fly_rules.adapters.encoding import BotDriver
+from fly_rules.adapters.pettingzoo import CardGameEnv, rules_from_options
+
+__all__ = ["SeatEnv", "seat_env"]
+
+_SEED_RANGE: Final = 2**63
+
+Observation = dict[str, Any]
+Info = dict[str, Any]
+
+
+class SeatEnv(gymnasium.Env[dict[str, Any], int]):
+    """One seat of a match of Fly or Dreyfus, the bots playing the other seats; make one with
+    :func:`seat_env` or ``gymnasium.make("fly_rules/Fly-v0", …)``.
+
+    Raises:
+        ValueError: ``seat`` not a seat of the game, an unknown bot name, or a list of ``opponents``
+            whose length is not the number of other seats.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: CardGameEnv,
+        *,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "rule-of-thumb",
+        illegal_reward: float | None = -1.0,
+    ) -> None:
+        agents = game.possible_agents
+        if type(seat) is not int or not 0 <= seat < len(agents):
+            raise ValueError(f"seat must be one of 0 to {len(agents) - 1}, not {seat!r}")
+        names = [opponents] * (len(agents) - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != len(agents) - 1:
+            raise ValueError(f"opponents: one bot name, or one for each of the {len(agents) - 1} other seats")
+        others = [s for s in range(len(agents)) if s != seat]
+        self.game = game
+        """The PettingZoo environment the seats play in."""
+        self.seat = seat
+        """The learning seat."""
+        self.agent = agents[seat]
+        """The learning seat's agent name in :attr:`game`."""
+        self.drivers = {s: BotDriver(name, game.rules) for s, name in zip(others, names, strict=True)}
+        """The bot playing each other seat, by seat."""
+        self.illegal_reward = illegal_reward
+        """The reward of an illegal action, which ends the episode; None: raise ``ValueError``."""
+        self.observation_space = game.observation_space(self.agent)
+        self.action_space = game.action_space(self.agent)
+        self._actions = int(game.action_space(self.agent).n)
+        self.render_mode = game.render_mode
+        self.metadata = {**self.metadata, "name": f"fly_rules/{game.rules.game}"}
+        self._over = True
+
+    def _observe(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        observation = self.game.observe(self.agent)
+        return observation, {"action_mask": observation["action_mask"].copy()}
+
+    def _play_bots(self) -> float:
+        """Let the bots move until the learning seat is to move or the match is over; the seat's reward."""
+        game, reward = self.game, 0.0
+        while not game.match.is_over and game.agent_selection != self.agent:
+            driver = self.drivers[game.match.to_move]
+            game.step(driver.next_id(game.match.deal, game.marked))
+            reward += game.rewards[self.agent]
+        return reward
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A new match, shuffled and the bots seeded from ``seed`` (or from the generator's next draws);
+        the bots move first if they are to, so the learning seat is to move."""
+        super().reset(seed=seed)
+        for driver in self.drivers.values():
+            driver.rng.seed(int(self.np_random.integers(_SEED_RANGE)))
+        self.game.reset(seed=int(self.np_random.integers(_SEED_RANGE)))
+        self._play_bots()  # nothing is scored before every seat has declared
+        self._over = False
+        return self._observe()
+
+    def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        """The learning seat takes ``action``, then the bots move until it is to move again or the match
+        is over.
+
+        Raises:
+            RuntimeError: the episode is over (call :meth:`reset`).
+            ValueError: an illegal action, when ``illegal_reward`` is None.
+        """
+        if self._over:
+            raise RuntimeError("the episode is over: call reset()")
+        action = int(action)
+        if not (0 <= action < self._actions and self.game.observe(self.agent)["action_mask"][action]):
+            if self.illegal_reward is None:
+                raise ValueError(f"action {action} is not legal for {self.agent} now")
+            self._over = True
+            observation, info = self._observe()
+            return observation, float(self.illegal_reward), True, False, {**info, "illegal_action": True}
+        self.game.step(action)
+        reward = self.game.rewards[self.agent] + self._play_bots()
+        self._over = self.game.match.is_over
+        observation, info = self._observe()
+        return observation, reward, self._over, False, info
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The legal actions of the learning seat now, as booleans (all false once the episode is over)."""
+        mask: np.ndarray[Any, np.dtype[np.bool_]] = self.game.observe(self.agent)["action_mask"].astype(bool)
+        return mask
+
+    def render(self) -> Any:
+        """The PettingZoo environment's picture of the table (see ``render_mode``)."""
+        return self.game.render()
+
+
+def seat_env(
+    game: str = "fly",
+    players: int | None = None,
+    seat: int = 0,
+    opponents: str | Sequence[str] = "rule-of-thumb",
+    *,
+    rules: Any = None,
+    preset: str = "default",
+    max_deals: int = 1,
+    render_mode: str | None = None,
+    illegal_reward: float | None = -1.0,
+    **options: Any,
+) -> SeatEnv:
+    """One seat of ``game`` (a name of :mod:`fly_rules.registry`: ``"fly"``, ``"dreyfus"``) against the
+    bots: what ``gymnasium.make`` builds for ``"fly_rules/Fly-v0"`` and ``"fly_rules/Dreyfus-v0"``.
+
+    The rules are ``rules``, or those of ``preset`` for ``players`` (Fly's table size, default 4;
+    Dreyfus is for 3) with ``options`` (any option of the game's rules, by name).
+
+    >>> env = seat_env("dreyfus", seat=2, opponents=["random", "rule-of-thumb"])
+    >>> observation, info = env.reset(seed=1)
+    >>> env.game.match.to_move, env.action_masks().sum() == info["action_mask"].sum()
+    (2, np.True_)
+
+    Raises:
+        ValueError: a bad seat or bot name, an unknown rules option, or ``rules`` of another game or
+            given together with ``players``, ``preset`` or options.
+        InvalidRules: an unknown game, preset or option value, or a table size the game is not for,
+            naming it.
+    """
+    described = registry.get(game)
+    name = _env_id(described)
+    if rules is None:
+        rules = rules_from_options(described.make_rules(preset, players, {}), name, options)
+    elif players is not None or preset != "default" or options:
+        raise ValueError(f"{name}: give either rules or players, preset and rules options, not both")
+    elif registry.game_of(rules) is not described:
+        raise ValueError(f"{name}: the rules are of {rules.game!r}, not {game!r}")
+    table = CardGameEnv(rules, max_deals=max_deals, render_mode=render_mode)
+    return SeatEnv(table, seat=seat, opponents=opponents, illegal_reward=illegal_reward)
+
+
+def _env_id(game: registry.Game) -> str:
+    """The Gymnasium id of one seat of ``game``: ``fly_rules/Fly-v0``."""
+    return f"fly_rules/{game.title}-v0"
+
+
+def _register() -> None:
+    """Register an environment for every game of the registry, once (importing again changes nothing)."""
+    for game in registry.games():
+        described = registry.get(game)
+        if _env_id(described) not in gymnasium.registry:
+            gymnasium.register(_env_id(described), entry_point=seat_env, kwargs={"game": game})
+
+
+_register()
