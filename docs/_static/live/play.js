@@ -27,6 +27,7 @@ log.id = "fly-play-log";
 const tools = el("div", null, "fly-tools");
 const download = el("button", "Download the history (TOML)");
 download.type = "button";
+download.name = "download";
 download.disabled = true;
 tools.append(download);
 table.replaceChildren(status, message, handRow, drawn, actions, records, picture, tools, el("h3", "What happened"), log);
@@ -217,7 +218,9 @@ download.addEventListener("click", async () => {
   const link = el("a");
   link.href = URL.createObjectURL(new Blob([text], { type: "application/toml" }));
   link.download = `${view.game}-match.toml`;
+  document.body.append(link);
   link.click();
-  URL.revokeObjectURL(link.href);
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000); // after the browser has read it
   render();
 });
