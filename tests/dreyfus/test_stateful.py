@@ -48,15 +48,17 @@ def check_deal(d: DreyfusDeal) -> None:
 
 
 def check_finished_deal(d: DreyfusDeal, start_upper: tuple[int, ...], start_lower: tuple[int, ...]) -> None:
-    """A played-out deal: twelve tricks; without revokes, points below equal points above for tricks [DRF-7.3]."""
+    """A played-out deal: twelve tricks; without revokes, points below equal points above for tricks at
+    par 4, and in general differ by the twelve tricks less three pars [DRF-7.3] [DRF-7.1]."""
     assert len(d.tricks) == 12
     assert sum(d.tricks_taken) == 12
+    par = d.rules.par_tricks
     if not any(d.revokes):
         below = sum(d.lower) - sum(start_lower)
         above_for_tricks = sum(d.upper) - sum(start_upper) - sum(d.bought)
-        assert below == above_for_tricks
+        assert below - above_for_tricks == 12 - 3 * par
         for seat in range(3):
-            assert d.lower[seat] - start_lower[seat] == max(0, d.tricks_taken[seat] - 4)
+            assert d.lower[seat] - start_lower[seat] == max(0, d.tricks_taken[seat] - par)
 
 
 def hidden_swap(d: DreyfusDeal, seat: int, rng: random.Random) -> DreyfusDeal | None:

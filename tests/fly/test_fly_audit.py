@@ -125,3 +125,16 @@ def test_fly_12_1_top_trump_ace_of_spades_is_no_spade_for_a_flush(mode: str, flu
     d = stand_all(position(hands, "9H", flush_wins=True, ace_of_spades_mode=mode))
     assert d.is_over is flush
     assert d.tricks_taken == ((5, 0, 0) if flush else (0, 0, 0))
+
+
+@pytest.mark.parametrize(("ace_bonus", "record", "over"), [(5, 0, True), (0, 25, False)])
+def test_fly_9_3_fly_8_2_exemption_when_the_trick_alone_overshoots(ace_bonus: int, record: int, over: bool) -> None:
+    """FLY-9.3 with FLY-8.2: ``trick_value=2``, the A♠ holder on 1 takes his first trick: the trick alone
+    overshoots, and with the bonus he still lands on 0 and wins; with no bonus (``ace_bonus=0``) it is an
+    ordinary overshoot and the record goes back to the start (FLY-9.2)."""
+    hands = ("AH AS 7C 8C 9C", "7H 7D 8D 9D TD", "8H JC QC KC AC")
+    d = stand_all(position(hands, "9H", records=(1, 1, 25), trick_value=2, ace_bonus=ace_bonus))
+    for token in ("AH", "7H", "8H"):
+        d = d.apply(fly.Play(Card.parse(token)))
+    assert d.records[0] == record
+    assert d.is_over is over

@@ -22,10 +22,7 @@ class RefMatch:
     def __init__(self, rules: DreyfusRules, seed: int | str, dealer: int | None) -> None:
         self.rules = rules
         self.seed = seed
-        if dealer is None:  # DRF-2.1: lowest card of the lot deals
-            lot = shuffled(DECK_48, seed, -1)[:3]
-            dealer = min(range(3), key=lambda s: (lot[s].rank, lot[s].suit))
-        self.dealer = dealer
+        self.dealer = self.draw_for_dealer() if dealer is None else dealer
         self.upper = [0, 0, 0]
         self.lower = [0, 0, 0]
         self.deals_played = 0
@@ -34,6 +31,28 @@ class RefMatch:
         self.start_deal(0)
 
     # -- dealing (DRF §2, DRF §3) -----------------------------------------------------------
+    def draw_for_dealer(self) -> int:
+        """DRF-2.1: seats 0, 1, 2 each draw one card in turn from the top of the lot pack (the seed's shuffle
+        numbered -1); the lowest rank deals, a tie broken by the suit, clubs lowest (CARD-1.1)."""
+        pack = list(shuffled(DECK_48, self.seed, -1))
+        drawn = {seat: pack.pop(0) for seat in (0, 1, 2)}
+        ranks, suits = "3456789TJQKA", "CDHS"
+
+        def lowness(seat: int) -> tuple[int, int]:
+            text = str(drawn[seat])  # rank letter, then suit letter (CARD-3.1)
+            return ranks.index(text[0]), suits.index(text[1])
+
+        lowest = 0
+        for seat in (1, 2):
+            if lowness(seat) < lowness(lowest):
+                lowest = seat
+        return lowest
+
+    def purchase_record(self, seat: int) -> int:
+        """DRF-4.5, DRF-10.2: what ``seat`` writes above for this deal's purchase had he forgotten to record
+        it before the lead: the count and the penalty, or nothing if he bought nothing."""
+        return self.bought[seat] + self.rules.forgot_record_penalty if self.bought[seat] else 0
+
     def start_deal(self, number: int) -> None:
         """Shuffle, deal in packets to eldest, next, dealer, talon; talon top is the last card dealt."""
         self.number = number
@@ -184,7 +203,8 @@ class RefMatch:
             short = max(0, par - self.taken[s])
             if self.revoked[s]:
                 times = self.revoked[s] if self.rules.revoke_penalty_per == "occurrence" else 1
-                self.upper[s] += 10 * times + (short if self.rules.revoke_adds_undertricks else 0)
+                penalty = self.rules.revoke_upper_penalty * times  # DRF-10.1
+                self.upper[s] += penalty + (short if self.rules.revoke_adds_undertricks else 0)
             else:
                 self.upper[s] += short
         self.to_move = None

@@ -44,7 +44,14 @@ MODELLED_CHOICES: dict[str, list[Any]] = {
     "remise": [0, 5, 7],
     "ace_no_trick_penalty": [10, 12],
     "ace_no_trick_penalty_trumps": [10, 15],
+    "trick_value": [0, 1, 2, 3],
+    "turnup_use": ["none", "dealer_swap", "last_stock_card"],
+    "stock_exhaustion": ["cap", "folded_hands", "reshuffle_discards"],
 }
+"""Every option of :class:`~fly_rules.fly.FlyRules` the reference models, with the values the cross-checks draw;
+``players``, ``deck_size`` and ``max_deals`` are drawn by the tests themselves (FLY_OPTIONS_DRAWN_ELSEWHERE)."""
+
+FLY_OPTIONS_DRAWN_ELSEWHERE = ("players", "deck_size", "max_deals")
 
 
 KNOWN_ENGINE_BUGS = False
@@ -150,6 +157,7 @@ def illegal_candidates(ref: RefDeal, rnd: random.Random) -> list[Action]:
     if ACE_OF_SPADES in ref.hands[seat]:
         candidates.append(fly.Exchange(CardSet.of([ACE_OF_SPADES])))
     candidates.extend(fly.Play(c) for c in hand)
+    candidates.append(fly.SwapTrump(rnd.choice(hand)))
     return [a for a in candidates if not ref.accepts(a)]
 
 
@@ -209,19 +217,25 @@ def count_outcome(ref: RefDeal) -> None:
         STATS["deals with an A♠ holder"] += 1
     if ref.credited is not None:
         STATS["deals credited without play"] += 1
+    if ref.refills:
+        STATS[f"deals with a stock refilled ({ref.rules.stock_exhaustion})"] += 1
+    if not ref.turnup_here:
+        STATS[f"deals with the turn-up taken ({ref.rules.turnup_use})"] += 1
 
 
 def check_new_deal(match: fly.FlyMatch, ref: RefMatch) -> None:
-    """FLY-1.3, FLY-2.2, FLY-3.1: the next deal has the right dealer and records and deals the whole deck."""
+    """FLY-1.3, FLY-2.2, FLY-3.1: the next deal has the right dealer and records, and the reference, dealing
+    the same shuffled pack itself, gives the same hands, turn-up and stock."""
     deal = match.deal
     assert match.dealer == ref.dealer == deal.dealer
     assert match.deal_number == ref.deal_number
     assert deal.records == tuple(ref.records)
-    assert all(len(h) == 5 for h in deal.hands)
+    hands, turnup, stock = ref.deal_pack()
+    assert deal.hands == tuple(CardSet.of(h) for h in hands)
+    assert (deal.trump_card, deal.stock) == (turnup, tuple(stock))
     everything = [c for h in deal.hands for c in h] + [deal.trump_card, *deal.stock]
-    assert len(everything) == len(set(everything))
-    assert set(everything) == set(deck_of_size(match.rules.deck_size))
-    ref.start_deal(list(deal.hands), deal.trump_card, list(deal.stock))
+    assert len(everything) == len(set(everything)) == len(deck_of_size(match.rules.deck_size))
+    ref.start_deal(hands, turnup, stock)
 
 
 def play_match(match: fly.FlyMatch, ref: RefMatch, rnd: random.Random, *, max_steps: int = 400) -> None:

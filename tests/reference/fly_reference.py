@@ -7,17 +7,21 @@ actions are legal, and after an action: hands, stock, records, tricks taken, pha
 
 Options modelled (every other option must keep its default):
 
-* ``players`` 3..7, ``deck_size`` (only the deck the match deals from), ``deal_packets`` (dealing itself is
-  taken from the engine's shuffle; only the resulting position is modelled), ``direction`` (both values);
+* ``players`` 3..7, ``deck_size``, ``deal_packets`` (a match deals each shuffled pack itself, FLY-3.1, and the
+  driver checks the engine dealt the same hands, turn-up and stock), ``direction`` (both values);
 * the exchange: ``max_exchange``, ``total_exchange_cap``, ``ace_of_spades_discardable``,
   ``may_fold_after_exchange`` (an Exchange is followed by a second Stand/Fold decision),
-  ``declaration_mode`` (both values), ``stock_exhaustion="cap"`` only, ``turnup_use="none"`` only;
+  ``declaration_mode`` (both values), ``stock_exhaustion`` (3 values), ``turnup_use`` (3 values);
 * folding: ``forced_player`` (3 values), ``all_fold`` (3 values), ``lone_player`` (3 values),
   ``flush_wins``;
 * play: ``ace_rank`` (both), ``must_head_trick``, ``trump_duty`` (3 values), ``ace_of_spades_mode``
   (4 values), ``revoke_mode`` (both);
 * scoring: ``start_record``, ``ace_bonus``, ``ace_bonus_trumps``, ``remise``, ``ace_no_trick_penalty``,
-  ``ace_no_trick_penalty_trumps``, ``stop_mode`` (both), ``tie_break`` (both); ``trick_value=1`` only.
+  ``ace_no_trick_penalty_trumps``, ``stop_mode`` (both), ``tie_break`` (both), ``trick_value``.
+
+Not rules, so taken from the library: the seeded shuffle of a match's packs (``fly_rules.engine.shuffled``, FLY-2.1)
+and of a refilled stock (``random.Random("fly_rules:<seed>:<deal>:refill:<k>")``, FLY-4.5); the first dealer is
+given, never drawn.
 
 Readings chosen where the outline leaves room (each is a guess to be compared, not a ruling):
 
@@ -39,6 +43,14 @@ Readings chosen where the outline leaves room (each is a guess to be compared, n
   ``stop_mode="immediate"``: a record of 0 ends the deal at once (FLY-9.1); ``stop_mode="end_of_deal"``: the deal
   is played out and the players at 0 at its end win; ``tie_break="earliest"``
   picks, among the records at 0, the player whose last trick came first;
+* ``turnup_use="dealer_swap"``: in his exchange turn (the combined round, or the exchange round) and before he
+  declares, the dealer may once swap a card of his hand (not the A♠ if it may not be discarded) for the turn-up;
+  the card is dead; ``"last_stock_card"``: the turn-up is the replacement after the last card of the stock;
+* ``stock_exhaustion``: a player may exchange as many cards as the stock, the turn-up (``last_stock_card``) and the
+  refill pool can give; the pool is every folded hand (``"folded_hands"``) or every card discarded before this
+  exchange (``"reshuffle_discards"``), and is used only when the stock and the turn-up run out: the whole pool
+  becomes the new stock (those hands or discards are then empty), in canonical order shuffled from the seed, or
+  in canonical order without one;
 * a match redeals with the same dealer only after an all-fold void deal under ``all_fold="redeal_same_dealer"``;
   every deal, void or not, counts towards ``max_deals``.
 """
@@ -46,16 +58,18 @@ Readings chosen where the outline leaves room (each is a guess to be compared, n
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Iterable, Sequence
 
-from fly_rules import Card, CardSet, Rank, Suit, fly
+from fly_rules import Card, CardSet, Rank, Suit, deck_of_size, fly
+from fly_rules.engine import shuffled
 
 ACE_OF_SPADES = Card(Rank.ACE, Suit.SPADES)
 
 RANKS_ACE_HIGH = "23456789TJQKA"
 RANKS_ACE_BELOW_JACK = "23456789TAJQK"
 
-Action = fly.Exchange | fly.Stand | fly.Fold | fly.Play
+Action = fly.Exchange | fly.Stand | fly.Fold | fly.Play | fly.SwapTrump
 
 
 def strength(rules: fly.FlyRules, card: Card) -> int:
@@ -87,8 +101,15 @@ class RefDeal:
         stock: Sequence[Card],
         dealer: int,
         records: Sequence[int],
+        seed: int | str | None = None,
+        deal_number: int = 0,
     ) -> None:
         self.rules = rules
+        self.seed = seed
+        self.deal_number = deal_number
+        self.refills = 0  # FLY-4.5: how many times the stock was refilled
+        self.turnup_here = True  # FLY-3.3: the turn-up still lies beside the stock
+        self.ace_given_up = [False] * rules.players  # FLY-5.2: discarded the A♠ (exchange or trump swap)
         self.n = rules.players
         self.hands: list[set[Card]] = [set(h) for h in hands]
         self.stock: list[Card] = list(stock)
@@ -117,7 +138,6 @@ class RefDeal:
         self.speakers = self.seats_from_left_of_dealer()
         self.speaker_index = 0
         self.confirming = False  # may_fold_after_exchange: the second decision
-        self.ace_discarded = False  # whether the player confirming discarded the A♠ in his exchange
         self.turn = self.speakers[0]
 
     def clone(self) -> RefDeal:
@@ -134,6 +154,7 @@ class RefDeal:
         other.trick = list(self.trick)
         other.winners = list(self.winners)
         other.speakers = list(self.speakers)
+        other.ace_given_up = list(self.ace_given_up)
         return other
 
     # --- seats ---------------------------------------------------------------------------------
@@ -171,7 +192,7 @@ class RefDeal:
     def may_fold(self, seat: int) -> bool:
         """FLY-5.2, FLY-5.3, FLY-5.4, FLY-5.5: whether ``seat`` may fold now."""
         rules = self.rules
-        if ACE_OF_SPADES in self.hands[seat] or (self.confirming and self.ace_discarded):
+        if ACE_OF_SPADES in self.hands[seat] or self.ace_given_up[seat]:
             return False  # FLY-5.2: he held it when his turn began
         others = [s for s in range(self.n) if s != seat]
         if rules.forced_player == "eldest" and seat == self.left_of(self.dealer):
@@ -189,7 +210,7 @@ class RefDeal:
         rules = self.rules
         sizes = []
         for k in range(1, rules.max_exchange + 1):
-            if k > len(self.stock):
+            if k > self.replacements_available():
                 continue  # FLY-4.5
             cap = rules.total_exchange_cap
             if cap is not None and self.exchanged_total + k > cap:
@@ -198,6 +219,49 @@ class RefDeal:
                 continue
             sizes.append(k)
         return sizes
+
+    def refill_pool(self) -> set[Card]:
+        """FLY-4.5: the cards that become the new stock once the stock (and the turn-up) run out."""
+        mode = self.rules.stock_exhaustion
+        if mode == "folded_hands":
+            return {c for s in range(self.n) if self.folded[s] for c in self.hands[s]}
+        if mode == "reshuffle_discards":
+            return set(self.discards)
+        return set()
+
+    def replacements_available(self) -> int:
+        """FLY-4.5, FLY-3.3: the stock, then the turn-up (``last_stock_card``), then the refill pool."""
+        turnup = 1 if self.rules.turnup_use == "last_stock_card" and self.turnup_here else 0
+        return len(self.stock) + turnup + len(self.refill_pool())
+
+    def draw(self) -> Card:
+        """FLY-3.4, FLY-3.3, FLY-4.5: one replacement: the stock's top, else the turn-up, else a refilled stock."""
+        if not self.stock and self.rules.turnup_use == "last_stock_card" and self.turnup_here:
+            self.turnup_here = False
+            return self.trump_card
+        if not self.stock:
+            pool = sorted(self.refill_pool(), key=lambda c: c.index)  # canonical order (CARD-4.1)
+            if self.seed is not None:
+                random.Random(f"fly_rules:{self.seed}:{self.deal_number}:refill:{self.refills}").shuffle(pool)
+            self.refills += 1
+            if self.rules.stock_exhaustion == "folded_hands":
+                for s in range(self.n):
+                    if self.folded[s]:
+                        self.hands[s] = set()
+            else:
+                self.discards = set()
+            self.stock = pool
+        return self.stock.pop(0)
+
+    def may_swap(self, seat: int) -> bool:
+        """FLY-3.3 (``dealer_swap``): the dealer, once, in his exchange turn before declaring."""
+        return (
+            self.rules.turnup_use == "dealer_swap"
+            and seat == self.dealer
+            and self.turnup_here
+            and self.round in ("combined", "exchange")
+            and not self.confirming
+        )
 
     def exchange_actions(self, seat: int) -> list[Action]:
         hand = sorted(self.hands[seat])
@@ -215,6 +279,11 @@ class RefDeal:
         actions: list[Action] = [fly.Stand()]
         if self.round != "exchange" and self.may_fold(seat):
             actions.append(fly.Fold())
+        if self.may_swap(seat):
+            hand = self.hands[seat]
+            if not self.rules.ace_of_spades_discardable:
+                hand = hand - {ACE_OF_SPADES}  # FLY-4.7
+            actions.extend(fly.SwapTrump(c) for c in hand)
         if self.round in ("combined", "exchange") and not self.confirming:
             actions.extend(self.exchange_actions(seat))
         return actions
@@ -222,13 +291,20 @@ class RefDeal:
     def apply_declaration(self, action: Action) -> None:
         seat = self.turn
         assert seat is not None
+        if isinstance(action, fly.SwapTrump):
+            self.hands[seat].remove(action.card)  # FLY-3.3: the card is dead, the turn-up his
+            self.discards.add(action.card)
+            self.hands[seat].add(self.trump_card)
+            self.turnup_here = False
+            self.ace_given_up[seat] |= action.card == ACE_OF_SPADES
+            return  # he declares next
         if isinstance(action, fly.Exchange):
             cards = set(action.cards)
-            self.ace_discarded = ACE_OF_SPADES in cards
-            self.hands[seat] -= cards  # FLY-4.4: discards are dead
-            self.discards |= cards
-            for _ in range(len(cards)):
-                self.hands[seat].add(self.stock.pop(0))  # FLY-3.4: from the top
+            self.ace_given_up[seat] |= ACE_OF_SPADES in cards
+            self.hands[seat] -= cards
+            drawn = [self.draw() for _ in cards]  # FLY-3.4: from the top
+            self.hands[seat] |= set(drawn)
+            self.discards |= cards  # FLY-4.4: dead, and not in this exchange's own refill
             self.exchanged_total += len(cards)
             if self.rules.may_fold_after_exchange:
                 self.confirming = True  # FLY-4.6 option: a second Stand/Fold decision
@@ -415,12 +491,14 @@ class RefDeal:
         self.tricks_done += 1
         self.tricks_taken[seat] += 1
         self.last_trick[seat] = self.tricks_done
-        record = self.records[seat] - 1  # FLY-8.2
+        record = self.records[seat] - rules.trick_value  # FLY-8.2
         bonus = 0
         if seat == self.ace_holder and self.tricks_taken[seat] == 1:
             bonus = self.ace_bonus()  # FLY-8.3
         if record - bonus < 0:
-            record = 0 if (bonus and record >= 0) else rules.start_record  # FLY-9.3 / FLY-9.2, at once
+            # FLY-9.3: the holder's first trick, bonus and all, lands on 0 (even when, with a trick_value above 1,
+            # the trick alone overshoots); FLY-9.2: any other overshoot resets, at once
+            record = 0 if bonus else rules.start_record
         else:
             record -= bonus
         self.records[seat] = record
@@ -487,11 +565,15 @@ class RefDeal:
 class RefMatch:
     """A match: deals in turn until a winner or ``max_deals`` (FLY-2.2, FLY-10.1).
 
-    The shuffle is the engine's (it is not a rule); each new deal's cards are given to :meth:`start_deal`.
+    The shuffle is the library's (it is not a rule); :meth:`deal_pack` deals it by FLY-3.1, and
+    :meth:`start_deal` starts a deal from given cards.
     """
 
-    def __init__(self, rules: fly.FlyRules, *, dealer: int, max_deals: int | None) -> None:
+    def __init__(
+        self, rules: fly.FlyRules, *, dealer: int, max_deals: int | None, seed: int | str | None = None
+    ) -> None:
         self.rules = rules
+        self.seed = seed
         self.dealer = dealer
         self.max_deals = max_deals
         self.deal_number = 0
@@ -501,9 +583,36 @@ class RefMatch:
         self.deal: RefDeal | None = None
         self.last_deal: RefDeal | None = None
 
+    def deal_pack(self) -> tuple[list[list[Card]], Card, list[Card]]:
+        """FLY-2.1, FLY-3.1, FLY-3.2, FLY-3.4: the seeded pack of this deal, dealt from the dealer's left in
+        the packets of ``deal_packets`` (repeated until every hand holds five), one packet a seat a round;
+        the next card is the turn-up and the rest the stock, top first."""
+        assert self.seed is not None
+        pack = list(shuffled(deck_of_size(self.rules.deck_size), self.seed, self.deal_number))
+        hands: list[list[Card]] = [[] for _ in range(self.rules.players)]
+        order = []  # the seats from the dealer's left, going left
+        step = 1 if self.rules.direction == "clockwise" else -1
+        for i in range(1, self.rules.players + 1):
+            order.append((self.dealer + step * i) % self.rules.players)
+        packets = list(self.rules.deal_packets)
+        while sum(packets) < 5:
+            packets += list(self.rules.deal_packets)
+        for size in packets:
+            for seat in order:
+                hands[seat] += [pack.pop(0) for _ in range(size)]
+        turnup = pack.pop(0)
+        return hands, turnup, pack
+
     def start_deal(self, hands: Sequence[Iterable[Card]], trump_card: Card, stock: Sequence[Card]) -> None:
         self.deal = RefDeal(
-            self.rules, hands=hands, trump_card=trump_card, stock=stock, dealer=self.dealer, records=self.records
+            self.rules,
+            hands=hands,
+            trump_card=trump_card,
+            stock=stock,
+            dealer=self.dealer,
+            records=self.records,
+            seed=self.seed,
+            deal_number=self.deal_number,
         )
 
     @property

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import random
 
+import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fly_rules.dreyfus import DreyfusRules, new_match
-from tests.dreyfus.strategies import rules_options
+from fly_rules.dreyfus import DreyfusRules, new_match, purchase_record
+from tests.dreyfus.strategies import OPTIONS, rules_options
 from tests.reference.dreyfus_reference import RefMatch
 
 
@@ -32,6 +33,9 @@ def compare_match(rules: DreyfusRules, seed: int, dealer: int | None, choice_see
         assert engine.is_over == ref.over
         assert engine.deals_played == ref.deals_played
         assert engine.contract == ref.trump
+        assert engine.deal.bought == tuple(ref.bought)
+        for seat in range(3):  # DRF-10.2: a purchase recorded late, for manual score-keeping
+            assert purchase_record(engine.deal.bought[seat], False, rules) == ref.purchase_record(seat)
         if engine.is_over:
             assert engine.winner == ref.winner
             assert engine.settlement() == tuple(ref.settlement())
@@ -60,3 +64,10 @@ def test_drf_8_1_default_rules_whole_matches_agree_with_the_reference() -> None:
     """DRF-8.1: a few whole matches under the default rules agree with the reference to the last payment."""
     total = sum(compare_match(DreyfusRules(max_deals=40), seed, None, seed) for seed in range(3))
     assert total > 300
+
+
+def test_drf_1_1_the_cross_check_draws_every_option() -> None:
+    """DRF-1.1: the random rules of the cross-check vary every option of DreyfusRules (the display-only ones
+    too), so no option escapes the reference; the reference reads each one it models from the rules."""
+    fields = {field.alias for field in attrs.fields(DreyfusRules) if field.init}
+    assert {*OPTIONS, "max_deals"} == fields

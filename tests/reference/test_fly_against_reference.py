@@ -7,6 +7,8 @@ Every step compares the legal action sets and, after every action, the observabl
 from __future__ import annotations
 
 import random
+import types
+import typing
 from typing import Any
 
 import attrs
@@ -15,7 +17,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fly_rules import fly
-from tests.reference.driver import fly_rules, play_deal, play_match, plays, position, random_position, replay
+from tests.reference.driver import (
+    FLY_OPTIONS_DRAWN_ELSEWHERE,
+    MODELLED_CHOICES,
+    fly_rules,
+    play_deal,
+    play_match,
+    plays,
+    position,
+    random_position,
+    replay,
+)
 from tests.reference.fly_reference import RefDeal, RefMatch
 
 
@@ -27,7 +39,7 @@ def test_fly_2_2_4_1_6_1_8_9_10_1_default_and_optional_matches_agree(
     dealer = rnd.randrange(rules.players)
     max_deals = rnd.choice([1, 2, 3, 5])
     match = fly.new_match(attrs.evolve(rules, max_deals=max_deals), seed=seed, dealer=dealer)
-    play_match(match, RefMatch(rules, dealer=dealer, max_deals=max_deals), rnd)
+    play_match(match, RefMatch(rules, dealer=dealer, max_deals=max_deals, seed=seed), rnd)
 
 
 @given(fly_rules(), st.randoms(), st.booleans())
@@ -50,6 +62,20 @@ def test_fly_9_2_9_4_end_of_deal_stop_mode_agrees(rules: fly.FlyRules, rnd: rand
 def test_fly_11_2_11_3_adjudicated_revokes_agree(rules: fly.FlyRules, rnd: random.Random) -> None:
     """FLY-11.2, FLY-11.3: revokes under adjudication cost the remise at once and lose the trick."""
     position = random_position(rules, rnd)
+    engine = fly.new_deal(rules, **position)
+    play_deal(engine, RefDeal(rules, **position), rnd)
+
+
+@pytest.mark.parametrize("refill", ["folded_hands", "reshuffle_discards"])
+@pytest.mark.parametrize("turnup_use", ["none", "dealer_swap", "last_stock_card"])
+@given(st.data(), st.randoms())
+def test_fly_4_5_3_3_short_stocks_refill_and_the_turn_up_agree(
+    refill: str, turnup_use: str, data: st.DataObject, rnd: random.Random
+) -> None:
+    """FLY-4.5, FLY-3.3: deals whose stock runs short (cut at random) refill it from the folded hands or the
+    discards, after the turn-up under ``last_stock_card``; the dealer may swap for the turn-up."""
+    rules = data.draw(fly_rules(stock_exhaustion=refill, turnup_use=turnup_use))
+    position = random_position(rules, rnd, full_stock=False)
     engine = fly.new_deal(rules, **position)
     play_deal(engine, RefDeal(rules, **position), rnd)
 
@@ -104,3 +130,25 @@ def test_fly_5_4_5_5_12_1_all_fold_lone_player_and_flush(
     assert engine.is_over
     assert engine.void == void
     assert engine.tricks_taken == tricks
+
+
+def test_fly_1_1_the_reference_models_and_the_cross_checks_draw_every_option() -> None:
+    """FLY-1.1: every option of FlyRules is drawn by the cross-checks, each value the engine knows among the
+    choices; so no option is left to the engine alone (the reference asserts nothing about one it ignores)."""
+    fields = {field.alias for field in attrs.fields(fly.FlyRules) if field.init}
+    assert {*MODELLED_CHOICES, *FLY_OPTIONS_DRAWN_ELSEWHERE} == fields
+    for name, hint in typing.get_type_hints(fly.FlyRules).items():
+        values = _literal_values(hint)
+        if values and name in MODELLED_CHOICES:
+            assert values <= set(MODELLED_CHOICES[name]), name
+
+
+def _literal_values(hint: object) -> set[object]:
+    """The values a ``Literal[...]`` annotation (or ``Literal[...] | None``) allows; empty for any other type."""
+    if typing.get_origin(hint) is typing.Literal:
+        return set(typing.get_args(hint))
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        parts = [_literal_values(arg) for arg in typing.get_args(hint)]
+        if all(parts) or (type(None) in typing.get_args(hint) and any(parts)):
+            return {None, *(value for part in parts for value in part)}
+    return set()
