@@ -67,9 +67,8 @@ def try_position(position: str, moves: str = "") -> dict[str, Any]:
         except FlyRulesError as error:
             refused = refusal(error, token)
             break
-        steps.append(
-            {"move": token, "seat": mover, "lines": [s.strip() for s in action_lines(deal, after, mover, action)]}
-        )
+        lines = [s.strip() for s in action_lines(deal, after, mover, action)]
+        steps.append({"move": token, "seat": mover, "lines": lines, "records": _record_changes(deal, after)})
         deal = after
     return {
         "error": None,
@@ -112,13 +111,15 @@ def _record_changes(before: Any, done: Any) -> list[str]:
             continue
         why = []
         if seat == taker:
-            down = old - new
+            bonus = seat == before.ace_of_spades_holder and before.tricks_taken[seat] == 0
             if new == 0:
-                why.append("the trick brings the record to exactly 0: the match is won (FLY-9.1)")
-            elif down > 1:
-                why.append(f"a trick (1) and the A♠ bonus ({down - 1}) (FLY-8.2, FLY-8.3)")
+                rules = "FLY-8.3, FLY-9.3, FLY-9.1" if bonus else "FLY-9.1"
+                words = "the trick and the A♠ bonus bring" if bonus else "the trick brings"
+                why.append(f"{words} the record to exactly 0 ({rules})")
             elif new > old:
                 why.append("the trick would take the record below 0: it is set back to 25 (FLY-9.2)")
+            elif bonus:
+                why.append(f"a trick (1) and the A♠ bonus ({old - new - 1}) (FLY-8.2, FLY-8.3)")
             else:
                 why.append("a trick writes off 1 (FLY-8.2)")
         elif new - old == 10:
@@ -267,25 +268,28 @@ def history() -> str:
     return _session.history()
 
 
-def play_through(game: str, players: int, preset: str, seed: str, seat: int, bots: str) -> dict[str, Any]:
-    """Play a whole match with the reader's seat choosing its first legal move: the tests' scripted reader.
-
-    Returns every trick (its deal's number, cards and taker), the records after each deal, and the outcome.
-    """
+def play_events(game: str, players: int, preset: str, seed: str, seat: int, bots: str) -> list[dict[str, Any]]:
+    """Every event of a whole match where the reader's seat makes its first legal move: the tests' reader."""
     answer = new_match(game, players, preset, seed, seat, bots)
-    tricks, records = [], []
-    events = answer["events"]
-    while True:
-        for event in events:
-            if event["trick"]:
-                tricks.append({"deal": event["deal_number"], **event["trick"]})
-            if event["deal_over"]:
-                records.append(event["deal_records"])
-        view = answer["view"]
-        if view["over"]:
-            return {"tricks": tricks, "records": records, "outcome": view["outcome"], "final": view["records"]}
-        answer = act(view["legal"][0])
-        events = answer["events"]
+    events = list(answer["events"])
+    while not answer["view"]["over"]:
+        answer = act(answer["view"]["legal"][0])
+        events += answer["events"]
+    return events
+
+
+def play_through(game: str, players: int, preset: str, seed: str, seat: int, bots: str) -> dict[str, Any]:
+    """The tricks (each with its deal's number, cards and taker), the records after each deal and the
+    outcome of the match :func:`play_events` plays."""
+    events = play_events(game, players, preset, seed, seat, bots)
+    assert _session is not None
+    view = _session.view()
+    return {
+        "tricks": [{"deal": e["deal_number"], **e["trick"]} for e in events if e["trick"]],
+        "records": [e["deal_records"] for e in events if e["deal_over"]],
+        "outcome": view["outcome"],
+        "final": view["records"],
+    }
 
 
 def call(name: str, args_json: str) -> str:

@@ -25,6 +25,7 @@ function showAnswer(out, answer, box) {
     for (const step of answer.steps) {
       const item = el("li", `seat ${step.seat}: ${moveText(step.move)}`);
       for (const line of step.lines) item.append(el("div", line, "fly-step-line"));
+      for (const line of step.records) item.append(el("div", `Record: ${line}`, "fly-step-line"));
       list.append(item);
     }
     out.append(list);

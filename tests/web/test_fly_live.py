@@ -1,0 +1,140 @@
+"""web/fly_live.py in CPython: what the live pages ask of the engine (the Node and chromium tests in
+this folder check that Pyodide gives the same answers)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+# Catalogue case 1: hearts are trump, seat 0 leads the A♥.
+CASE1 = "fly - 2 8H 7C8C9CTCAH/7D8D9DKHAS/JCQCKCAC7H TDJDQDKDAD9HTHJHQH7S8S9STSJSQSKS 25,25,25 s,s,s 0"
+
+
+def _live() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("fly_live", ROOT / "web" / "fly_live.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+LIVE = _live()
+
+
+def test_fly_6_3_try_position_refuses_a_revoke_with_its_rule_and_stops_there() -> None:
+    """FLY-6.3: the refused move is named with its rule and title; the deal is the one before it."""
+    answer = LIVE.try_position(CASE1, "pAH p7D pKH")
+    assert answer["refused"] == {
+        "move": "p7D",
+        "rule": "FLY-6.3",
+        "title": "Following suit",
+        "detail": "must follow suit (AH led, 7D played)",
+    }
+    assert [step["move"] for step in answer["steps"]] == ["pAH"]
+    assert answer["to_move"] == 1
+    assert answer["legal"] == ["pKH", "pAS"]
+    assert answer["position"].endswith(" s,s,s,pAH 1")
+
+
+def test_fly_7_3_try_position_tells_the_trick_and_the_records() -> None:
+    """FLY-7.3, FLY-8.3: the A♠ takes the led trump ace; a trick and the bonus are written off."""
+    answer = LIVE.try_position(CASE1, "pAH,pAS,p7H")
+    assert answer["refused"] is None
+    assert answer["steps"][-1]["lines"] == ["trick 1: 0:A♥  1:A♠  2:7♥  -> seat 1 takes it (record 19)"]
+    assert (answer["tricks_taken"], answer["records"]) == ([0, 1, 0], ["25", "19", "25"])
+    assert answer["picture"].startswith("<svg")
+
+
+def test_try_position_answers_bad_notation_with_the_reason() -> None:
+    """A position the notation cannot read is answered, not raised."""
+    assert "fields" in LIVE.try_position("fly - 2 8H", "")["error"]["detail"]
+    assert "not s, f" in LIVE.try_position(CASE1, "q7")["refused"]["detail"]
+
+
+def test_fly_8_session_explains_every_record_change_by_its_rule() -> None:
+    """FLY-8.2, FLY-8.3, FLY-8.4, FLY-8.5, FLY-9.1, FLY-9.2: each record change of whole seeded matches is
+    explained by the rule whose arithmetic it follows."""
+    steps = {"FLY-8.2": {-1}, "FLY-8.4": {5}, "FLY-8.5": {10}}
+    seen = set()
+    for seed in range(6):
+        for event_records in _record_lines(LIVE.play_events("fly", 4, "default", str(seed), 0, "random")):
+            old, new, why = re.fullmatch(r"seat \d: (\d+) → (\d+): (.*)", event_records).groups()  # type: ignore[union-attr]
+            rules = set(re.findall(r"FLY-\d+\.\d+", why))
+            seen |= rules
+            change = int(new) - int(old)
+            if "FLY-9.3" in rules:
+                assert int(new) == 0
+            elif "FLY-8.3" in rules:
+                assert -change - 1 in {5, 10}
+            elif "FLY-9.2" in rules:
+                assert int(new) == 25
+            elif "FLY-9.1" in rules:
+                assert int(new) == 0
+            else:
+                (rule,) = rules
+                assert change in steps[rule]
+    assert {"FLY-8.2", "FLY-8.3", "FLY-8.4", "FLY-8.5", "FLY-9.1"} <= seen
+
+
+def test_fly_9_2_an_overshoot_is_explained() -> None:
+    """FLY-9.3, FLY-9.2: under stop_mode="end_of_deal" seat 1 reaches 0 with the A♠ bonus, plays on, and his
+    next trick sets his record back to 25."""
+    position = CASE1.replace("fly - ", "fly stop_mode=end_of_deal ").replace("25,25,25", "25,1,25")
+    steps = LIVE.try_position(position, "pAH pAS p7H p7D pAC p8C")["steps"]
+    assert steps[2]["records"] == [
+        "seat 1: 1 → 0: the trick and the A♠ bonus bring the record to exactly 0 (FLY-8.3, FLY-9.3, FLY-9.1)"
+    ]
+    assert steps[5]["records"] == [
+        "seat 1: 0 → 25: the trick would take the record below 0: it is set back to 25 (FLY-9.2)"
+    ]
+
+
+def _record_lines(events: list[dict[str, Any]]) -> list[str]:
+    return [line for event in events for line in event["records"]]
+
+
+def test_fly_4_2_session_hides_the_cards_the_others_exchange() -> None:
+    """FLY-4.2: another seat's exchange is told by its count; the reader's own by its cards."""
+    events = LIVE.play_events("fly", 3, "default", "5", 0, "rule-of-thumb")
+    exchanges = [event for event in events if event["move"].startswith("x")]
+    assert any(e["seat"] != 0 for e in exchanges)
+    for event in exchanges:
+        assert re.fullmatch(r"x\d cards" if event["seat"] != 0 else r"x([2-9TJQKA][SHDC])+", event["move"])
+
+
+def test_session_refuses_an_illegal_card_and_the_match_is_unchanged() -> None:
+    """FLY-6.2: a card the reader does not hold is refused with its rule; the view is as before."""
+    view = LIVE.new_match("fly", 3, "default", "5", 0, "rule-of-thumb")["view"]
+    held = set(view["hand"])
+    missing = next(f"p{r}{s}" for s in "SHDC" for r in "789TJQKA" if f"{r}{s}" not in held)
+    answer = LIVE.act(missing)
+    assert answer["refused"]["rule"] in {"FLY-4.1", "FLY-6.2"}  # declarations first, then the play
+    assert answer["view"] == view
+
+
+def test_rec_4_history_downloaded_loads_again_at_the_same_turn() -> None:
+    """REC-4.2: the page's history text replays to the same match, the reader to move again."""
+    answer = LIVE.new_match("dreyfus", 3, "default", "8", 1, "rule-of-thumb")
+    for _ in range(4):
+        answer = LIVE.act(answer["view"]["legal"][0])
+    text = LIVE.history()
+    again = LIVE.load_match(text, 1, "random")
+    assert again["events"] == []
+    assert again["view"] == answer["view"]
+    assert LIVE.load_match("not a history", 1, "random")["refused"]["rule"].startswith("REC-")
+
+
+def test_new_match_refuses_a_seat_not_at_the_table() -> None:
+    """FLY-1.2: the seats are 0 to n-1."""
+    assert LIVE.new_match("fly", 3, "default", "1", 3, "random")["refused"]["rule"] == "FLY-1.2"
+
+
+def test_call_answers_in_json() -> None:
+    """The worker's entry: a function's answer as JSON text."""
+    assert json.loads(LIVE.call("try_position", json.dumps([CASE1, ""])))["to_move"] == 0
