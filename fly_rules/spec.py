@@ -43,7 +43,9 @@ RULE_ID: Final = re.compile(r"\b(?:CARD|FLY|DRF|TRK|REC)-[0-9]+\.[0-9]+[a-z]?\b"
 _HEADING: Final = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 _RULE_HEADING: Final = re.compile(r"^((?:CARD|FLY|DRF|TRK|REC)-[0-9]+\.[0-9]+[a-z]?)\s+(.+)$")
 _FIELD: Final = re.compile(r"^\s*(?:[-*]\s+)?\*\*(Source|Decision|Options|Example|Status):\*\*\s*(.*)$")
-_TEST_NAME_ID: Final = re.compile(r"(?:^|_)(card|fly|drf|trk|rec)_(\d+)_(\d+)([a-z]?)(?=_|$)")
+_RULE_MARK: Final = re.compile(r"^(?:pytest\.)?mark\.rule\(")
+_TEST_NAME_ID: Final = re.compile(r"(?:^|_)(card|fly|drf|trk|rec)((?:_(?:and_)?\d+_\d+[a-z]?(?=_|$))+)")
+_NAME_NUMBERS: Final = re.compile(r"(\d+)_(\d+)([a-z]?)")
 
 
 class SpecError(ValueError):
@@ -192,18 +194,25 @@ class Citation:
     """The test's docstring (first paragraph), or ''."""
     line: int
     """The line the test is defined on."""
+    own: bool = False
+    """Whether the rule is the test's subject: its ID is in the test's name or in a ``pytest.mark.rule``
+    marker. A test that only names the rule in its docstring or parameters merely mentions it."""
 
 
 def _ids_in_name(name: str) -> Iterator[str]:
+    """The rule IDs a test's name carries: ``test_fly_7_2_…`` names FLY-7.2, and a run of numbers names one
+    rule per pair (``test_fly_7_2_7_3_…`` and ``test_fly_6_6_and_8_2_…`` name two)."""
     for match in _TEST_NAME_ID.finditer(name):
-        prefix, section, number, letter = match.groups()
-        yield f"{prefix.upper()}-{section}.{number}{letter}"
+        prefix, numbers = match.groups()
+        for section, number, letter in _NAME_NUMBERS.findall(numbers):
+            yield f"{prefix.upper()}-{section}.{number}{letter}"
 
 
 def test_citations(test_files: Iterable[Path], root: Path) -> list[Citation]:
     """Rule IDs cited by test functions: in the function's name
     (``test_card_1_3_…`` cites CARD-1.3), its docstring, or a
-    ``pytest.mark.rule("…")`` marker.
+    ``pytest.mark.rule("…")`` marker (or any other decorator that names it).
+    A citation by name or ``rule`` marker is the test's own (:attr:`Citation.own`).
 
     Every function or method in a test file counts (so state-machine rules and
     invariants count too).
@@ -214,17 +223,16 @@ def test_citations(test_files: Iterable[Path], root: Path) -> list[Citation]:
         relative = path.relative_to(root).as_posix()
         for qualname, node in _functions(tree):
             doc = ast.get_docstring(node) or ""
-            found: dict[str, None] = {}
-            for rule in _ids_in_name(node.name):
-                found[rule] = None
+            found: dict[str, bool] = dict.fromkeys(_ids_in_name(node.name), True)
             for rule in RULE_ID.findall(doc):
-                found[rule] = None
+                found.setdefault(rule, False)
             for decorator in node.decorator_list:
-                for rule in RULE_ID.findall(ast.unparse(decorator)):
-                    found[rule] = None
+                marker = ast.unparse(decorator)
+                for rule in RULE_ID.findall(marker):
+                    found[rule] = found.get(rule, False) or _RULE_MARK.match(marker) is not None
             first_paragraph = doc.split("\n\n")[0].replace("\n", " ").strip()
-            for rule in found:
-                citations.append(Citation(rule, f"{relative}::{qualname}", first_paragraph, node.lineno))
+            for rule, own in found.items():
+                citations.append(Citation(rule, f"{relative}::{qualname}", first_paragraph, node.lineno, own))
     return citations
 
 

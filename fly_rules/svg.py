@@ -1,8 +1,8 @@
-"""Pictures of cards and card tables as SVG, written with the standard library's ElementTree.
+"""Pictures of cards and card tables as SVG, with no dependency beyond the standard library.
 
 Like python-chess's ``chess.svg`` boards, the functions take plain values and return the SVG
-document as a string; a game's state is drawn through its descriptor in :mod:`fly_rules.registry`,
-which passes its hands, trump card, stock, trick and records in. Cards are rounded rectangles with the rank and a suit
+document as a string; the games' states are drawn through thin adapters that pass their hands,
+trump card, stock, trick and records in. Cards are rounded rectangles with the rank and a suit
 symbol, hearts and diamonds in red. The suit symbols are drawn as paths, so a picture looks the
 same whatever fonts the viewer has.
 
@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any, Final
@@ -39,14 +40,21 @@ CARD_HEIGHT: Final = 72
 """The height of a drawn card."""
 
 _STEP: Final = 28  # horizontal distance between overlapping cards of a hand
+_STEP_TIGHT: Final = 21  # the same for hands of more than eight cards
 _GAP: Final = 14  # margins and gaps
-_LABEL: Final = 120  # width of a seat's label column
-_ROW: Final = CARD_HEIGHT + _GAP
+_PAD: Final = 8  # inside a seat's panel
+_PANEL_MIN: Final = 176  # the narrowest seat panel: room for the name, record and declaration
+_PANEL_TEXT: Final = 40  # the two lines of a seat's panel above its hand
+_MIDDLE: Final = (2 * CARD_WIDTH + 12, CARD_HEIGHT + 34)  # the trump card, the stock and the note under them
+_TRICK_RX: Final = 118  # the ellipse the trick's cards lie on
+_TRICK_RY: Final = 104
 _TITLE_HEIGHT: Final = 30
 _RED: Final = "#c8102e"
 _BLACK: Final = "#1a1a1a"
 _BACK: Final = "#2a4d8f"
 _FELT: Final = "#2e7d4f"
+_PANEL: Final = "#25663f"
+_YELLOW: Final = "#ffd54f"
 
 # Suit symbols in a 100 x 100 box, drawn by hand: clubs, diamonds, hearts, spades.
 _SUIT_PATHS: Final[dict[Suit, str]] = {
@@ -110,14 +118,26 @@ def _draw_card(parent: ET.Element, face: Card | None, x: float, y: float) -> Non
     title.text = face.symbol
 
 
-def _label(parent: ET.Element, text: str, x: float, y: float, *, bold: bool = False, size: int = 13) -> None:
+def _label(
+    parent: ET.Element,
+    text: str,
+    x: float,
+    y: float,
+    *,
+    bold: bool = False,
+    size: int = 13,
+    colour: str = "#fff",
+    anchor: str = "start",
+) -> None:
     element = ET.SubElement(
         parent,
         "text",
-        {"x": str(x), "y": str(y), "fill": "#fff", "font-family": "sans-serif", "font-size": str(size)},
+        {"x": str(x), "y": str(y), "fill": colour, "font-family": "sans-serif", "font-size": str(size)},
     )
     if bold:
         element.set("font-weight", "bold")
+    if anchor != "start":
+        element.set("text-anchor", anchor)
     element.text = text
 
 
@@ -148,6 +168,110 @@ def card(face: Card | None) -> Svg:
     return _serialise(root)
 
 
+def _hand_step(count: int) -> int:
+    """The distance between overlapping cards of a hand: closer for the long hands of Dreyfus."""
+    return _STEP if count <= 8 else _STEP_TIGHT
+
+
+def _hand_width(count: int) -> int:
+    return CARD_WIDTH + _hand_step(count) * (count - 1) if count else 0
+
+
+def _seat_point(seat: int, seats: int, rx: float, ry: float) -> tuple[float, float]:
+    """Where a seat sits on an ellipse round the centre: seat 0 at the bottom, then clockwise as seen from
+    above (the next seat is on the bottom seat's left), the order the deal and the play go round."""
+    angle = 2 * math.pi * seat / seats
+    return -rx * math.sin(angle), ry * math.cos(angle)
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _box(x: float, y: float, width: float, height: float) -> tuple[float, float, float, float]:
+    """The rectangle of that size centred on (x, y), as (left, top, right, bottom)."""
+    return x - width / 2, y - height / 2, x + width / 2, y + height / 2
+
+
+def _layout(seats: int, panel: tuple[int, int]) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """The centres of the seats' panels and of their cards in the trick, relative to the table's centre.
+
+    The trick cards lie on a small ellipse round the trump card and the stock, each towards the seat that
+    played it; the seats sit on a larger ellipse, widened until no panel touches another panel, a trick
+    card or the middle.
+    """
+    trick = [_seat_point(s, seats, _TRICK_RX, _TRICK_RY) for s in range(seats)]
+    fixed = [_box(0, 0, *_MIDDLE), *(_box(x, y, CARD_WIDTH + 8, CARD_HEIGHT + 8) for x, y in trick)]
+    rx, ry = _TRICK_RX + CARD_WIDTH / 2 + panel[0] / 2 + _GAP, _TRICK_RY + CARD_HEIGHT / 2 + panel[1] / 2 + _GAP
+    while True:
+        centres = [_seat_point(s, seats, rx, ry) for s in range(seats)]
+        boxes = [_box(x, y, panel[0] + _GAP, panel[1] + _GAP) for x, y in centres]
+        clash = any(_overlap(a, b) for i, a in enumerate(boxes) for b in [*boxes[i + 1 :], *fixed])
+        if not clash:
+            return centres, trick
+        rx, ry = rx * 1.05, ry * 1.05
+
+
+def _draw_middle(
+    root: ET.Element, centre: tuple[float, float], trump: Card | None, stock_text: str, stock: int, trump_label: str
+) -> None:
+    """The trump card and the stock side by side in the middle of the table, each under its word."""
+    middle = ET.SubElement(root, "g", {"class": "middle"})
+    x0, y0 = centre[0] - _MIDDLE[0] / 2, centre[1] - _MIDDLE[1] / 2
+    _label(middle, trump_label, x0, y0 + 12, size=12)
+    if trump is not None:
+        _draw_card(middle, trump, x0, y0 + 16)
+    _label(middle, stock_text, x0 + CARD_WIDTH + 12, y0 + 12, size=12)
+    if stock:
+        _draw_card(middle, None, x0 + CARD_WIDTH + 12, y0 + 16)
+
+
+def _draw_dealer_button(group: ET.Element, x: float, y: float) -> None:
+    button = ET.SubElement(group, "g", {"class": "dealer"})
+    ET.SubElement(button, "title").text = "dealer"
+    ET.SubElement(button, "circle", {"cx": str(x), "cy": str(y), "r": "9", "fill": "#fff"})
+    text = {"x": str(x), "y": str(y + 4.5), "fill": _BLACK, "font-family": "sans-serif", "font-size": "12"}
+    ET.SubElement(button, "text", {**text, "font-weight": "bold", "text-anchor": "middle"}).text = "D"
+
+
+def _draw_seat(
+    group: ET.Element,
+    seat: int,
+    hand: CardSet | int | None,
+    corner: tuple[float, float],
+    panel: tuple[int, int],
+    texts: tuple[object, str | None],
+    *,
+    to_move: bool,
+    dealer: bool,
+) -> None:
+    """One seat's panel: its name (an arrow when it is to act), the dealer's button, its record and
+    declaration, and its hand fanned out (face up, backs, or the word "hidden")."""
+    x, y = corner
+    frame = {"x": str(x), "y": str(y), "width": str(panel[0]), "height": str(panel[1]), "rx": "6"}
+    outline = {"stroke": _YELLOW, "stroke-width": "2.5"} if to_move else {}
+    ET.SubElement(group, "rect", {**frame, "fill": _PANEL, **outline})
+    _label(group, ("▶ " if to_move else "") + f"seat {seat}", x + _PAD, y + 16, bold=to_move)
+    if dealer:
+        _draw_dealer_button(group, x + panel[0] - 14, y + 12)
+    record, declaration = texts
+    offset = _PAD
+    if record is not None:
+        text = f"record {record}" if isinstance(record, int) else str(record)
+        _label(group, text, x + offset, y + 32, size=12)
+        offset += max(78, 7 * len(text) + 10)
+    if declaration:
+        _label(group, declaration, x + offset, y + 32, size=12, colour=_YELLOW)
+    if hand is None:
+        _label(group, "hidden", x + _PAD, y + _PANEL_TEXT + 20, size=12)
+        return
+    faces: Sequence[Card | None] = tuple(hand) if isinstance(hand, CardSet) else (None,) * hand
+    step = _hand_step(len(faces))
+    start = x + (panel[0] - _hand_width(len(faces))) / 2
+    for index, face in enumerate(faces):
+        _draw_card(group, face, start + index * step, y + _PANEL_TEXT)
+
+
 def table(
     hands: Sequence[CardSet | int | None],
     *,
@@ -157,74 +281,83 @@ def table(
     records: Sequence[object] | None = None,
     to_move: int | None = None,
     title: str | None = None,
+    dealer: int | None = None,
+    declarations: Sequence[str | None] | None = None,
+    trick_note: str | None = None,
+    trump_label: str = "trump",
+    stock_label: str = "stock",
 ) -> Svg:
-    """A card table as an SVG picture: one row per seat, and the middle of the table above them.
+    """A card table as an SVG picture, drawn the way a player would sketch it: the seats round the table
+    in playing order (seat 0 at the bottom, the next seat on its left, clockwise), the trump card and the
+    stock in the middle, and the cards of the trick in play each in front of the seat that played it.
 
     Args:
         hands: one entry per seat: its cards face up (a :class:`~fly_rules.cards.CardSet`), the number
             of cards to draw face down (an ``int``), or ``None`` for a hand not shown at all.
         trump: the turned-up trump card, if any.
         stock: the number of cards left in the stock (drawn as one face-down card with the count).
-        trick: the current trick as ``(seat, card)`` pairs in the order played.
-        records: one value per seat (a score, or any text), shown after the seat's name.
-        to_move: the seat to act, marked with an arrow.
+        trick: the current trick as ``(seat, card)`` pairs in the order played; the first seat led it.
+        records: one value per seat: a number is shown as ``record N``, any other value as its text.
+        to_move: the seat to act, marked with an arrow and a yellow outline.
         title: a caption drawn at the top.
+        dealer: the dealer's seat, marked with a "D" button.
+        declarations: one text per seat (or None), shown beside its record: "stood", "exchanged 3", ….
+        trick_note: what the middle says under the trump card; by default who led the trick in play,
+            or that no trick is in play.
+        trump_label: the word over the trump card ("trump"; Dreyfus shows the two of trumps as "trumps").
+        stock_label: the word before the stock's count ("stock"; "talon" in Dreyfus).
 
     Returns:
         The SVG document. Its ``width`` and ``height`` attributes give its size in pixels.
 
     Raises:
-        ValueError: if ``records`` has not one entry per seat, or a seat number is out of range.
+        ValueError: if ``records`` or ``declarations`` has not one entry per seat, or a seat number is out
+            of range.
     """
     seats = len(hands)
-    if records is not None and len(records) != seats:
-        raise ValueError(f"records must have one entry per seat ({seats}), not {len(records)}")
-    for seat in [*(s for s, _ in trick), *([] if to_move is None else [to_move])]:
+    for name, values in (("records", records), ("declarations", declarations)):
+        if values is not None and len(values) != seats:
+            raise ValueError(f"{name} must have one entry per seat ({seats}), not {len(values)}")
+    for seat in [*(s for s, _ in trick), *(s for s in (to_move, dealer) if s is not None)]:
         if not 0 <= seat < seats:
             raise ValueError(f"seat {seat!r} is out of range for {seats} seats")
-    widest = max([13, len(trick) * 2 + 4, *(len(h) if isinstance(h, CardSet) else h or 0 for h in hands)])
-    width = _GAP * 2 + _LABEL + _STEP * (widest - 1) + CARD_WIDTH
+    counts = [len(h) if isinstance(h, CardSet) else h or 0 for h in hands]
+    panel = (max(_PANEL_MIN, *(_hand_width(c) + 2 * _PAD for c in counts)), _PANEL_TEXT + CARD_HEIGHT + _PAD)
+    centres, spots = _layout(seats, panel)
+    boxes = [_box(x, y, *panel) for x, y in centres] + [_box(x, y, CARD_WIDTH, CARD_HEIGHT) for x, y in spots]
+    left, top_edge = min(b[0] for b in boxes) - _GAP, min(b[1] for b in boxes) - _GAP
     top = _TITLE_HEIGHT if title else 0
-    height = top + _ROW + 18 + seats * _ROW + _GAP
+    width = math.ceil(max(b[2] for b in boxes) + _GAP - left)
+    height = math.ceil(max(b[3] for b in boxes) + _GAP - top_edge) + top
+    cx, cy = -left, top - top_edge
     root = _document(width, height)
     ET.SubElement(root, "rect", {"width": str(width), "height": str(height), "fill": _FELT, "rx": "8"})
     if title:
         _label(root, title, _GAP, 21, bold=True, size=16)
 
-    middle = ET.SubElement(root, "g", {"class": "middle"})
-    y = top + _GAP
-    _label(middle, "trump", _GAP, y + 12)
-    if trump is not None:
-        _draw_card(middle, trump, _GAP, y + 16)
-    _label(middle, f"stock {stock}", _GAP + CARD_WIDTH + _GAP, y + 12)
-    if stock:
-        _draw_card(middle, None, _GAP + CARD_WIDTH + _GAP, y + 16)
-    x = _GAP + _LABEL + CARD_WIDTH
-    if not trick:
-        _label(middle, "no trick in play", x, y + 12)
-    for seat, played in trick:
-        group = ET.SubElement(middle, "g", {"class": "trick-card", "data-seat": str(seat)})
-        _label(group, f"seat {seat}", x, y + 12, size=12)
-        _draw_card(group, played, x, y + 16)
-        x += CARD_WIDTH + 8
-
+    _draw_middle(root, (cx, cy), trump, f"{stock_label} {stock}", stock, trump_label)
+    if trick_note is None:
+        trick_note = f"seat {trick[0][0]} led" if trick else "no trick in play"
+    _label(root, trick_note, cx, cy + _MIDDLE[1] / 2 - 2, size=12, anchor="middle")
+    for index, (seat, played) in enumerate(trick):
+        attributes = {"class": "trick-card", "data-seat": str(seat)}
+        if index == 0:
+            attributes["data-led"] = "true"
+        group = ET.SubElement(root, "g", attributes)
+        x, y = spots[seat]
+        _draw_card(group, played, cx + x - CARD_WIDTH / 2, cy + y - CARD_HEIGHT / 2)
     for seat, hand in enumerate(hands):
-        y = top + _ROW + 18 + seat * _ROW + 4
-        row = ET.SubElement(root, "g", {"class": "seat", "data-seat": str(seat)})
-        name = ("▶ " if seat == to_move else "") + f"seat {seat}"
-        _label(row, name, _GAP, y + 20, bold=seat == to_move)
-        if records is not None:
-            _label(row, f"record {records[seat]}", _GAP, y + 38, size=12)
-        if hand is None:
-            _label(row, "hidden", _GAP + _LABEL, y + 38, size=12)
-            continue
-        faces: Sequence[Card | None] = tuple(hand) if isinstance(hand, CardSet) else (None,) * hand
-        for index, face in enumerate(faces):
-            _draw_card(row, face, _GAP + _LABEL + index * _STEP, y)
+        corner = (cx + centres[seat][0] - panel[0] / 2, cy + centres[seat][1] - panel[1] / 2)
+        group = ET.SubElement(root, "g", {"class": "seat", "data-seat": str(seat)})
+        texts = (
+            None if records is None else records[seat],
+            None if declarations is None else declarations[seat],
+        )
+        _draw_seat(group, seat, hand, corner, panel, texts, to_move=seat == to_move, dealer=seat == dealer)
     return _serialise(root)
 
 
-def deal_picture(state: Any, seat: int | None = None, *, title: str | None = None) -> Svg:
+def deal_picture(state: Any, seat: int | None = None, *, title: str | None = None, last_trick: bool = False) -> Svg:
     """A picture of a deal of any registered game: the thin adapter from the engines' states to :func:`table`.
 
     Args:
@@ -234,11 +367,14 @@ def deal_picture(state: Any, seat: int | None = None, *, title: str | None = Non
         seat: draw the deal as this seat sees it (its view): its own cards face up, the other hands
             as backs. ``None`` (the default) shows every hand face up.
         title: the caption; by default the game, the deal's number, the trumps and the phase.
+        last_trick: when no trick is in play, show the last completed one and who took it (the moment
+            after a trick, before it is gathered).
 
     Returns:
-        The SVG document. For Fly it shows the turned-up trump card, the stock and the records (a
-        folded seat's hand is not drawn); for Dreyfus the trump indicator when shown, the talon left
-        and the records as upper/lower.
+        The SVG document, which shows the seats round the table with the dealer's button, each seat's
+        record and declaration, the trick in play and who led it. For Fly it shows the turned-up trump card and
+        the stock (a folded seat's hand is not drawn); for Dreyfus the two of trumps when shown, the
+        talon left, the records as upper and lower and the cards each seat bought.
 
     Raises:
         TypeError: if ``state`` is not a state of either game.
@@ -266,4 +402,11 @@ def deal_picture(state: Any, seat: int | None = None, *, title: str | None = Non
     else:
         raise TypeError(f"not a deal, match or view of a registered game: {type(state).__name__}")
     game = registry.game_of(view)
-    return table(**game.picture(view, faces, title))
+    drawn = game.picture(view, faces, title)
+    if last_trick and not view.trick and view.tricks:
+        taker = getattr(state, "leader", None)
+        taker = view.to_move if taker is None or taker < 0 else taker
+        note = "the last trick" if taker is None else f"seat {taker} takes the trick"
+        drawn.update(trick=view.tricks[-1], trick_note=note)
+    return table(**drawn)
+

@@ -25,9 +25,11 @@ def _example() -> Svg:
         trump=Card.parse("QH"),
         stock=9,
         trick=[(1, Card.parse("9H")), (2, Card.parse("JS"))],
-        records=[25, 20, "22"],
+        records=[25, 20, "upper 3"],
         to_move=0,
         title="After the exchange",
+        dealer=2,
+        declarations=["stood", "exchanged 1", None],
     )
 
 
@@ -53,7 +55,9 @@ def test_a_table_is_well_formed_svg_with_every_part() -> None:
     assert "▶ seat 0" in texts
     assert "seat 1" in texts
     assert "record 25" in texts
-    assert "record 22" in texts
+    assert "upper 3" in texts  # a record that is text is shown as it is
+    assert "exchanged 1" in texts
+    assert "seat 1 led" in texts
     assert "stock 9" in texts
     assert "hidden" in texts
     trick = [g.get("data-seat") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "trick-card"]
@@ -107,12 +111,86 @@ def test_an_empty_table_has_no_title_or_trick() -> None:
         ({"records": [1, 2]}, "one entry per seat"),
         ({"to_move": 3}, "seat 3 is out of range"),
         ({"trick": [(-1, Card.parse("2C"))]}, "seat -1 is out of range"),
+        ({"dealer": 5}, "seat 5 is out of range"),
+        ({"declarations": ["stood"]}, "declarations must have one entry per seat"),
     ],
 )
 def test_bad_arguments_are_refused(kwargs: dict[str, object], message: str) -> None:
     """Records for the wrong number of seats and seats out of range raise ValueError."""
     with pytest.raises(ValueError, match=message):
         table([1, 2, 3], **kwargs)  # type: ignore[arg-type]
+
+
+def _seat_boxes(root: ET.Element) -> dict[int, tuple[float, float, float, float]]:
+    """Each seat's panel as (left, top, right, bottom), from the frame drawn first in its group."""
+    boxes = {}
+    for group in root.iter("{http://www.w3.org/2000/svg}g"):
+        if group.get("class") == "seat":
+            frame = group.find("svg:rect", NS)
+            assert frame is not None
+            x, y = float(frame.get("x", "0")), float(frame.get("y", "0"))
+            boxes[int(group.get("data-seat", "-1"))] = (
+                x,
+                y,
+                x + float(frame.get("width", "0")),
+                y + float(frame.get("height", "0")),
+            )
+    return boxes
+
+
+def test_the_seats_sit_round_the_table_in_playing_order() -> None:
+    """Four seats: seat 0 at the bottom, seat 1 on its left, seat 2 across the table, seat 3 on its right
+    (clockwise, the order the deal and the play go round), the dealer's button in the dealer's panel."""
+    root = ET.fromstring(table([5, 5, 5, 5], dealer=3))
+    boxes = _seat_boxes(root)
+    middle = {seat: ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for seat, b in boxes.items()}
+    assert middle[0][1] > middle[1][1] > middle[2][1]
+    assert middle[1][0] < middle[0][0] < middle[3][0]
+    assert abs(middle[0][0] - middle[2][0]) < 1
+    dealers = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "seat"]
+    assert [g.get("data-seat") for g in dealers if g.find("svg:g[@class='dealer']", NS) is not None] == ["3"]
+
+
+@pytest.mark.parametrize("seats", range(3, 8))
+@pytest.mark.parametrize("cards", [5, 12])
+def test_no_seat_panel_overlaps_another_or_leaves_the_picture(seats: int, cards: int) -> None:
+    """For every table size of both games, the seats' panels do not overlap, the trick's cards lie between
+    them, and everything fits inside the picture."""
+    trick = [(seat, Card.parse("AS")) for seat in range(seats)]
+    root = ET.fromstring(table([cards] * seats, trick=trick, title="a full trick"))
+    width, height = float(root.get("width", "0")), float(root.get("height", "0"))
+    boxes = list(_seat_boxes(root).values())
+    assert len(boxes) == seats
+    spots = []
+    for group in root.iter("{http://www.w3.org/2000/svg}g"):
+        if group.get("class") == "trick-card":
+            inner = group.find("svg:g", NS)
+            assert inner is not None
+            x, y = map(float, inner.get("transform", "")[len("translate(") : -1].split(","))
+            spots.append((x, y, x + CARD_WIDTH, y + CARD_HEIGHT))
+    for index, box in enumerate(boxes):
+        assert box[0] >= 0
+        assert box[2] <= width
+        assert box[1] >= 30  # below the title
+        assert box[3] <= height
+        for other in boxes[index + 1 :] + spots:
+            assert box[2] <= other[0] or other[2] <= box[0] or box[3] <= other[1] or other[3] <= box[1]
+
+
+def test_the_last_trick_is_shown_with_who_took_it() -> None:
+    """deal_picture(last_trick=True) after a trick: the completed trick lies on the table, led by its first
+    seat, and the middle says who takes it; without it the table says no trick is in play."""
+    deal = _fly_deal(fly.Stand()).apply(fly.Play(Card.parse("7S"))).apply(fly.Play(Card.parse("AS")))
+    root = ET.fromstring(deal_picture(deal, last_trick=True))
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "seat 0 takes the trick" in texts  # the A♠ takes the led trump ace
+    assert "stood, 1 trick" in texts
+    assert "stood, 0 tricks" in texts
+    assert "record 19" in texts  # one for the trick, five for the A♠
+    led = [g.get("data-seat") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("data-led")]
+    assert led == ["1"]
+    plain = [t.text for t in ET.fromstring(deal_picture(deal)).iter("{http://www.w3.org/2000/svg}text")]
+    assert "no trick in play" in plain
 
 
 def _png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
@@ -155,8 +233,9 @@ def _png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
     return width, height, rows
 
 
-def _fly_deal() -> fly.FlyDeal:
-    """Three players, hearts trump; seat 1 stood, seat 2 folded, seat 0 stood and seat 1 led A♥."""
+def _fly_deal(seat_2: fly.Stand | fly.Fold | None = None) -> fly.FlyDeal:
+    """Three players, hearts trump; seat 1 stood, seat 2 folded (or ``seat_2``), seat 0 stood and seat 1
+    led A♥."""
     deal = fly.new_deal(
         fly.FlyRules(players=3),
         hands=["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"],
@@ -164,7 +243,8 @@ def _fly_deal() -> fly.FlyDeal:
         stock="7H 7D",
         dealer=0,
     )
-    return deal.apply(fly.Stand()).apply(fly.Fold()).apply(fly.Stand()).apply(fly.Play(Card.parse("AH")))
+    second = fly.Fold() if seat_2 is None else seat_2
+    return deal.apply(fly.Stand()).apply(second).apply(fly.Stand()).apply(fly.Play(Card.parse("AH")))
 
 
 def test_a_fly_deal_is_drawn_whole_or_as_one_seat_sees_it() -> None:
@@ -176,7 +256,9 @@ def test_a_fly_deal_is_drawn_whole_or_as_one_seat_sees_it() -> None:
     assert faces == sorted(["7C", "8D", "KH", "9S", "AS", "9H", "TH", "JH", "QH", "AH", "8H"])
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
     assert "Fly, deal 1: play, trumps ♥" in texts
-    assert "record 25, folded" in texts
+    assert "record 25" in texts
+    assert texts.count("folded") == 1  # seat 2's declaration
+    assert "stood" in texts
     assert "hidden" in texts  # seat 2 folded
     assert "stock 2" in texts
     for state, seat in ((deal, 0), (deal.view(0), None)):
@@ -196,7 +278,8 @@ def test_a_dreyfus_deal_is_drawn_with_its_contract_and_records() -> None:
     match = match.apply(match.legal_actions()[0])
     root = ET.fromstring(deal_picture(match, seat=(match.deal.leader + 1) % 3))
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
-    assert "record 0/0" in texts
+    assert "upper 0, lower 0" in texts
+    assert "bought none" in texts  # every seat stood in the exchange
     assert any(t and t.startswith("Dreyfus, deal 1: play, trumps ♠") for t in texts)
     trick = [g.get("data-seat") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "trick-card"]
     assert trick == [str(match.deal.leader)]

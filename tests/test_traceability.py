@@ -102,6 +102,21 @@ def test_citations_come_from_names_docstrings_and_markers(tmp_path: Path) -> Non
     }
 
 
+def test_a_citation_by_name_or_rule_marker_is_the_tests_own_one_by_docstring_a_mention(tmp_path: Path) -> None:
+    """Citation.own: the rules a test's name carries (every pair of a run of numbers) or a ``rule`` marker
+    names are its own; a rule named only in its docstring or another decorator is merely mentioned."""
+    test_file = tmp_path / "test_x.py"
+    run = test_name(F11, "") + F31.split("-")[1].replace(".", "_") + "_two_rules"
+    test_file.write_text(
+        "import pytest\n"
+        f'@pytest.mark.rule("{D21}")\n'
+        f'@pytest.mark.parametrize("rule", ["{R11}"])\n'
+        f'def {run}(rule):\n    """Also see {F72A}."""\n'
+    )
+    own = {c.rule: c.own for c in test_citations([test_file], tmp_path)}
+    assert own == {F11: True, F31: True, D21: True, R11: False, F72A: False}
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -90,24 +90,103 @@ def run_example(example: dict[str, Any]) -> tuple[Any, Any, list[tuple[str, str,
     return before, after, results
 
 
-def _figure(picture: str, caption: str) -> list[str]:
+def figure(picture: str, caption: str, **data: str) -> list[str]:
+    """The MyST lines of a picture in a figure with its caption; ``data`` become ``data-`` attributes of the
+    figure (an example's position and moves, for a page script that lets the reader try it)."""
+    attributes = "".join(f' data-{name}="{html.escape(value)}"' for name, value in data.items())
     return [
         "```{raw} html",
-        f'<figure class="fly-table">{picture}<figcaption>{html.escape(caption)}</figcaption></figure>',
+        f'<figure class="fly-table"{attributes}>{picture}<figcaption>{html.escape(caption)}</figcaption></figure>',
         "```",
         "",
     ]
 
 
+def _trumps(deal: Any) -> str:
+    return "no trumps" if deal.trump is None else f"{deal.trump.name.lower()} are trumps"
+
+
+def situation(deal: Any) -> str:
+    """What a picture of ``deal`` shows, in words: the trumps, who is to act and who led the trick in play."""
+    if deal.is_over:
+        return f"The deal is over; {_trumps(deal)}."
+    doing = "play" if deal.phase.value == "play" else ("declare" if deal.game == "fly" else "buy")
+    text = f"{_trumps(deal).capitalize()}; seat {deal.to_move} to {doing}"
+    if deal.trick:
+        text += f", in the trick seat {deal.trick[0][0]} led"
+    return text + "."
+
+
+def move_words(action: Any) -> str:
+    """One action as a verb phrase: ``plays A♥``, ``stands``, ``exchanges 2``."""
+    if isinstance(action, fly.Play | dreyfus.Play):
+        return f"plays {action.card.symbol}"
+    if isinstance(action, fly.Exchange | dreyfus.Exchange):
+        return f"{'buys' if isinstance(action, dreyfus.Exchange) else 'exchanges'} {len(action.cards)}"
+    if isinstance(action, fly.SwapTrump):
+        return f"takes the trump card for {action.card.symbol}"
+    return "folds" if isinstance(action, fly.Fold) else "stands"
+
+
+def replay(deal: Any, moves: list[Any]) -> tuple[Any, str]:
+    """Play ``moves`` from ``deal``: the deal reached and what happened, in words (each move when there are
+    few, then who took the tricks, the records and the winner)."""
+    start, said = deal, []
+    for action in moves:
+        said.append(f"seat {deal.to_move} {move_words(action)}")
+        deal = deal.apply(action)
+    taken = [b - a for a, b in zip(start.tricks_taken, deal.tricks_taken, strict=True)]
+    text = "; ".join(said) if len(said) <= 6 else f"{len(said)} moves are played"
+    if any(taken):
+        text += "; " + ", ".join(f"seat {s} takes {n} trick{'s' * (n != 1)}" for s, n in enumerate(taken) if n)
+    if deal.game == "fly":
+        text += "; records " + ", ".join(map(str, deal.records))
+    else:
+        text += f"; upper {', '.join(map(str, deal.upper))}, lower {', '.join(map(str, deal.lower))}"
+    if deal.winner is not None:
+        text += f"; seat {deal.winner} wins"
+    return deal, text[0].upper() + text[1:] + "."
+
+
+def example_figures(example: dict[str, Any]) -> list[list[str]]:
+    """The pictures of an example with a position: before the moves (the figure carries the position and the
+    moves as ``data-position`` and ``data-moves``) and after them, each captioned with what it shows."""
+    if "position" not in example:
+        return []
+    deal = parse_position(example["position"])
+    tokens = example.get("moves", "").split()
+    game = game_of(example["position"])
+    data = {"game": game, "position": example["position"], "moves": " ".join(tokens)}
+    out = [figure(deal_picture(deal), f"Before: {situation(deal)}", **data)]
+    if tokens:
+        moves = [eval(move_code(token, game), namespace(None)) for token in tokens]
+        after, told = replay(deal, moves)
+        out.append(figure(deal_picture(after, last_trick=True), f"After: {told}"))
+    return out
+
+
+def example_label(example: dict[str, Any]) -> str:
+    """The Sphinx label of a worked example on its catalogue page."""
+    return "example-" + re.sub(r"[^a-z0-9]+", "-", example["test"].split("::")[-1].lower()).strip("-")
+
+
 def example_markdown(example: dict[str, Any], link: str) -> str:
-    """The MyST source of one worked example, under a level-3 heading."""
-    before, after, results = run_example(example)
-    out = [f"### {example['title']}", "", f"Checked by {link}.", "", " ".join(example["outcome"].split()), ""]
+    """The MyST source of one worked example, under a level-3 heading, in a ``fly-example`` container."""
+    before, _, results = run_example(example)
+    out = [
+        "::::{container} fly-example",
+        f"({example_label(example)})=",
+        f"### {example['title']}",
+        "",
+        f"Checked by {link}.",
+        "",
+        " ".join(example["outcome"].split()),
+        "",
+    ]
     code = [">>> from fly_rules import Card, CardSet, dreyfus, fly"]
     if before is not None:
         position = example["position"]
         game = game_of(position)
-        out += _figure(deal_picture(before), "The position.")
         code += [">>> from fly_rules.notation import parse_position", f'>>> deal = parse_position("{position}")']
         moves = example.get("moves", "").split()
         if moves:
@@ -121,12 +200,29 @@ def example_markdown(example: dict[str, Any], link: str) -> str:
             code += ["Traceback (most recent call last):", "    ...", f"fly_rules.errors.RuleViolation: {message}"]
         else:
             code.append(expected)
+    figures = example_figures(example)
+    out += figures[0] if figures else []  # the position
     out += ["```{doctest}", *code, "```", ""]
-    if after is not None and example.get("moves"):
-        out += _figure(deal_picture(after), "After the moves.")
-    if before is not None:  # the try-it directive of tryit.py
+    for after in figures[1:]:
+        out += after
+    if "position" in example:  # the try-it directive of tryit.py
         out += ["```{try-it}", f":moves: {example.get('moves', '')}", example["position"], "```", ""]
+    out += ["::::", ""]
     return "\n".join(out)
+
+
+def examples_by_rule(root: Path, citations: list[Citation], rules: dict[str, Rule]) -> dict[str, list[dict[str, Any]]]:
+    """The worked examples of the catalogue under the first rule their test cites (as the catalogue groups
+    them), for the rulebook to show their pictures."""
+    data = load(root)
+    if data is None:
+        return {}
+    first = _first_rules([c for c in citations if c.rule in rules])
+    found: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for example in data.get("example", []):
+        if example["test"] in first:
+            found[first[example["test"]][0]].append(example)
+    return found
 
 
 def _first_rules(citations: list[Citation]) -> dict[str, tuple[str, str, list[str]]]:

@@ -26,11 +26,11 @@ import importlib
 import pkgutil
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from catalogue import CATALOGUE_DIR, catalogue_pages
+from catalogue import CATALOGUE_DIR, catalogue_pages, example_figures, example_label, examples_by_rule
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.roles import XRefRole
@@ -53,13 +53,23 @@ _RULE_TITLE = re.compile(rf"^({RULE_ID.pattern[2:-2]})\s")
 _SECTION = re.compile(r"^##\s+(.+?)\s*$")
 _TITLE = re.compile(r"^#\s+(.+?)\s*$")
 _CODE_SPAN = re.compile(r"(`+[^`]*`+)")
+READING = re.compile(r"\breading (Fly|Dreyfus) A-?([0-9]+)\b")
+"""A Decision's reference to a question of docs/explanation/sources.md (``reading Fly A-19``)."""
+_SPEC_LINK = re.compile(r"\]\(\.\./docs/")
+
+
+def reading_label(game: str, number: str) -> str:
+    """The label of a question's section on the Sources and readings page (``reading-fly-a19``)."""
+    return f"reading-{game.lower()}-a{number}"
 
 
 # ---------------------------------------------------------------- text helpers
 
 
 def link_ids(text: str) -> str:
-    """``text`` with every rule ID outside code spans and fences turned into a ``{rule}`` link."""
+    """``text`` with every rule ID outside code spans and fences turned into a ``{rule}`` link, every
+    ``reading Fly A-n`` into a link to that question on the Sources and readings page, and the specs'
+    relative links into ``docs/`` made relative to the rulebook's pages."""
     out: list[str] = []
     in_fence = False
     for line in text.split("\n"):
@@ -71,6 +81,10 @@ def link_ids(text: str) -> str:
         parts = _CODE_SPAN.split(line)
         for index in range(0, len(parts), 2):
             parts[index] = RULE_ID.sub(lambda m: "{rule}`" + m.group(0) + "`", parts[index])
+            parts[index] = READING.sub(
+                lambda m: f"{{ref}}`{m.group(0)} <{reading_label(m.group(1), m.group(2))}>`", parts[index]
+            )
+            parts[index] = _SPEC_LINK.sub("](../", parts[index])  # a spec's link into docs/, from rules/
         out.append("".join(parts))
     return "\n".join(out)
 
@@ -109,8 +123,18 @@ def spec_sections(text: str) -> tuple[str, str, list[tuple[int, str]]]:
     return title, "\n".join(preamble).strip(), sections
 
 
-def rule_markdown(rule: Rule, citations: list[Citation]) -> str:
-    """The MyST source of one rule's section."""
+def _test_items(citations: list[Citation]) -> list[str]:
+    items = []
+    for citation in citations:
+        doc = f" — {link_ids(citation.doc)}" if citation.doc else ""
+        items.append(f"- {{ref}}`{short_name(citation.test)} <{test_label(citation.test)}>`{doc}")
+    return items
+
+
+def rule_markdown(rule: Rule, citations: list[Citation], examples: Sequence[dict[str, Any]] = ()) -> str:
+    """The MyST source of one rule's section: its text and fields, the pictures of the catalogue's worked
+    examples under it, then its own tests (the rule in their name or ``rule`` marker) and, apart, the tests
+    that only mention it."""
     lines = [f"### {rule.id} {rule.title}", ""]
     if rule.retired:
         lines += [f"**Status:** {link_ids(rule.status)}", ""]
@@ -124,16 +148,31 @@ def rule_markdown(rule: Rule, citations: list[Citation]) -> str:
     ):
         for value in values:
             lines += [":::{container} rule-field", f"**{label}:** {link_ids(value)}", ":::", ""]
-    if citations:
-        lines += [":::{container} rule-tests", "**Tested by:**", ""]
-        for citation in citations:
-            doc = f" — {link_ids(citation.doc)}" if citation.doc else ""
-            lines.append(f"- {{ref}}`{short_name(citation.test)} <{test_label(citation.test)}>`{doc}")
+    for example in examples:
+        figures = example_figures(example)
+        if figures:
+            lines += [
+                f"**Example position:** {example['title']} (worked in the catalogue: "
+                f"{{ref}}`{example_label(example)}`).",
+                "",
+            ]
+            lines += [line for picture in figures for line in picture]
+    own = [c for c in citations if c.own]
+    mentions = [c for c in citations if not c.own]
+    if own:
+        lines += [":::{container} rule-tests", "**Tested by:**", "", *_test_items(own), ":::", ""]
+    if mentions:
+        lines += [":::{container} rule-tests rule-mentions", "**Also mentioned by:**", "", *_test_items(mentions)]
         lines += [":::", ""]
     return "\n".join(lines)
 
 
-def spec_page(spec_file: Path, rules: list[Rule], cited: dict[str, list[Citation]]) -> str:
+def spec_page(
+    spec_file: Path,
+    rules: list[Rule],
+    cited: dict[str, list[Citation]],
+    examples: dict[str, list[dict[str, Any]]] | None = None,
+) -> str:
     """The MyST source of the rulebook page of one spec file."""
     title, preamble, sections = spec_sections(spec_file.read_text(encoding="utf-8"))
     out = [MARKER, f"# {title or spec_file.stem}", ""]
@@ -150,7 +189,7 @@ def spec_page(spec_file: Path, rules: list[Rule], cited: dict[str, list[Citation
     for rule in by_line:
         while pending and pending[0][0] < rule.line:
             out += [f"## {pending.pop(0)[1]}", ""]
-        out.append(rule_markdown(rule, cited.get(rule.id, [])))
+        out.append(rule_markdown(rule, cited.get(rule.id, []), (examples or {}).get(rule.id, [])))
     return "\n".join(out)
 
 
@@ -383,10 +422,11 @@ def generate(srcdir: Path, root: Path, package: str = "fly_rules") -> dict[str, 
             cited[citation.rule].append(citation)
             by_file[citation.test.split("::", 1)[0]].append(citation)
     spec_files = [p for p in sorted((root / "specs").glob("*.md")) if p.name != "README.md"]
+    examples = examples_by_rule(root, citations, rules)
     pages: dict[str, str] = {}
     for spec_file in spec_files:
         in_file = [rule for rule in rules.values() if rule.file == spec_file.name]
-        pages[f"{RULES_DIR}/{spec_file.stem}"] = spec_page(spec_file, in_file, cited)
+        pages[f"{RULES_DIR}/{spec_file.stem}"] = spec_page(spec_file, in_file, cited, examples)
     pages[f"{RULES_DIR}/decisions"] = decisions_page(spec_files, rules)
     for path, in_path in sorted(by_file.items()):
         pages[test_page(path)] = tests_page(path, (root / path).read_text(encoding="utf-8"), in_path)

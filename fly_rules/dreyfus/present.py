@@ -14,6 +14,7 @@ from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.dreyfus.match import new_match
 from fly_rules.dreyfus.positions import new_deal
 from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, RENAMED_VALUES, DreyfusRules
+from fly_rules.engine import Phase
 from fly_rules.errors import InvalidNotation, InvalidRules
 from fly_rules.notation.position import card_field, card_text
 
@@ -76,11 +77,25 @@ class _Words:
         return lines
 
 
+def _tricks(count: int) -> str:
+    return f"{count} trick" + ("" if count == 1 else "s")
+
+
 def _picture(view: Any, faces: dict[int, CardSet], title: str | None) -> dict[str, Any]:
+    """Twelve cards a hand, the talon, the records as upper and lower; each seat's note says how many
+    cards it bought once its turn to buy is past, and how many tricks it took once play began."""
     played = {s for s, _ in view.trick}
     hands: list[CardSet | int | None] = [
         faces[s] if s in faces else 12 - len(view.tricks) - (s in played) for s in range(3)
     ]
+    order = [(view.dealer + 1 + i) % 3 for i in range(3)]  # the buying order, from the dealer's left
+    bought = order if view.phase is not Phase.EXCHANGE else order[: order.index(view.to_move)]
+    declarations: list[str | None] = []
+    for s in range(3):
+        words = [f"bought {view.bought[s]}" if view.bought[s] else "bought none"] if s in bought else []
+        if view.tricks:
+            words.append(_tricks(view.tricks_taken[s]))
+        declarations.append(", ".join(words) or None)
     if title is None:
         trumps = "no trumps" if view.contract is None else f"trumps {view.contract.symbol}"
         title = f"Dreyfus, deal {view.deal_number + 1}: {view.phase.value}, {trumps}"
@@ -89,9 +104,13 @@ def _picture(view: Any, faces: dict[int, CardSet], title: str | None) -> dict[st
         "trump": view.trump_indicator,
         "stock": view.talon_left,
         "trick": view.trick,
-        "records": [f"{u}/{lo}" for u, lo in zip(view.upper, view.lower, strict=True)],
+        "records": [f"upper {u}, lower {lo}" for u, lo in zip(view.upper, view.lower, strict=True)],
         "to_move": view.to_move,
         "title": title,
+        "dealer": view.dealer,
+        "declarations": declarations,
+        "trump_label": "no trumps" if view.contract is None else "trumps",
+        "stock_label": "talon",
     }
 
 

@@ -85,8 +85,16 @@ class _Words:
         return lines
 
 
+def _tricks(count: int) -> str:
+    return f"{count} trick" + ("" if count == 1 else "s")
+
+
+_DECLARED = {"stand": "stood", "fold": "folded", "swap": "took the trump card"}
+
+
 def _picture(view: Any, faces: dict[int, CardSet], title: str | None) -> dict[str, Any]:
-    """A folded seat's hand is not drawn; the others' as many backs as they hold."""
+    """A folded seat's hand is not drawn; the others' as many backs as they hold. Each seat's note says
+    what it declared and, once play began, how many tricks it took."""
     played = {s for s, _ in view.trick}
     hands: list[CardSet | int | None] = []
     for s in range(view.players):
@@ -96,7 +104,12 @@ def _picture(view: Any, faces: dict[int, CardSet], title: str | None) -> dict[st
             hands.append(faces[s])
         else:
             hands.append(5 - len(view.tricks) - (s in played))
-    records = [f"{r}" + ("" if view.active[s] else ", folded") for s, r in enumerate(view.records)]
+    declarations: list[str | None] = []
+    for s, declared in enumerate(view.declarations):
+        words = [f"exchanged {d.count}" if d.kind == "exchange" else _DECLARED[d.kind] for d in declared]
+        if view.tricks and view.active[s]:
+            words.append(_tricks(view.tricks_taken[s]))
+        declarations.append(", ".join(words) or None)
     if title is None:
         title = f"Fly, deal {view.deal_number + 1}: {view.phase.value}, trumps {view.trump.symbol}"
     return {
@@ -104,9 +117,11 @@ def _picture(view: Any, faces: dict[int, CardSet], title: str | None) -> dict[st
         "trump": view.trump_card,
         "stock": view.stock_size,
         "trick": view.trick,
-        "records": records,
+        "records": list(view.records),
         "to_move": view.to_move,
         "title": title,
+        "dealer": view.dealer,
+        "declarations": declarations,
     }
 
 

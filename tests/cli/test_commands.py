@@ -195,8 +195,9 @@ def test_drf_1_1_show_draws_a_dreyfus_position(tmp_path: Path) -> None:
     assert "upper 0 lower 0" in result.stdout
 
 
-def test_fly_7_2_rules_prints_a_rule_with_its_tests_and_searches() -> None:
-    """FLY-7.2: rules ID prints the text, Source, Decision and citing tests; --search finds rules; unknown exits 1."""
+def test_rules_command_prints_a_rule_with_its_tests_and_searches() -> None:
+    """`rules ID` (here FLY-7.2) prints the text, Source, Decision and citing tests; --search finds rules;
+    an unknown ID exits 1."""
     rule = run("rules", "fly-7.2")
     assert rule.returncode == 0
     assert "Source:" in rule.stdout

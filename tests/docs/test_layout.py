@@ -1,0 +1,104 @@
+"""No page of the site scrolls sideways: headless Chromium lays out the key pages at a desktop and a phone
+width and measures the document's scroll width against its visible width."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+KEY_PAGES = (
+    "index.html",
+    "catalogue/fly.html",
+    "catalogue/dreyfus.html",
+    "rules/fly.html",
+    "rules/dreyfus.html",
+    "rules/decisions.html",
+    "explanation/sources.html",
+    "how-to/draw-a-card-table.html",
+)
+WIDTHS = (1200, 400)
+
+# The probe page: each key page in an iframe of the given width; once all have loaded it writes, for each,
+# the document's scrollWidth and clientWidth into the probe's own body, which --dump-dom prints.
+PROBE = """<!doctype html><html><body><pre id="out"></pre><script>
+const pages = PAGES, widths = WIDTHS, results = {}; let waiting = pages.length * widths.length;
+for (const page of pages) for (const width of widths) {
+  const frame = document.createElement("iframe");
+  frame.style.width = width + "px"; frame.style.height = "800px";
+  frame.onload = () => {
+    const root = frame.contentDocument.documentElement;
+    results[page + "@" + width] = [root.scrollWidth, root.clientWidth];
+    if (--waiting === 0) document.getElementById("out").textContent = JSON.stringify(results);
+  };
+  frame.src = "/" + page; document.body.appendChild(frame);
+}
+</script></body></html>"""
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    """Serves the built site, and the probe page at ``/__probe.html``."""
+
+    def do_GET(self) -> None:
+        if self.path != "/__probe.html":
+            super().do_GET()
+            return
+        body = PROBE.replace("PAGES", json.dumps(KEY_PAGES)).replace("WIDTHS", json.dumps(WIDTHS)).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet."""
+
+
+@pytest.fixture(scope="module")
+def served(built_html: Path) -> Iterator[str]:
+    """The built site served on 127.0.0.1 (a free port), for as long as the module's tests run."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Handler, directory=str(built_html)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_no_key_page_scrolls_sideways_at_desktop_or_phone_width(served: str, tmp_path: Path) -> None:
+    """At 1200 and 400 pixels wide, no key page is wider than its window: long one-line positions wrap
+    inside their box and the pictures scale down."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert browser, "the layout check needs Debian's chromium (scripts/test installs it as root)"
+    command = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--virtual-time-budget=20000",
+        "--dump-dom",
+        f"{served}/__probe.html",
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    start, end = result.stdout.find('<pre id="out">'), result.stdout.find("</pre>")
+    text = result.stdout[start + len('<pre id="out">') : end]
+    assert text, f"the probe reported nothing: {result.stderr[-500:]}"
+    measured = json.loads(text.replace("&quot;", '"'))
+    assert len(measured) == len(KEY_PAGES) * len(WIDTHS)
+    for probe, (_, visible) in measured.items():
+        width = int(probe.rsplit("@", 1)[1])
+        assert width - 20 <= visible <= width, (probe, visible)  # the page was laid out at that width
+    wide = {page: sizes for page, sizes in measured.items() if sizes[0] > sizes[1]}
+    assert not wide, f"pages wider than their window (scrollWidth, clientWidth): {wide}"
