@@ -57,6 +57,7 @@ nitpick_ignore_regex = [
     ("py:obj", r"(fly_rules\.engine\.(\w+\.)?)?_[A-Z](_co)?"),
     # the adapters' third-party libraries (numpy arrays, OpenSpiel and PettingZoo base classes)
     ("py:class", r"(numpy|np|pyspiel|pettingzoo|gymnasium)\..*"),
+    ("py:class", r"Floats"),  # the adapters' alias of a numpy array of float32
     # the private named-tuple fields behind a Dreyfus match (its own page lists what they mean)
     ("py:class", r"fly_rules\.dreyfus\.match\._Fields"),
     # The game modules, cited by docstrings before they land; once they exist, they resolve.

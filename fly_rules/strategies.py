@@ -20,6 +20,7 @@ from typing import Any
 
 import attrs
 
+from fly_rules import registry
 from fly_rules.cards import DECK_52, Card, CardSet, Rank, Suit
 from fly_rules.dreyfus import DreyfusMatch, DreyfusRules
 from fly_rules.dreyfus import new_match as new_dreyfus_match
@@ -33,6 +34,7 @@ __all__ = [
     "dreyfus_states",
     "fly_rules_options",
     "fly_states",
+    "game_states",
     "histories",
     "legal_action",
 ]
@@ -187,9 +189,33 @@ def dreyfus_states(draw: st.DrawFn, /, rules: DreyfusRules | None = None, max_ac
 
 
 @st.composite
+def game_states(draw: st.DrawFn, /, game: str, max_actions: int = 200) -> Any:
+    """Reachable matches of the registered game ``game``: its descriptor's ``strategies`` (Fly's
+    :func:`fly_states`, Dreyfus's :func:`dreyfus_states`), or else a seeded match of its default rules
+    played forward by drawn legal actions.
+
+    >>> from hypothesis import given
+    >>> @given(game_states("dreyfus", max_actions=10))
+    ... def test_a_dreyfus_match(match):
+    ...     assert match.game == "dreyfus"
+    >>> test_a_dreyfus_match()
+    """
+    described = registry.get(game)
+    if described.strategies is not None:
+        return draw(described.strategies(max_actions=max_actions))
+    rules = described.make_rules("default", None, {})
+    state = described.new_match(rules, seed=draw(st.integers(0, 2**32)))
+    for _ in range(draw(st.integers(0, max_actions))):
+        if state.is_over:
+            break
+        state = state.apply(draw(legal_action(state)))
+    return state
+
+
+@st.composite
 def histories(draw: st.DrawFn, /, game: str | None = None, max_actions: int = 120) -> str:
-    """Canonical game-history texts (``specs/records.md``) of reachable matches of either game
-    [REC-1.1]: a state from :func:`fly_states` or :func:`dreyfus_states`, written with
+    """Canonical game-history texts (``specs/records.md``) of reachable matches of any registered game
+    (or of ``game``) [REC-1.1]: a state from :func:`game_states`, written with
     :func:`~fly_rules.notation.history.dump_history`. Needs the ``cli`` extra (``tomli-w``) too.
 
     >>> from hypothesis import given
@@ -201,11 +227,8 @@ def histories(draw: st.DrawFn, /, game: str | None = None, max_actions: int = 12
     """
     from fly_rules.notation.history import dump_history  # noqa: PLC0415 - tomli-w is an optional extra
 
-    chosen = draw(st.sampled_from(["fly", "dreyfus"])) if game is None else game
-    if chosen == "fly":
-        state: Any = draw(fly_states(max_actions=max_actions))
-    elif chosen == "dreyfus":
-        state = draw(dreyfus_states(max_actions=max_actions))
-    else:
-        raise ValueError(f"game must be 'fly', 'dreyfus' or None, not {game!r}")
-    return dump_history(state)
+    names = registry.games()
+    chosen = draw(st.sampled_from(names)) if game is None else game
+    if chosen not in names:
+        raise ValueError(f"game must be one of {', '.join(names)} or None, not {game!r}")
+    return dump_history(draw(game_states(chosen, max_actions=max_actions)))

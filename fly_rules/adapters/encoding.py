@@ -19,8 +19,9 @@ incremental mode [DRF-4.4] each mark is at once a one-card exchange, as the rule
 
 **Observations.** :func:`observation_size` floats per seat, built only from
 ``view(seat)`` and the seat's own marks, so they never show another
-seat's hidden cards [FLY-5.1] [DRF-11.1]; the layout is in :func:`write_fly_observation` and
-:func:`write_dreyfus_observation`.
+seat's hidden cards [FLY-5.1] [DRF-11.1]; each game's layout is in its adapter module (the
+``adapter`` of its descriptor in :mod:`fly_rules.registry`): :mod:`fly_rules.adapters.fly_game`,
+:mod:`fly_rules.adapters.dreyfus_game`.
 """
 
 from __future__ import annotations
@@ -32,11 +33,11 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from fly_rules import registry
 from fly_rules._choices import SubsetChoices, bits
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet
-from fly_rules.dreyfus import DreyfusDeal, DreyfusRules, DreyfusView
-from fly_rules.fly import FlyDeal, FlyRules, FlyView, Phase, SwapTrump
+from fly_rules.engine import Phase
 
 __all__ = [
     "DREYFUS_ACTIONS",
@@ -44,21 +45,27 @@ __all__ = [
     "FOLD",
     "MARK",
     "OBSERVATION_HIGH",
+    "PHASES",
     "STAND",
     "SWAP",
     "BotDriver",
+    "Encoding",
     "Marking",
+    "OpenSpielGame",
     "action_count",
     "action_id",
     "action_ids",
     "action_text",
+    "adapter_part",
     "engine_action",
     "hand_mask",
     "legal_ids",
     "observation_size",
     "observation_text",
-    "write_dreyfus_observation",
-    "write_fly_observation",
+    "one_hot",
+    "trick_cards",
+    "trick_text",
+    "write_cards",
     "write_observation",
 ]
 
@@ -77,14 +84,15 @@ DREYFUS_ACTIONS: Final = 106
 OBSERVATION_HIGH: Final = 10.0
 """Every observation float lies in ``[0, OBSERVATION_HIGH]`` (records are capped there)."""
 
-Deal = FlyDeal | DreyfusDeal
-View = FlyView | DreyfusView
+Deal = Any
+View = Any
 Floats = npt.NDArray[np.float32]
 
 
 def action_id(action: Any) -> int:
     """The id of an engine action other than an exchange (exchanges are marks, then ``STAND``).
 
+    >>> from fly_rules.fly import SwapTrump
     >>> action_id(Play("7C")), action_id(Stand()), action_id(SwapTrump("AS"))
     (5, 52, 157)
     """
@@ -96,7 +104,7 @@ def action_id(action: Any) -> int:
         return STAND
     if kind is Fold:
         return FOLD
-    if kind is SwapTrump:
+    if hasattr(action, "card") and any(form.cls is kind for g in registry.games() for form in registry.get(g).actions):
         return SWAP + int(action.card.index)
     raise ValueError(f"{action!r} has no single action id; an exchange is marked card by card")
 
@@ -140,7 +148,7 @@ class BotDriver:
         ValueError: for an unknown bot name.
     """
 
-    def __init__(self, name: str, rules: FlyRules | DreyfusRules, seed: int = 0) -> None:
+    def __init__(self, name: str, rules: Any, seed: int = 0) -> None:
         from fly_rules.bots import BOTS  # noqa: PLC0415 - the bots import the engine, not the adapters
 
         if name not in BOTS:
@@ -194,7 +202,7 @@ def hand_mask(deal: Deal, seat: int) -> int:
 
 def _immediate(deal: Deal) -> bool:
     """Whether a mark is itself a one-card exchange (Dreyfus's incremental mode) [DRF-4.4]."""
-    return _ENCODINGS[deal.game].immediate(deal.rules)
+    return _encoding(deal.game).immediate(deal.rules)
 
 
 def _exchange_masks(legal: Sequence[Any]) -> Any:
@@ -265,7 +273,7 @@ def engine_action(deal: Deal, marked: int, action: int) -> Marking:
         return Marking("act", action=Stand())
     if action == FOLD:
         return Marking("act", action=Fold())
-    return Marking("act", action=SwapTrump(ALL_CARDS[action - SWAP]))
+    return Marking("act", action=_own_action(deal.game)(ALL_CARDS[action - SWAP]))
 
 
 def action_text(deal: Deal | None, marked: int, action: int) -> str:
@@ -289,42 +297,49 @@ def action_text(deal: Deal | None, marked: int, action: int) -> str:
 # --- observations -------------------------------------------------------------------------------
 
 
-def observation_size(rules: FlyRules | DreyfusRules) -> int:
+def observation_size(rules: Any) -> int:
     """Floats in one seat's observation.
 
+    >>> from fly_rules.dreyfus import DreyfusRules
+    >>> from fly_rules.fly import FlyRules
     >>> observation_size(FlyRules(players=4)), observation_size(DreyfusRules())
     (616, 709)
     """
-    return _ENCODINGS[rules.game].size(rules)
+    return _encoding(rules.game).size(rules)
 
 
-def action_count(rules: FlyRules | DreyfusRules) -> int:
+def action_count(rules: Any) -> int:
     """Distinct action ids of the game of ``rules``.
 
+    >>> from fly_rules.dreyfus import DreyfusRules
+    >>> from fly_rules.fly import FlyRules
     >>> action_count(FlyRules()) == FLY_ACTIONS, action_count(DreyfusRules()) == DREYFUS_ACTIONS
     (True, True)
     """
-    return _ENCODINGS[rules.game].actions
+    return _encoding(rules.game).actions
 
 
-def _cards(out: Floats, at: int, cards: CardSet | int) -> int:
+def write_cards(out: Floats, at: int, cards: CardSet | int) -> int:
+    """Set the 52 slots from ``at`` for the cards (a set or a mask); the slot after them."""
     mask = cards if isinstance(cards, int) else cards.mask
     for index in bits(mask):
         out[at + index] = 1.0
     return at + 52
 
 
-def _one_hot(out: Floats, at: int, size: int, value: int | None) -> int:
+def one_hot(out: Floats, at: int, size: int, value: int | None) -> int:
+    """Set slot ``at + value`` of ``size`` slots (none for None); the slot after them."""
     if value is not None:
         out[at + value] = 1.0
     return at + size
 
 
-_PHASES: Final = (Phase.EXCHANGE, Phase.PLAY, Phase.OVER)
+PHASES: Final = (Phase.EXCHANGE, Phase.PLAY, Phase.OVER)
+"""The phases in the order an observation's one-hot of the phase lists them."""
 
 
-def _tricks(out: Floats, at: int, players: int, view: View) -> int:
-    """The current trick, then every card played to completed tricks, by seat (``players``×52 each)."""
+def trick_cards(out: Floats, at: int, players: int, view: View) -> int:
+    """The current trick, then every card played to completed tricks, by seat (52 slots a seat, each)."""
     for seat, card in view.trick:
         out[at + 52 * seat + card.index] = 1.0
     at += 52 * players
@@ -334,119 +349,24 @@ def _tricks(out: Floats, at: int, players: int, view: View) -> int:
     return at + 52 * players
 
 
-def write_fly_observation(view: FlyView, marked: int, start_record: int, out: Floats) -> None:
-    """Fill ``out`` (zeros, :func:`observation_size` long) with a Fly seat's observation [FLY-5.1].
-
-    Layout, ``n`` the number of players, seats absolute: hand 52 | marked 52 | trump card 52 |
-    current trick by seat ``n``×52 | cards each seat played to completed tricks ``n``×52 |
-    declarations per seat (stood, folded, cards exchanged / 5, swapped) ``n``×4 | active ``n`` |
-    tricks taken / 5 ``n`` | records / start record ``n`` | own seat ``n`` | seat to move ``n`` |
-    dealer ``n`` | phase (exchange, play, over) 3 | stock size / 52.
-    """
-    n = view.players
-    at = _cards(out, 0, view.hand)
-    at = _cards(out, at, marked)
-    at = _cards(out, at, view.trump_card.bit)
-    at = _tricks(out, at, n, view)
-    for seat, declared in enumerate(view.declarations):
-        for item in declared:
-            if item.kind == "exchange":
-                out[at + 4 * seat + 2] += item.count / 5
-            else:
-                out[at + 4 * seat + ("stand", "fold", "", "swap").index(item.kind)] = 1.0
-    at += 4 * n
-    for seat in range(n):
-        out[at + seat] = float(view.active[seat])
-        out[at + n + seat] = view.tricks_taken[seat] / 5
-        out[at + 2 * n + seat] = view.records[seat] / start_record
-    at += 3 * n
-    at = _one_hot(out, at, n, view.seat)
-    at = _one_hot(out, at, n, view.to_move)
-    at = _one_hot(out, at, n, view.dealer)
-    at = _one_hot(out, at, 3, _PHASES.index(view.phase))
-    out[at] = view.stock_size / 52
-
-
-def write_dreyfus_observation(view: DreyfusView, marked: int, target: int, out: Floats) -> None:
-    """Fill ``out`` (zeros, :func:`observation_size` long) with a Dreyfus seat's observation [DRF-11.1].
-
-    Layout: hand 52 | marked 52 | own discards 52 | every seat's discards when revealed 3×52 |
-    the talon left when revealed 52 | contract (♣ ♦ ♥ ♠, no trump) 5 | current trick by seat 3×52 |
-    cards each seat played to completed tricks 3×52 | cards bought / 12, 3 | talon left / 12 |
-    tricks taken / 12, 3 | upper records / target 3 | lower records / target 3 | leader 3 |
-    own seat 3 | seat to move 3 | dealer 3 | phase (exchange, play, over) 3.
-    """
-    at = _cards(out, 0, view.hand)
-    at = _cards(out, at, marked)
-    at = _cards(out, at, view.discarded)
-    for seat in range(3):
-        if view.revealed_discards is not None:
-            _cards(out, at + 52 * seat, view.revealed_discards[seat])
-    at += 52 * 3
-    at = _cards(out, at, view.revealed_talon if view.revealed_talon is not None else 0)
-    at = _one_hot(out, at, 5, 4 if view.contract is None else int(view.contract))
-    at = _tricks(out, at, 3, view)
-    for seat in range(3):
-        out[at + seat] = view.bought[seat] / 12
-        out[at + 4 + seat] = view.tricks_taken[seat] / 12
-        out[at + 7 + seat] = view.upper[seat] / target
-        out[at + 10 + seat] = view.lower[seat] / target
-    out[at + 3] = view.talon_left / 12
-    at += 13
-    at = _one_hot(out, at, 3, view.leader)
-    at = _one_hot(out, at, 3, view.seat)
-    at = _one_hot(out, at, 3, view.to_move)
-    at = _one_hot(out, at, 3, view.dealer)
-    _one_hot(out, at, 3, _PHASES.index(view.phase))
-
-
-def write_observation(view: View, marked: int, rules: FlyRules | DreyfusRules, out: Floats) -> None:
+def write_observation(view: View, marked: int, rules: Any, out: Floats) -> None:
     """Fill ``out`` with the observation of ``view``'s seat, for either game."""
-    _ENCODINGS[view.game].write(view, marked, rules, out)
+    _encoding(view.game).write(view, marked, rules, out)
     np.minimum(out, OBSERVATION_HIGH, out=out)
 
 
-def _trick_text(pairs: Sequence[tuple[int, Card]]) -> str:
+def trick_text(pairs: Sequence[tuple[int, Card]]) -> str:
+    """A trick as text: ``seat:card`` in play order."""
     return " ".join(f"{seat}:{card.symbol}" for seat, card in pairs)
 
 
 def observation_text(view: View, marked: int) -> str:
     """A seat's observation as one line of text, from its view and its own marks [FLY-5.1] [DRF-11.1]."""
-    return _ENCODINGS[view.game].text(view, f" | marked {CardSet(marked)}" if marked else "")
+    return _encoding(view.game).text(view, f" | marked {CardSet(marked)}" if marked else "")
 
 
-def _fly_text(view: FlyView, marks: str) -> str:
-    declared = " ".join(
-        "/".join(d.kind + (str(d.count) if d.count else "") for d in items) or "-" for items in view.declarations
-    )
-    tricks = " ".join("[" + _trick_text(t) + "]" for t in view.tricks)
-    return (
-        f"seat {view.seat} | {view.phase.value} | to move {view.to_move} | dealer {view.dealer} | "
-        f"hand {view.hand}{marks} | trump {view.trump_card} | stock {view.stock_size} | declared {declared} | "
-        f"active {''.join('10'[not a] for a in view.active)} | trick {_trick_text(view.trick)} | "
-        f"tricks {tricks} | taken {view.tricks_taken} | records {view.records}"
-    )
-
-
-def _dreyfus_text(view: DreyfusView, marks: str) -> str:
-    contract = "NT" if view.contract is None else view.contract.symbol
-    tricks = " ".join("[" + _trick_text(t) + "]" for t in view.tricks)
-    revealed = ""
-    if view.revealed_discards is not None:
-        revealed += " | discards " + " / ".join(str(d) for d in view.revealed_discards)
-    if view.revealed_talon is not None:
-        revealed += f" | talon left {view.revealed_talon}"
-    return (
-        f"seat {view.seat} | {view.phase.value} | to move {view.to_move} | dealer {view.dealer} | "
-        f"contract {contract} | hand {view.hand}{marks} | discarded {view.discarded} | "
-        f"bought {view.bought} | talon {view.talon_left}{revealed} | leader {view.leader} | "
-        f"trick {_trick_text(view.trick)} | tricks {tricks} | "
-        f"taken {view.tricks_taken} | upper {view.upper} | lower {view.lower}"
-    )
-
-
-class _Encoding(NamedTuple):
-    """One game's part of the encoding."""
+class Encoding(NamedTuple):
+    """One game's part of the encoding: its adapter module's ``ENCODING`` (see :mod:`fly_rules.registry`)."""
 
     actions: int
     """Distinct action ids."""
@@ -460,25 +380,41 @@ class _Encoding(NamedTuple):
     """Whether a mark is itself a one-card exchange, from the rules."""
 
 
-def _fly_size(rules: FlyRules) -> int:
-    n = rules.players
-    return 52 * 3 + 52 * n * 2 + 4 * n + 6 * n + 3 + 1
+class OpenSpielGame(NamedTuple):
+    """One game as an OpenSpiel game of one deal: its adapter module's ``OPEN_SPIEL`` (read by
+    :mod:`fly_rules.adapters.openspiel`, which registers it)."""
+
+    short_name: str
+    """The name ``pyspiel.load_game`` takes."""
+    long_name: str
+    """The name in text."""
+    players: tuple[int, int]
+    """The fewest and the most players."""
+    defaults: dict[str, Any]
+    """The game parameters and their defaults."""
+    rules_from_params: Callable[[dict[str, Any]], Any]
+    """The rules that game parameters select."""
+    info: Callable[[Any], dict[str, Any]]
+    """The arguments of ``pyspiel.GameInfo`` for the rules."""
+    kind: Callable[[Any, dict[str, Any]], Any]
+    """How a deal is dealt and scored, from the rules and the parameters (with the defaults filled in): an
+    object with ``rules``, ``deck``, ``to_deal``, ``reveals_in_order``, ``build(dealt)``, ``stock(deal)``,
+    ``with_stock(deal, order)``, ``returns(deal)``, ``deal_text(index, card)``, ``receiver(index)`` and
+    ``public_exchange(seat, cards)``."""
 
 
-_ENCODINGS: Final = {
-    "fly": _Encoding(
-        FLY_ACTIONS,
-        _fly_size,
-        lambda view, marked, rules, out: write_fly_observation(view, marked, rules.start_record, out),
-        _fly_text,
-        lambda rules: False,
-    ),
-    "dreyfus": _Encoding(
-        DREYFUS_ACTIONS,
-        lambda rules: 52 * 3 + 52 * 3 + 52 + 5 + 52 * 3 * 2 + 13 + 3 * 5,
-        lambda view, marked, rules, out: write_dreyfus_observation(view, marked, rules.target_lower, out),
-        _dreyfus_text,
-        lambda rules: rules.exchange_mode == "incremental",
-    ),
-}
-"""Each game's encoding, by the game's name (a state's, view's or rules' ``game``)."""
+def adapter_part(game: str, name: str) -> Any:
+    """``name`` (``ENCODING``, ``OPEN_SPIEL``, ``table_shows``) of the adapter module of ``game``."""
+    return registry.load(registry.get(game).adapter, name)
+
+
+def _encoding(game: str) -> Encoding:
+    """The encoding part of ``game`` (a state's, view's or rules' ``game``), from its adapter module."""
+    part: Encoding = adapter_part(game, "ENCODING")
+    return part
+
+
+def _own_action(game: str) -> Any:
+    """The class of ``game``'s own action on one card (Fly's ``SwapTrump``), or None."""
+    forms = registry.get(game).actions
+    return forms[0].cls if forms else None

@@ -48,7 +48,6 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-import attrs
 import numpy as np
 
 try:
@@ -56,18 +55,18 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("fly_rules.adapters.openspiel needs OpenSpiel: pip install 'fly_rules[openspiel]'") from error
 
-from fly_rules import dreyfus, fly
+from fly_rules import registry
 from fly_rules._choices import bits
 from fly_rules.actions import Exchange
 from fly_rules.adapters.encoding import (
-    DREYFUS_ACTIONS,
-    FLY_ACTIONS,
     MARK,
     STAND,
     SWAP,
     BotDriver,
+    OpenSpielGame,
     action_ids,
     action_text,
+    adapter_part,
     engine_action,
     hand_mask,
     legal_ids,
@@ -76,12 +75,12 @@ from fly_rules.adapters.encoding import (
     write_observation,
 )
 from fly_rules.bots.sampling import sample_deal
-from fly_rules.cards import ALL_CARDS, DECK_48, CardSet
-from fly_rules.dreyfus.deal import contract_of, eldest
+from fly_rules.cards import ALL_CARDS, CardSet
 
 __all__ = [
     "DREYFUS_DEFAULTS",
     "FLY_DEFAULTS",
+    "CardGame",
     "CardGameObserver",
     "CardGameState",
     "DreyfusGame",
@@ -90,197 +89,11 @@ __all__ = [
     "dreyfus_rules_from_params",
     "engine_bot",
     "fly_rules_from_params",
+    "game_class",
     "information_state_size",
 ]
 
-FLY_DEFAULTS: Final[dict[str, Any]] = {
-    "players": 4,
-    "preset": "default",
-    "dealer": 0,
-    "deck_size": 0,
-    "max_exchange": 5,
-    "may_fold_after_exchange": False,
-    "must_head_trick": False,
-    "ace_of_spades_discardable": True,
-    "direction": "",
-    "ace_rank": "",
-    "turnup_use": "",
-    "declaration_mode": "",
-    "forced_player": "",
-    "all_fold": "",
-    "lone_player": "",
-    "trump_duty": "",
-    "ace_of_spades_mode": "",
-}
-"""The parameters of ``python_fly`` and their defaults."""
-
-DREYFUS_DEFAULTS: Final[dict[str, Any]] = {
-    "preset": "default",
-    "dealer": 0,
-    "deal_number": 0,
-    "exchange_mode": "batch",
-    "first_lead": "eldest",
-    "trump_duty": "any_trump",
-    "must_head_trick": False,
-    "fosk_excludes_trump": False,
-    "reveal_discards": False,
-    "reveal_leftover_talon": False,
-}
-"""The parameters of ``python_dreyfus`` and their defaults."""
-
 _RESAMPLE_TRIES: Final = 20  # guesses of sample_deal (each of up to 20 draws) before keeping the state itself
-
-_FLY_TEXT_OPTIONS: Final = (
-    "direction",
-    "ace_rank",
-    "turnup_use",
-    "declaration_mode",
-    "forced_player",
-    "all_fold",
-    "lone_player",
-    "trump_duty",
-    "ace_of_spades_mode",
-)
-
-
-def fly_rules_from_params(params: dict[str, Any]) -> fly.FlyRules:
-    """The :class:`~fly_rules.fly.FlyRules` of ``python_fly`` game parameters [FLY-12.2].
-
-    >>> fly_rules_from_params({"players": 5, "preset": "mouche_1718", "ace_rank": "high"}).non_default_options()
-    ... # doctest: +NORMALIZE_WHITESPACE
-    {'direction': 'anticlockwise', 'deck_size': 48, 'deal_packets': (3, 2), 'turnup_use': 'dealer_swap',
-     'ace_of_spades_mode': 'none', 'flush_wins': True}
-    """
-    merged = {**FLY_DEFAULTS, **params}
-    options: dict[str, Any] = {
-        name: merged[name]
-        for name in ("max_exchange", "may_fold_after_exchange", "must_head_trick", "ace_of_spades_discardable")
-    }
-    for name in _FLY_TEXT_OPTIONS:
-        if merged[name] != "":
-            options[name] = None if merged[name] == "none" and name == "forced_player" else merged[name]
-    if merged["deck_size"]:
-        options["deck_size"] = merged["deck_size"]
-    return fly.FlyRules.preset(merged["preset"], players=merged["players"], **options)
-
-
-def dreyfus_rules_from_params(params: dict[str, Any]) -> dreyfus.DreyfusRules:
-    """The :class:`~fly_rules.dreyfus.DreyfusRules` of ``python_dreyfus`` game parameters [DRF-1.1].
-
-    >>> dreyfus_rules_from_params({"exchange_mode": "incremental"}).exchange_mode
-    'incremental'
-    """
-    merged = {**DREYFUS_DEFAULTS, **params}
-    options = {k: v for k, v in merged.items() if k not in ("preset", "dealer", "deal_number")}
-    return attrs.evolve(dreyfus.DreyfusRules.preset(merged["preset"]), **options)
-
-
-class _FlyKind:
-    """How ``python_fly`` deals and scores one deal of Fly."""
-
-    def __init__(self, rules: fly.FlyRules, dealer: int) -> None:
-        if rules.stock_exhaustion != "cap":
-            raise ValueError("python_fly draws replacements as chance from the stock; it needs stock_exhaustion='cap'")
-        self.rules = rules
-        self.dealer = dealer
-        self.deck = tuple(card.index for card in rules.deck)
-        self.to_deal = 5 * rules.players + 1
-        order = [rules.left_of(dealer)]
-        for _ in range(rules.players - 1):
-            order.append(rules.left_of(order[-1]))
-        self.receivers = tuple(seat for seat in order for _ in range(5))
-        self.reveals_in_order = False
-        """Whether revealed discards become public one by one, in order (never in Fly)."""
-
-    def build(self, dealt: list[int]) -> fly.FlyDeal:
-        hands = [0] * self.rules.players
-        for seat, card in zip(self.receivers, dealt, strict=False):
-            hands[seat] |= 1 << card
-        rest = CardSet(sum(1 << c for c in self.deck) & ~sum(1 << c for c in dealt))
-        return fly.new_deal(
-            self.rules,
-            hands=[CardSet(h) for h in hands],
-            trump_card=ALL_CARDS[dealt[-1]],
-            stock=rest,
-            dealer=self.dealer,
-        )
-
-    @staticmethod
-    def stock(deal: Any) -> tuple[int, ...]:
-        indices: tuple[int, ...] = deal.bidding.stock_indices
-        return indices
-
-    @staticmethod
-    def with_stock(deal: Any, order: tuple[int, ...]) -> Any:
-        return deal.with_hidden(stock=order)
-
-    def returns(self, deal: Any) -> list[float]:
-        return [float(self.rules.start_record - r) for r in deal.records]
-
-    def deal_text(self, index: int, card: int) -> str:
-        if index == self.to_deal - 1:
-            return f"trump card {ALL_CARDS[card].symbol}"
-        return f"deal {ALL_CARDS[card].symbol} to seat {self.receivers[index]}"
-
-    def receiver(self, index: int) -> int | None:
-        """The seat that gets the ``index``-th card dealt; None for the face-up trump card."""
-        return None if index == self.to_deal - 1 else self.receivers[index]
-
-    def public_exchange(self, seat: int, cards: int) -> str:
-        return f"seat {seat} exchanges {cards.bit_count()}"
-
-
-class _DreyfusKind:
-    """How ``python_dreyfus`` deals and scores one deal of Dreyfus."""
-
-    def __init__(self, rules: dreyfus.DreyfusRules, dealer: int, deal_number: int) -> None:
-        self.rules = rules
-        self.dealer = dealer
-        self.deal_number = deal_number
-        self.deck = tuple(card.index for card in DECK_48)
-        self.to_deal = 36
-        self.receivers = tuple((eldest(dealer) + i // 12) % 3 for i in range(36))
-        self.reveals_in_order = rules.reveal_discards and rules.exchange_mode == "incremental"
-        """Whether revealed discards become public one by one, in order [DRF-4.4] [DRF-4.6]."""
-
-    def build(self, dealt: list[int]) -> dreyfus.DreyfusDeal:
-        hands = [0, 0, 0]
-        for seat, card in zip(self.receivers, dealt, strict=True):
-            hands[seat] |= 1 << card
-        rest = DECK_48.mask & ~sum(1 << c for c in dealt)
-        return dreyfus.new_deal(
-            self.rules,
-            [CardSet(h) for h in hands],
-            list(CardSet(rest)),
-            contract_of(self.deal_number, self.rules),
-            self.dealer,
-            deal_number=self.deal_number,
-        )
-
-    @staticmethod
-    def stock(deal: Any) -> tuple[int, ...]:
-        talon: tuple[int, ...] = deal.table.talon[12 - deal.talon_left :]
-        return talon
-
-    @staticmethod
-    def with_stock(deal: Any, order: tuple[int, ...]) -> Any:
-        table = deal.table
-        return deal._replace(table=attrs.evolve(table, talon=table.talon[: 12 - deal.talon_left] + order))
-
-    @staticmethod
-    def returns(deal: Any) -> list[float]:
-        return [float(deal.lower[s] - deal.upper[s]) for s in range(3)]
-
-    def deal_text(self, index: int, card: int) -> str:
-        return f"deal {ALL_CARDS[card].symbol} to seat {self.receivers[index]}"
-
-    def receiver(self, index: int) -> int | None:
-        """The seat that gets the ``index``-th card dealt."""
-        return self.receivers[index]
-
-    def public_exchange(self, seat: int, cards: int) -> str:
-        shown = f" ({CardSet(cards)})" if self.rules.reveal_discards else ""
-        return f"seat {seat} buys {cards.bit_count()}{shown}"
 
 
 class CardGameState(pyspiel.State):  # type: ignore[misc]
@@ -469,7 +282,9 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
         in_order = self._kind.reveals_in_order
         for sampled in sample.actions:
             mover = state.current_player()
-            exchanging = isinstance(sampled, Exchange | fly.SwapTrump)
+            exchanging = isinstance(sampled, Exchange) or any(
+                type(sampled) is form.cls and form.changes_hand for form in registry.game_of(self.deal).actions
+            )
             action = Exchange(CardSet(next(shown[mover]))) if in_order and mover != player and exchanging else sampled
             order = next(draws) if mover == player and exchanging else ()
             for action_id in action_ids(state.deal, action):
@@ -539,6 +354,7 @@ def _recall_shape(rules: Any) -> tuple[int, int, int]:
 def information_state_size(rules: Any) -> int:
     """Floats in one seat's information-state tensor (see :class:`CardGameObserver`).
 
+    >>> from fly_rules import dreyfus, fly
     >>> information_state_size(fly.FlyRules(players=4)), information_state_size(dreyfus.DreyfusRules())
     (2024, 3312)
     """
@@ -656,90 +472,76 @@ def engine_bot(game: Any, name: str = "rule-of-thumb", seed: int = 0) -> EngineB
     return EngineBot(BotDriver(name, game.rules, seed))
 
 
-def _game_type(short_name: str, long_name: str, players: tuple[int, int], defaults: dict[str, Any]) -> Any:
+def _game_type(part: OpenSpielGame) -> Any:
     return pyspiel.GameType(
-        short_name=short_name,
-        long_name=long_name,
+        short_name=part.short_name,
+        long_name=part.long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=players[1],
-        min_num_players=players[0],
+        max_num_players=part.players[1],
+        min_num_players=part.players[0],
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=defaults,
+        parameter_specification=part.defaults,
     )
 
 
-_FLY_TYPE: Final = _game_type("python_fly", "Fly (Муха), one deal", (3, 7), FLY_DEFAULTS)
-_DREYFUS_TYPE: Final = _game_type("python_dreyfus", "Dreyfus (Дрейфус), one deal", (3, 3), DREYFUS_DEFAULTS)
+class CardGame(pyspiel.Game):  # type: ignore[misc]
+    """One deal of a registered game as an OpenSpiel game, the deal and the draws as chance: the base of
+    each game's class (:func:`game_class`), which sets :attr:`part`."""
 
-
-class FlyGame(pyspiel.Game):  # type: ignore[misc]
-    """``python_fly``: one deal of Fly, the deal and the draws as chance."""
+    part: OpenSpielGame
+    """The game's ``OPEN_SPIEL`` part (:class:`~fly_rules.adapters.encoding.OpenSpielGame`)."""
+    game_type: Any
+    """Its ``pyspiel.GameType``."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        self.rules = fly_rules_from_params(params)
+        self.rules = self.part.rules_from_params(params)
         """The rules the parameters select."""
-        rules = self.rules
-        info = pyspiel.GameInfo(
-            num_distinct_actions=FLY_ACTIONS,
-            max_chance_outcomes=52,
-            num_players=rules.players,
-            min_utility=-float(rules.remise + max(rules.ace_no_trick_penalty, rules.ace_no_trick_penalty_trumps)),
-            max_utility=float(5 * rules.trick_value + max(rules.ace_bonus, rules.ace_bonus_trumps)),
-            max_game_length=20 * rules.players + 1 + rules.deck_size,
-        )
-        super().__init__(_FLY_TYPE, info, params)
-        self._dealer = int({**FLY_DEFAULTS, **params}["dealer"])
+        super().__init__(self.game_type, pyspiel.GameInfo(**self.part.info(self.rules)), params)
+        self._params = {**self.part.defaults, **params}
 
     def new_initial_state(self) -> CardGameState:
         """A deal about to be dealt."""
-        return CardGameState(self, _FlyKind(self.rules, self._dealer))
+        return CardGameState(self, self.part.kind(self.rules, self._params))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CardGameObserver:
         """The observer for ``iig_obs_type`` (by default the observation; perfect recall: the infostate)."""
         return CardGameObserver(self.rules, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
 
 
-class DreyfusGame(pyspiel.Game):  # type: ignore[misc]
-    """``python_dreyfus``: one deal of Dreyfus, the deal and the talon draws as chance."""
-
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = dict(params or {})
-        self.rules = dreyfus_rules_from_params(params)
-        """The rules the parameters select."""
-        rules = self.rules
-        revoke = 0
-        if rules.revoke_mode == "penalize":
-            revoke = rules.revoke_upper_penalty * (12 if rules.revoke_penalty_per == "occurrence" else 1)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=DREYFUS_ACTIONS,
-            max_chance_outcomes=52,
-            num_players=3,
-            min_utility=-float(12 + rules.par_tricks + revoke),
-            max_utility=float(12 - rules.par_tricks),
-            max_game_length=36 + 12 + 15 + 36,
+def game_class(game: str) -> type[CardGame]:
+    """The OpenSpiel game class of the registered game ``game`` (its adapter module's ``OPEN_SPIEL``),
+    registered with OpenSpiel under its short name the first time it is asked for."""
+    part: OpenSpielGame = adapter_part(game, "OPEN_SPIEL")
+    known = _CLASSES.get(part.short_name)
+    if known is None:
+        game_type = _game_type(part)
+        name = "".join(word.capitalize() for word in game.split("_")) + "Game"
+        doc = f"``{part.short_name}``: {part.long_name}, the deal and the draws as chance."
+        known = _CLASSES[part.short_name] = type(
+            name, (CardGame,), {"part": part, "game_type": game_type, "__doc__": doc}
         )
-        super().__init__(_DREYFUS_TYPE, info, params)
-        merged = {**DREYFUS_DEFAULTS, **params}
-        self._dealer = int(merged["dealer"])
-        self._deal_number = int(merged["deal_number"])
-
-    def new_initial_state(self) -> CardGameState:
-        """A deal about to be dealt."""
-        return CardGameState(self, _DreyfusKind(self.rules, self._dealer, self._deal_number))
-
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CardGameObserver:
-        """The observer for ``iig_obs_type`` (by default the observation; perfect recall: the infostate)."""
-        return CardGameObserver(self.rules, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+        if part.short_name not in pyspiel.registered_names():  # pragma: no branch - registered once per process
+            pyspiel.register_game(game_type, known)
+    return known
 
 
-if "python_fly" not in pyspiel.registered_names():  # pragma: no branch - registered once per process
-    pyspiel.register_game(_FLY_TYPE, FlyGame)
-    pyspiel.register_game(_DREYFUS_TYPE, DreyfusGame)
+_CLASSES: dict[str, type[CardGame]] = {}
+
+for _game in registry.games():
+    game_class(_game)
+FlyGame: Final = game_class("fly")
+DreyfusGame: Final = game_class("dreyfus")
+FLY_DEFAULTS: Final = FlyGame.part.defaults
+"""The parameters of ``python_fly`` and their defaults."""
+DREYFUS_DEFAULTS: Final = DreyfusGame.part.defaults
+"""The parameters of ``python_dreyfus`` and their defaults."""
+fly_rules_from_params: Final = FlyGame.part.rules_from_params
+dreyfus_rules_from_params: Final = DreyfusGame.part.rules_from_params

@@ -166,6 +166,12 @@ def _rule_of_thumb(order: Any) -> Any:
     return DreyfusRuleOfThumbBot()
 
 
+def _states(**options: Any) -> Any:
+    from fly_rules.strategies import dreyfus_states  # noqa: PLC0415 - Hypothesis, the testing extra
+
+    return dreyfus_states(**options)
+
+
 def descriptor(rules_version: int) -> registry.Game:
     """Dreyfus's descriptor, for the engine's ``rules_version``."""
     return registry.Game(
@@ -191,6 +197,7 @@ def descriptor(rules_version: int) -> registry.Game:
         picture=_picture,
         guesser=_guesser,
         rule_of_thumb=_rule_of_thumb,
+        strategies=_states,
         adapter="fly_rules.adapters.dreyfus_game",
         renamed_options=RENAMED_OPTIONS,
         renamed_values=RENAMED_VALUES,

@@ -162,6 +162,12 @@ def _swap_told(action: Any, hidden: bool) -> str:
     return "takes the trump card" + ("" if hidden else f", discarding {action.card.symbol}")
 
 
+def _states(**options: Any) -> Any:
+    from fly_rules.strategies import fly_states  # noqa: PLC0415 - Hypothesis, the testing extra
+
+    return fly_states(**options)
+
+
 def descriptor(rules_version: int) -> registry.Game:
     """Fly's descriptor, for the engine's ``rules_version``."""
     return registry.Game(
@@ -186,6 +192,7 @@ def descriptor(rules_version: int) -> registry.Game:
         picture=_picture,
         guesser=_guesser,
         rule_of_thumb=_rule_of_thumb,
+        strategies=_states,
         adapter="fly_rules.adapters.fly_game",
         renamed_options=fly_rules.RENAMED_OPTIONS,
         renamed_values=fly_rules.RENAMED_VALUES,

@@ -14,7 +14,7 @@ from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 from open_spiel.python.observation import make_observation
 
 from fly_rules import dreyfus, fly
-from fly_rules.adapters import openspiel
+from fly_rules.adapters import fly_game, openspiel
 from fly_rules.adapters.encoding import FOLD, MARK, STAND, SWAP, legal_ids
 from fly_rules.cards import CardSet
 
@@ -294,7 +294,7 @@ def test_fly_12_2_parameters_map_to_rules_options() -> None:
 def test_fly_4_5_a_refilled_stock_is_refused() -> None:
     """FLY-4.5: the OpenSpiel game draws from the stock as chance, so it needs stock_exhaustion='cap'."""
     with pytest.raises(ValueError, match="stock_exhaustion"):
-        openspiel._FlyKind(fly.FlyRules(stock_exhaustion="folded_hands"), 0)
+        fly_game.FlyKind(fly.FlyRules(stock_exhaustion="folded_hands"), 0)
 
 
 def test_action_strings_name_every_kind_of_action() -> None:

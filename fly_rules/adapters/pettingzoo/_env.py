@@ -18,12 +18,13 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("fly_rules.adapters.pettingzoo needs PettingZoo: pip install 'fly_rules[pettingzoo]'") from error
 
-from fly_rules import dreyfus, fly
+
 from fly_rules.adapters.encoding import (
     OBSERVATION_HIGH,
     BotDriver,
     action_count,
     action_text,
+    adapter_part,
     engine_action,
     legal_ids,
     observation_size,
@@ -31,7 +32,7 @@ from fly_rules.adapters.encoding import (
     write_observation,
 )
 from fly_rules.adapters.pettingzoo._picture import table_image
-from fly_rules.cards import Card, CardSet
+from fly_rules.cards import CardSet
 from fly_rules.notation.games import new_game
 
 __all__ = ["CardGameEnv", "engine_policy", "rules_from_options", "wrap"]
@@ -46,7 +47,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        rules: fly.FlyRules | dreyfus.DreyfusRules,
+        rules: Any,
         *,
         max_deals: int = 1,
         max_cycles: int | None = None,
@@ -181,7 +182,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         hands = deal.hand_masks
         if self.render_mode == "rgb_array":
             view = self.match.view(0)
-            shown, active = _TABLE_SHOWS[view.game](view)
+            shown, active = adapter_part(view.game, "table_shows")(view)
             return table_image([list(CardSet(h)) for h in hands], active, self.match.to_move, shown, view.trick)
         lines = [observation_text(self.match.view(self.match.to_move or 0), self.marked)]
         lines += [f"player_{seat}: {CardSet(hand)}" for seat, hand in enumerate(hands)]
@@ -247,19 +248,3 @@ def wrap(env: CardGameEnv) -> Any:
 # Documented, pickled and cited under the package that re-exports them, as before this module existed.
 for _public in (CardGameEnv, engine_policy, rules_from_options, wrap):
     _public.__module__ = "fly_rules.adapters.pettingzoo"
-
-
-def _fly_table(view: fly.FlyView) -> tuple[Card | str, tuple[bool, ...]]:
-    return view.trump_card, view.active
-
-
-def _dreyfus_table(view: dreyfus.DreyfusView) -> tuple[Card | str, tuple[bool, ...]]:
-    return ("NT" if view.contract is None else view.contract.symbol), (True, True, True)
-
-
-_TABLE_SHOWS: Final[dict[str, Callable[[Any], tuple[Card | str, tuple[bool, ...]]]]] = {
-    "fly": _fly_table,
-    "dreyfus": _dreyfus_table,
-}
-"""Per game (a view's ``game``): what the picture shows beside the hands (Fly's trump card, Dreyfus's
-contract), and which seats are still in the deal (every seat in Dreyfus)."""

@@ -1,0 +1,238 @@
+"""Fly's part of the adapters: its observation layout and text, and its deal as OpenSpiel's chance
+(the ``adapter`` of Fly's descriptor in :mod:`fly_rules.registry`)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from fly_rules.adapters.encoding import (
+    FLY_ACTIONS,
+    PHASES,
+    Encoding,
+    OpenSpielGame,
+    one_hot,
+    trick_cards,
+    trick_text,
+    write_cards,
+)
+from fly_rules.cards import ALL_CARDS, Card, CardSet
+from fly_rules.fly import FlyDeal, FlyRules, FlyView, new_deal
+
+__all__ = [
+    "ENCODING",
+    "FLY_DEFAULTS",
+    "OPEN_SPIEL",
+    "FlyKind",
+    "fly_rules_from_params",
+    "table_shows",
+    "write_fly_observation",
+]
+
+Floats = npt.NDArray[np.float32]
+
+
+def write_fly_observation(view: FlyView, marked: int, start_record: int, out: Floats) -> None:
+    """Fill ``out`` (zeros, :func:`observation_size` long) with a Fly seat's observation [FLY-5.1].
+
+    Layout, ``n`` the number of players, seats absolute: hand 52 | marked 52 | trump card 52 |
+    current trick by seat ``n``×52 | cards each seat played to completed tricks ``n``×52 |
+    declarations per seat (stood, folded, cards exchanged / 5, swapped) ``n``×4 | active ``n`` |
+    tricks taken / 5 ``n`` | records / start record ``n`` | own seat ``n`` | seat to move ``n`` |
+    dealer ``n`` | phase (exchange, play, over) 3 | stock size / 52.
+    """
+    n = view.players
+    at = write_cards(out, 0, view.hand)
+    at = write_cards(out, at, marked)
+    at = write_cards(out, at, view.trump_card.bit)
+    at = trick_cards(out, at, n, view)
+    for seat, declared in enumerate(view.declarations):
+        for item in declared:
+            if item.kind == "exchange":
+                out[at + 4 * seat + 2] += item.count / 5
+            else:
+                out[at + 4 * seat + ("stand", "fold", "", "swap").index(item.kind)] = 1.0
+    at += 4 * n
+    for seat in range(n):
+        out[at + seat] = float(view.active[seat])
+        out[at + n + seat] = view.tricks_taken[seat] / 5
+        out[at + 2 * n + seat] = view.records[seat] / start_record
+    at += 3 * n
+    at = one_hot(out, at, n, view.seat)
+    at = one_hot(out, at, n, view.to_move)
+    at = one_hot(out, at, n, view.dealer)
+    at = one_hot(out, at, 3, PHASES.index(view.phase))
+    out[at] = view.stock_size / 52
+
+
+def _text(view: FlyView, marks: str) -> str:
+    declared = " ".join(
+        "/".join(d.kind + (str(d.count) if d.count else "") for d in items) or "-" for items in view.declarations
+    )
+    tricks = " ".join("[" + trick_text(t) + "]" for t in view.tricks)
+    return (
+        f"seat {view.seat} | {view.phase.value} | to move {view.to_move} | dealer {view.dealer} | "
+        f"hand {view.hand}{marks} | trump {view.trump_card} | stock {view.stock_size} | declared {declared} | "
+        f"active {''.join('10'[not a] for a in view.active)} | trick {trick_text(view.trick)} | "
+        f"tricks {tricks} | taken {view.tricks_taken} | records {view.records}"
+    )
+
+
+def _size(rules: FlyRules) -> int:
+    n = rules.players
+    return 52 * 3 + 52 * n * 2 + 4 * n + 6 * n + 3 + 1
+
+
+def table_shows(view: FlyView) -> tuple[Card | str, tuple[bool, ...]]:
+    """What a picture shows beside the hands (the trump card), and which seats are still in the deal."""
+    return view.trump_card, view.active
+
+
+ENCODING: Final = Encoding(
+    FLY_ACTIONS,
+    _size,
+    lambda view, marked, rules, out: write_fly_observation(view, marked, rules.start_record, out),
+    _text,
+    lambda rules: False,
+)
+"""Fly's part of the encoding."""
+
+
+FLY_DEFAULTS: Final[dict[str, Any]] = {
+    "players": 4,
+    "preset": "default",
+    "dealer": 0,
+    "deck_size": 0,
+    "max_exchange": 5,
+    "may_fold_after_exchange": False,
+    "must_head_trick": False,
+    "ace_of_spades_discardable": True,
+    "direction": "",
+    "ace_rank": "",
+    "turnup_use": "",
+    "declaration_mode": "",
+    "forced_player": "",
+    "all_fold": "",
+    "lone_player": "",
+    "trump_duty": "",
+    "ace_of_spades_mode": "",
+}
+"""The parameters of ``python_fly`` and their defaults."""
+
+_FLY_TEXT_OPTIONS: Final = (
+    "direction",
+    "ace_rank",
+    "turnup_use",
+    "declaration_mode",
+    "forced_player",
+    "all_fold",
+    "lone_player",
+    "trump_duty",
+    "ace_of_spades_mode",
+)
+
+
+def fly_rules_from_params(params: dict[str, Any]) -> Any:
+    """The :class:`~fly_rules.fly.FlyRules` of ``python_fly`` game parameters [FLY-12.2].
+
+    >>> fly_rules_from_params({"players": 5, "preset": "mouche_1718", "ace_rank": "high"}).non_default_options()
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'direction': 'anticlockwise', 'deck_size': 48, 'deal_packets': (3, 2), 'turnup_use': 'dealer_swap',
+     'ace_of_spades_mode': 'none', 'flush_wins': True}
+    """
+    merged = {**FLY_DEFAULTS, **params}
+    options: dict[str, Any] = {
+        name: merged[name]
+        for name in ("max_exchange", "may_fold_after_exchange", "must_head_trick", "ace_of_spades_discardable")
+    }
+    for name in _FLY_TEXT_OPTIONS:
+        if merged[name] != "":
+            options[name] = None if merged[name] == "none" and name == "forced_player" else merged[name]
+    if merged["deck_size"]:
+        options["deck_size"] = merged["deck_size"]
+    return FlyRules.preset(merged["preset"], players=merged["players"], **options)
+
+
+class FlyKind:
+    """How ``python_fly`` deals and scores one deal of Fly [FLY-3.1] [FLY-3.2]."""
+
+    def __init__(self, rules: FlyRules, dealer: int) -> None:
+        if rules.stock_exhaustion != "cap":
+            raise ValueError("python_fly draws replacements as chance from the stock; it needs stock_exhaustion='cap'")
+        self.rules = rules
+        self.dealer = dealer
+        self.deck = tuple(card.index for card in rules.deck)
+        self.to_deal = 5 * rules.players + 1
+        order = [rules.left_of(dealer)]
+        for _ in range(rules.players - 1):
+            order.append(rules.left_of(order[-1]))
+        self.receivers = tuple(seat for seat in order for _ in range(5))
+        self.reveals_in_order = False
+        """Whether revealed discards become public one by one, in order (never in Fly)."""
+
+    def build(self, dealt: list[int]) -> FlyDeal:
+        """The engine deal once every card is dealt, in dealing order."""
+        hands = [0] * self.rules.players
+        for seat, card in zip(self.receivers, dealt, strict=False):
+            hands[seat] |= 1 << card
+        rest = CardSet(sum(1 << c for c in self.deck) & ~sum(1 << c for c in dealt))
+        return new_deal(
+            self.rules,
+            hands=[CardSet(h) for h in hands],
+            trump_card=ALL_CARDS[dealt[-1]],
+            stock=rest,
+            dealer=self.dealer,
+        )
+
+    @staticmethod
+    def stock(deal: Any) -> tuple[int, ...]:
+        """The undrawn stock, top first, as card indices."""
+        return tuple(card.index for card in deal.stock)
+
+    @staticmethod
+    def with_stock(deal: Any, order: tuple[int, ...]) -> Any:
+        """``deal`` with its stock in ``order``."""
+        return deal.with_hidden(stock=order)
+
+    def returns(self, deal: Any) -> list[float]:
+        """Each seat's score for the deal."""
+        return [float(self.rules.start_record - r) for r in deal.records]
+
+    def deal_text(self, index: int, card: int) -> str:
+        """The ``index``-th card dealt, as text."""
+        if index == self.to_deal - 1:
+            return f"trump card {ALL_CARDS[card].symbol}"
+        return f"deal {ALL_CARDS[card].symbol} to seat {self.receivers[index]}"
+
+    def receiver(self, index: int) -> int | None:
+        """The seat that gets the ``index``-th card dealt; None for the face-up trump card."""
+        return None if index == self.to_deal - 1 else self.receivers[index]
+
+    def public_exchange(self, seat: int, cards: int) -> str:
+        """What the other seats see of an exchange."""
+        return f"seat {seat} exchanges {cards.bit_count()}"
+
+
+def _info(rules: FlyRules) -> dict[str, Any]:
+    return {
+        "num_distinct_actions": FLY_ACTIONS,
+        "max_chance_outcomes": 52,
+        "num_players": rules.players,
+        "min_utility": -float(rules.remise + max(rules.ace_no_trick_penalty, rules.ace_no_trick_penalty_trumps)),
+        "max_utility": float(5 * rules.trick_value + max(rules.ace_bonus, rules.ace_bonus_trumps)),
+        "max_game_length": 20 * rules.players + 1 + rules.deck_size,
+    }
+
+
+OPEN_SPIEL: Final = OpenSpielGame(
+    "python_fly",
+    "Fly (Муха), one deal",
+    (3, 7),
+    FLY_DEFAULTS,
+    fly_rules_from_params,
+    _info,
+    lambda rules, params: FlyKind(rules, int(params["dealer"])),
+)
+"""``python_fly``."""
