@@ -409,4 +409,3 @@ def deal_picture(state: Any, seat: int | None = None, *, title: str | None = Non
         note = "the last trick" if taker is None else f"seat {taker} takes the trick"
         drawn.update(trick=view.tricks[-1], trick_note=note)
     return table(**drawn)
-

@@ -98,11 +98,7 @@ def _record_changes(before: Any, done: Any) -> list[str]:
     """Why each record moved from deal ``before`` to deal ``done``: for Fly a trick, the A♠ bonus, a remise,
     an overshoot (FLY-8, FLY-9)."""
     if before.game != "fly":
-        return [
-            f"seat {s}: upper {bu} → {au}, lower {bl} → {al}"
-            for s, (bu, au, bl, al) in enumerate(zip(before.upper, done.upper, before.lower, done.lower, strict=True))
-            if (bu, bl) != (au, al)
-        ]
+        return _dreyfus_changes(before, done)
     out = []
     new_trick = len(done.completed) > len(before.completed)
     taker = done.leader if new_trick else None
@@ -119,9 +115,9 @@ def _record_changes(before: Any, done: Any) -> list[str]:
             elif new > old:
                 why.append("the trick would take the record below 0: it is set back to 25 (FLY-9.2)")
             elif bonus:
-                why.append(f"a trick (1) and the A♠ bonus ({old - new - 1}) (FLY-8.2, FLY-8.3)")
+                why.append(f"a trick and the A♠ bonus write off {old - new} (FLY-8.2, FLY-8.3)")
             else:
-                why.append("a trick writes off 1 (FLY-8.2)")
+                why.append(f"a trick writes off {old - new} (FLY-8.2)")
         elif new - old == 10:
             why.append("the A♠ holder took no trick: 10 added (FLY-8.5)")
         elif new - old == 5:
@@ -129,6 +125,22 @@ def _record_changes(before: Any, done: Any) -> list[str]:
         else:
             why.append("the record changed")
         out.append(f"seat {seat}: {old} → {new}: {'; '.join(why)}")
+    return out
+
+
+def _dreyfus_changes(before: Any, done: Any) -> list[str]:
+    """Why each Dreyfus record moved: a purchase (DRF-4.5), undertricks and overtricks at the deal's end
+    (DRF-7.3, DRF-7.2)."""
+    out = []
+    for seat, (bu, au, bl, al) in enumerate(zip(before.upper, done.upper, before.lower, done.lower, strict=True)):
+        why = []
+        if au != bu:
+            reason = "undertricks go into the upper record (DRF-7.3)" if done.is_over else "the purchase (DRF-4.5)"
+            why.append(f"upper {bu} → {au}: {reason}")
+        if al != bl:
+            why.append(f"lower {bl} → {al}: overtricks go into the lower record (DRF-7.2)")
+        if why:
+            out.append(f"seat {seat}: {'; '.join(why)}")
     return out
 
 

@@ -148,6 +148,13 @@ def replay(deal: Any, moves: list[Any]) -> tuple[Any, str]:
     return deal, text[0].upper() + text[1:] + "."
 
 
+def try_it(example: dict[str, Any]) -> list[str]:
+    """The MyST lines of a "try it" box for an example with a position (the try-it directive of tryit.py)."""
+    if "position" not in example:
+        return []
+    return ["```{try-it}", f":moves: {example.get('moves', '')}", example["position"], "```", ""]
+
+
 def example_figures(example: dict[str, Any]) -> list[list[str]]:
     """The pictures of an example with a position: before the moves (the figure carries the position and the
     moves as ``data-position`` and ``data-moves``) and after them, each captioned with what it shows."""
@@ -205,8 +212,7 @@ def example_markdown(example: dict[str, Any], link: str) -> str:
     out += ["```{doctest}", *code, "```", ""]
     for after in figures[1:]:
         out += after
-    if "position" in example:  # the try-it directive of tryit.py
-        out += ["```{try-it}", f":moves: {example.get('moves', '')}", example["position"], "```", ""]
+    out += try_it(example)
     out += ["::::", ""]
     return "\n".join(out)
 

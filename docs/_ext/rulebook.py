@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from catalogue import CATALOGUE_DIR, catalogue_pages, example_figures, example_label, examples_by_rule
+from catalogue import CATALOGUE_DIR, catalogue_pages, example_figures, example_label, examples_by_rule, try_it
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.roles import XRefRole
@@ -157,6 +157,7 @@ def rule_markdown(rule: Rule, citations: list[Citation], examples: Sequence[dict
                 "",
             ]
             lines += [line for picture in figures for line in picture]
+            lines += try_it(example)
     own = [c for c in citations if c.own]
     mentions = [c for c in citations if not c.own]
     if own:

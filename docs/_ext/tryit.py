@@ -39,6 +39,10 @@ NOTICE = (
     "The live engine is not part of this build of the site (it needs npm: run scripts/web-assets, "
     "then build the site again)."
 )
+_HTTP = (
+    "A page opened as a file cannot start the engine: serve the site with "
+    "<code>python -m http.server -d docs/_build/html</code> and open it at http://127.0.0.1:8000/."
+)
 _logger = logging.getLogger(__name__)
 
 
@@ -61,7 +65,7 @@ def box_html(position: str, moves: str = "") -> str:
     return (
         f'<div class="fly-tryit" data-position="{html.escape(position, quote=True)}" '
         f'data-moves="{html.escape(moves, quote=True)}"><p class="fly-live-notice">'
-        "Try it live: this box needs JavaScript.</p></div>"
+        f"Try it live: this box needs JavaScript and the site served over http. {_HTTP}</p></div>"
     )
 
 
@@ -103,7 +107,8 @@ def play_table_html() -> str:
         '<button type="submit" name="start">Load the engine and start a match</button>'
         '<label class="fly-play-load">Continue a saved history <input name="history" type="file" accept=".toml">'
         "</label></form>"
-        '<div class="fly-play" id="fly-play"><p class="fly-live-notice">The table needs JavaScript.</p></div>'
+        f'<div class="fly-play" id="fly-play"><p class="fly-live-notice">The table needs JavaScript and the site '
+        f"served over http. {_HTTP}</p></div>"
     )
 
 

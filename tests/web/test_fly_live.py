@@ -128,3 +128,21 @@ def test_new_match_refuses_a_seat_not_at_the_table() -> None:
 def test_call_answers_in_json() -> None:
     """The worker's entry: a function's answer as JSON text."""
     assert json.loads(LIVE.call("try_position", json.dumps([CASE1, ""])))["to_move"] == 0
+
+
+def test_drf_4_5_7_2_7_3_session_explains_dreyfus_records() -> None:
+    """DRF-4.5, DRF-7.2, DRF-7.3: a purchase adds the cards bought to the upper record; overtricks go into
+    the lower record, undertricks into the upper record at the deal's end."""
+    seen = set()
+    for event in LIVE.play_events("dreyfus", 3, "default", "3", 0, "rule-of-thumb"):
+        for line in event["records"]:
+            for old, new, rule in re.findall(r"(\d+) → (\d+): [^;(]*\((DRF-\d\.\d)\)", line):
+                seen.add(rule)
+                if rule == "DRF-4.5":
+                    bought = re.fullmatch(r"x(\d) cards", event["move"])
+                    count = int(bought.group(1)) if bought else (len(event["move"]) - 1) // 2
+                    assert int(new) - int(old) == count
+                else:
+                    assert int(new) > int(old)
+                    assert (rule == "DRF-7.3") == ("upper" in line.split(f"{old} →")[0].split(";")[-1])
+    assert seen == {"DRF-4.5", "DRF-7.2", "DRF-7.3"}

@@ -23,8 +23,10 @@ function showAnswer(out, answer, box) {
   if (answer.steps.length) {
     const list = el("ol", null, "fly-steps");
     for (const step of answer.steps) {
-      const item = el("li", `seat ${step.seat}: ${moveText(step.move)}`);
-      for (const line of step.lines) item.append(el("div", line, "fly-step-line"));
+      // The narration tells a declaration or an exchange itself; a card played is told here, then its trick.
+      const told = step.move[0] === "p" ? [] : step.lines.filter((line) => !line.startsWith("trick "));
+      const item = el("li", told.length ? told[0] : `seat ${step.seat}: ${moveText(step.move)}`);
+      for (const line of step.lines) if (!told.includes(line)) item.append(el("div", line, "fly-step-line"));
       for (const line of step.records) item.append(el("div", `Record: ${line}`, "fly-step-line"));
       list.append(item);
     }
