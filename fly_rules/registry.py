@@ -20,7 +20,7 @@ games of the library register themselves when their package is imported; :func:`
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol
 
 import attrs
@@ -214,9 +214,3 @@ def game_of(value: object) -> Game:
 def load(module: str, name: str) -> Any:
     """``name`` of the module ``module``, imported when first needed (the game's adapter part)."""
     return getattr(importlib.import_module(module), name)
-
-
-def names(values: Sequence[str]) -> str:
-    """Names as ``'a', 'b' or 'c'`` for a message."""
-    quoted = [repr(v) for v in values]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
