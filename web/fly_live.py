@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -22,22 +23,22 @@ from fly_rules.narration import action_lines, outcome_lines
 from fly_rules.notation import dump_history, load_history, parse_position
 from fly_rules.notation.games import deal_of, finished_deal, make_rules, new_game
 from fly_rules.notation.position import _move, _parse_move
-from fly_rules.spec import load_rules
+from fly_rules.spec import RULE_ID, load_rules
 from fly_rules.svg import deal_picture
 
 _RULES = load_rules()
+_LEADING_RULE = re.compile(rf"({RULE_ID.pattern}): ")
 
 
 def refusal(error: FlyRulesError, move: str = "") -> dict[str, Any]:
     """A refused move or unreadable text: the rule (for a rule violation), its title and what was wrong."""
     rule = getattr(error, "rule", None)
+    detail = str(getattr(error, "detail", error))
+    cited = _LEADING_RULE.match(detail)
+    if rule is None and cited:  # an option or notation error that names its rule at the start
+        rule, detail = cited.group(1), detail[cited.end() :]
     found = _RULES.get(rule) if rule else None
-    return {
-        "move": move,
-        "rule": rule,
-        "title": found.title if found else "",
-        "detail": str(getattr(error, "detail", error)),
-    }
+    return {"move": move, "rule": rule, "title": found.title if found else "", "detail": detail}
 
 
 def records_text(deal: Any) -> list[str]:
@@ -246,8 +247,11 @@ def new_match(game: str, players: int, preset: str, seed: str, seat: int, bots: 
     global _session  # noqa: PLW0603 - one match per page
     try:
         rules = make_rules(game, players=players if game == "fly" else None, preset=preset)
-        if not 0 <= seat < (players if game == "fly" else 3):
-            raise RuleViolation("FLY-1.2", f"seat {seat} is not at this table")
+        seats = players if game == "fly" else 3
+        if not 0 <= seat < seats:
+            raise RuleViolation(
+                "FLY-1.2" if game == "fly" else "DRF-1.1", f"seat {seat} is not one of 0 to {seats - 1}"
+            )
         state = new_game(rules, seed=int(seed) if seed.isdigit() else seed, dealer=None)
     except FlyRulesError as error:
         return {"refused": refusal(error), "view": None}

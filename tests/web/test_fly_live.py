@@ -121,8 +121,11 @@ def test_rec_4_history_downloaded_loads_again_at_the_same_turn() -> None:
 
 
 def test_new_match_refuses_a_seat_not_at_the_table() -> None:
-    """FLY-1.2: the seats are 0 to n-1."""
+    """FLY-1.2, DRF-1.1, FLY-1.1: the seats are 0 to n-1; Dreyfus has three; Fly is for 3 to 7."""
     assert LIVE.new_match("fly", 3, "default", "1", 3, "random")["refused"]["rule"] == "FLY-1.2"
+    assert LIVE.new_match("dreyfus", 3, "default", "1", 3, "random")["refused"]["rule"] == "DRF-1.1"
+    refused = LIVE.new_match("fly", 8, "default", "1", 0, "random")["refused"]
+    assert (refused["rule"], refused["title"]) == ("FLY-1.1", "Number of players")
 
 
 def test_call_answers_in_json() -> None:
