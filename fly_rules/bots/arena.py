@@ -75,9 +75,10 @@ def play_match(rules: Any, names: Sequence[str], seed: int | str, index: int, ma
         if state.deal is not before and (state.deal.is_over or state.deal.deal_number != before.deal_number):
             done = state.deal if state.deal.deal_number == before.deal_number else state.previous_deal
             deals += 1
-            if done.game == "fly" and done.ace_of_spades_holder is not None:  # a statistic of Fly's alone
+            holder = getattr(done, "ace_of_spades_holder", None)  # a statistic of Fly's alone
+            if holder is not None:
                 ace_deals += 1
-                ace_tricks += done.tricks_taken[done.ace_of_spades_holder] > 0
+                ace_tricks += done.tricks_taken[holder] > 0
     return MatchResult(index, seats, state.winner, deals, ace_deals, ace_tricks)
 
 

@@ -117,14 +117,15 @@ class Guess:
             self.played[seat] |= card.bit
         self.counts = counts  # cards each seat has given in exchanges (Fly swaps excluded)
         self.forbidden = [0] * players  # per seat, cards it cannot hold now
-        free = rules.trump_duty == "overtrump_or_free"
+        duty = getattr(rules, "trump_duty", None)  # a game without the option owes no trump when void
+        free = duty == "overtrump_or_free"
         for trick in tricks:
             trumped = False
             for k, (seat, card) in enumerate(trick):
                 led = trick[0][1].suit
                 if k and card.suit != led:
                     self.forbidden[seat] |= _SUITS[led]  # did not follow: void in the suit led
-                    if trump is not None and card.suit != trump and not (free and trumped):
+                    if trump is not None and duty is not None and card.suit != trump and not (free and trumped):
                         self.forbidden[seat] |= _SUITS[trump]  # nor trumped, as a void player must
                 trumped |= card.suit == trump
 

@@ -1,0 +1,176 @@
+"""Plain whist described to :mod:`fly_rules.registry`: everything the clients need, in the game's own
+files (the notation, the text, the picture, the bots' guess and rule of thumb, the adapter module)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fly_rules import registry
+from fly_rules._numbers import whole_number
+from fly_rules.bots.base import cheapest_winner
+from fly_rules.bots.sampling import Guess
+from fly_rules.cards import DECK_36, Card, CardSet
+from fly_rules.errors import InvalidNotation, InvalidRules
+from fly_rules.notation.position import card_field
+from tests.thirdgame.game import HAND, SEATS, WhistRules, WhistView, new_deal, new_match
+
+__all__ = ["WHIST"]
+
+
+def _points(points: Any) -> str:
+    return ", ".join(f"seat {s} {p}" for s, p in enumerate(points))
+
+
+class _Words:
+    """How a whist deal is told."""
+
+    exchange_words = ("exchanges", ": ")
+
+    @staticmethod
+    def trumps(deal: Any) -> str:
+        return f"trump card {deal.trump_card.symbol}"
+
+    @staticmethod
+    def hand_note(deal: Any, seat: int) -> str:
+        return f"   (points {deal.points[seat]})"
+
+    @staticmethod
+    def tricks(old: Any, new: Any, action: Any) -> list[str]:
+        if len(new.tricks) == len(old.tricks):
+            return []
+        played = "  ".join(f"{seat}:{card.symbol}" for seat, card in new.tricks[-1])
+        return [f"   trick {len(new.tricks)}: {played}  -> seat {new.leader} takes it"]
+
+    @staticmethod
+    def deal_end(deal: Any) -> list[str]:
+        return [f"   tricks {deal.tricks_taken}; points: {_points(deal.points)}"]
+
+    @staticmethod
+    def match_end(match: Any) -> str:
+        return f"   points: {_points(match.points)}"
+
+    @staticmethod
+    def describe(view: Any) -> list[str]:
+        return [f"   trump card {view.trump_card.symbol}", f"   points: {_points(view.scores)}"]
+
+    @staticmethod
+    def board(deal: Any) -> list[str]:
+        lines = [f"Whist; seat {deal.dealer} deals; trump card {deal.trump_card.symbol}; phase {deal.phase.value}"]
+        for seat, hand in enumerate(deal.hands):
+            cards = " ".join(c.symbol for c in hand.sorted())
+            lines.append(f"  seat {seat}: {cards}  points {deal.points[seat]}")
+        return lines
+
+
+def _picture(view: WhistView, faces: dict[int, CardSet], title: str | None) -> dict[str, Any]:
+    played = {s for s, _ in view.trick}
+    hands: list[CardSet | int | None] = [
+        faces[s] if s in faces else HAND - len(view.tricks) - (s in played) for s in range(SEATS)
+    ]
+    return {
+        "hands": hands,
+        "trump": view.trump_card,
+        "trick": view.trick,
+        "records": list(view.scores),
+        "to_move": view.to_move,
+        "title": title or f"Whist, deal {(view.deal_number or 0) + 1}: {view.phase.value}",
+    }
+
+
+def _write(deal: Any) -> list[str]:
+    return [str(deal.trump_card), "-", ",".join(str(p) for p in deal.start_points), str(deal.deal_number)]
+
+
+def _read(rules: Any, fields: list[str], hands: list[list[Card]], dealer: int, text: str) -> Any:
+    if card_field(fields[5], "undealt", text):
+        raise InvalidNotation(text, "undealt: whist deals every card")
+    points = [whole_number(v, "records") for v in fields[6].split(",")]
+    number = whole_number(fields[9], "number", signed=False)
+    return new_deal(
+        rules, hands=hands, trump_card=Card.parse(fields[3]), dealer=dealer, points=points, deal_number=number
+    )
+
+
+def _make_rules(preset: str, players: int | None, options: dict[str, Any]) -> WhistRules:
+    if preset != "default":
+        raise InvalidRules("preset", f"unknown preset {preset!r} (known: default)")
+    if players not in (None, SEATS):
+        raise InvalidRules("players", f"WHIST-1: whist is for 3 players, not {players!r}")
+    return WhistRules(**options)
+
+
+class WhistGuess(Guess):
+    """What a whist seat's view rules out: the cards played, the suits a seat showed void in, and the
+    trump card, which the dealer holds until he plays it."""
+
+    deck = DECK_36.mask
+    hand_size = HAND
+
+    def __init__(self, view: WhistView, rules: Any) -> None:
+        tricks = [list(trick) for trick in (*view.tricks, view.trick)]
+        super().__init__(view, rules, SEATS, tricks, [0] * SEATS, view.trump)
+        self.first = rules.left_of(view.dealer)
+        turned = view.trump_card.bit
+        self.turned = turned
+        self.dealer_holds = view.dealer != view.seat and not self.played[view.dealer] & turned
+
+    def known(self) -> int:
+        """The trump card."""
+        return self.turned
+
+    def discards(self, seat: int, pool: int, own: bool, rng: random.Random) -> int | None:
+        """None given; the trump card is counted in the dealer's hand as dealt."""
+        return self.turned if seat == self.view.dealer else 0
+
+    def adjust(self, need: dict[int, int]) -> dict[int, int]:
+        """The dealer's hidden cards are one fewer while he holds the trump card."""
+        if self.dealer_holds:
+            need[self.view.dealer] -= 1
+        return need
+
+    def exchanges(self, seat: int, held: int, given: int, rng: random.Random) -> list[tuple[int, int]] | None:
+        """No exchanges in whist."""
+        return []
+
+    def replay(self, start: list[CardSet], stock: list[Card], events: Any, records: Any) -> tuple[Any, list[Any]]:
+        """The deal as guessed, before any card is played."""
+        view = self.view
+        points = records or (0,) * SEATS
+        deal = new_deal(self.rules, hands=start, trump_card=view.trump_card, dealer=view.dealer, points=points)
+        return deal, []
+
+
+class WhistBot:
+    """Win each trick as cheaply as possible."""
+
+    name = "rule-of-thumb"
+
+    def __init__(self, order: Any) -> None:
+        self.order = order
+
+    def choose(self, view: WhistView, legal_actions: Any, rng: random.Random) -> Any:
+        """The cheapest winning card, else the cheapest card."""
+        return cheapest_winner(legal_actions, [c for _, c in view.trick], view.trump, self.order)
+
+
+WHIST = registry.Game(
+    name="whist",
+    title="Whist",
+    rules_class=WhistRules,
+    presets={"default": WhistRules()},
+    rules_version=1,
+    seats=(SEATS, SEATS),
+    make_rules=_make_rules,
+    new_match=new_match,
+    new_deal=new_deal,
+    start_keys={"dealer": "seat", "hands": "hands", "trump_card": "text", "points": "numbers"},
+    position=registry.PositionForm(10, lambda _hands: None, _write, _read),
+    words=_Words(),
+    picture=_picture,
+    guesser=WhistGuess,
+    rule_of_thumb=WhistBot,
+    adapter="tests.thirdgame.adapter",
+    playout_samples=4,
+)
+"""The descriptor the test fixture registers."""

@@ -1,0 +1,171 @@
+"""A third game, registered through the public registry, runs through every client with no edit
+outside its own files: the notation, the commands, the picture, the bots, the Hypothesis strategies,
+OpenSpiel and PettingZoo."""
+
+from __future__ import annotations
+
+import json
+import random
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+import pyspiel
+import pytest
+from hypothesis import given, settings
+from pettingzoo.test import api_test
+
+from fly_rules import registry, svg
+from fly_rules.adapters import openspiel
+from fly_rules.adapters.pettingzoo import CardGameEnv, engine_policy
+from fly_rules.bots import make_bot, play_match
+from fly_rules.notation.games import make_rules, new_game
+from fly_rules.notation.history import dump_history, load_history
+from fly_rules.notation.position import parse_position, position_of
+from fly_rules.strategies import game_states, histories
+from tests.cli.test_commands import in_process
+from tests.thirdgame.game import WhistMatch, WhistRules
+from tests.thirdgame.present import WHIST
+
+
+@pytest.fixture(autouse=True)
+def whist() -> Iterator[None]:
+    """Whist is known to the registry for each test, and forgotten after it."""
+    registry.register(WHIST)
+    yield
+    registry.unregister("whist")
+
+
+def bots_match(seed: int, max_deals: int = 3, stop: int | None = None) -> WhistMatch:
+    """A match played by the rule-of-thumb bot at every seat, stopped after ``stop`` actions if given."""
+    rules = make_rules("whist", max_deals=max_deals)
+    bot, rng = make_bot("rule-of-thumb", rules), random.Random(seed)
+    match: WhistMatch = new_game(rules, seed=seed)
+    while not match.is_over and (stop is None or len(match.actions) < stop):
+        match = match.apply(bot.choose(match.view(match.to_move or 0), match.legal_actions(), rng))
+    return match
+
+
+def test_the_registry_lists_the_third_game_after_the_library_s_own() -> None:
+    """Registered once, the game is found by name and by its states' ``game``; registering it again
+    changes nothing, another game of the same name is refused."""
+    assert registry.games() == ("fly", "dreyfus", "whist")
+    assert registry.get("whist") is WHIST is registry.game_of(bots_match(1, stop=4))
+    assert registry.register(WHIST) is WHIST
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register(attrs.evolve(WHIST, title="Another whist"))
+    with pytest.raises(ValueError, match="library's own"):
+        registry.unregister("fly")
+
+
+@pytest.mark.parametrize("stop", [0, 7, 20, None])
+def test_rec_5_3_positions_and_histories_round_trip(stop: int | None) -> None:
+    """REC-5.3, REC-4.2: a position of the deal in progress reads back as the same deal, and a history
+    of the match loads back as the same match and writes the same text."""
+    match = bots_match(5, stop=stop)
+    line = position_of(match)
+    assert line.startswith("whist max_deals=3 ")
+    assert parse_position(line) == match.deal
+    text = dump_history(match)
+    loaded = load_history(text)
+    assert loaded == match
+    assert dump_history(loaded) == text
+
+
+def test_rec_2_4_an_explicit_deal_round_trips_as_a_history() -> None:
+    """REC-2.4: an explicit deal's history keeps its start table, and loads back as the deal."""
+    deal = bots_match(2, stop=0).deal
+    played = deal.apply(deal.legal_actions()[0])
+    text = dump_history(played, start=deal.start_fields())
+    assert "[start]" in text
+    assert load_history(text) == played
+
+
+def test_demo_simulate_replay_and_show_take_the_game(tmp_path: Path) -> None:
+    """The command's subcommands offer the game and tell it with its own words."""
+    code, out, err = in_process(["demo", "--game", "whist", "--max-deals", "2", "--seed", "3"], "")
+    assert (code, err) == (0, "")
+    assert out.startswith("Whist, 3 players, preset 'default', seed 3;")
+    assert "trump card" in out
+    assert "-> seat" in out
+    assert "== Match over" in out
+    code, out, err = in_process(["simulate", "--game", "whist", "-n", "4", "--json", "--max-deals", "2"], "")
+    assert (code, err) == (0, "")
+    summary = json.loads(out)
+    assert (summary["game"], summary["matches"]) == ("whist", 4)
+    saved = tmp_path / "whist.toml"
+    saved.write_text(dump_history(bots_match(8, max_deals=2)), encoding="utf-8")
+    code, out, _ = in_process(["replay", str(saved)], "")
+    assert code == 0
+    assert out.startswith(f"Whist history {saved}: 3 players")
+    assert "points:" in out
+    code, out, _ = in_process(["replay", "--check", str(saved)], "")
+    assert code == 0
+    assert out.startswith(f"ok: {saved} replays (whist, ")
+    picture = tmp_path / "deal.svg"
+    deal = bots_match(4, stop=5).deal
+    position = position_of(deal, start=bots_match(4, stop=0).deal)
+    code, out, _ = in_process(["show", position, "--svg", str(picture), "--seat", "1"], "")
+    assert code == 0
+    assert out.startswith("Whist; seat 0 deals; trump card")
+    backs = len(deal.hands[0]) + len(deal.hands[2])  # the others' hands, as seat 1 sees them
+    assert picture.read_text(encoding="utf-8").count('class="card back"') == backs
+
+
+def test_the_picture_shows_every_hand_of_a_deal() -> None:
+    """svg.deal_picture draws the game from its descriptor: three hands of twelve and the trump card."""
+    deal = bots_match(6, stop=0).deal
+    assert svg.deal_picture(deal).count('class="card"') == 37
+    assert "Whist, deal 1" in svg.deal_picture(deal.view(0))
+
+
+@pytest.mark.parametrize("bot", ["random", "rule-of-thumb", "monte-carlo"])
+def test_every_bot_plays_a_match_of_the_game(bot: str) -> None:
+    """The bots play from the view alone; the Monte-Carlo bot guesses hidden cards through the game's guesser."""
+    rules = make_rules("whist", max_deals=1 if bot == "monte-carlo" else 3)
+    result = play_match(rules, [bot, "random", "random"], 11, 0, None)
+    assert result.deals >= 1
+    assert result.seats == (bot, "random", "random")
+
+
+@settings(max_examples=15, deadline=None)
+@given(histories(game="whist", max_actions=40))
+def test_rec_1_1_the_strategies_draw_histories_of_the_game(text: str) -> None:
+    """REC-1.1: the shipped strategies draw reachable matches of any registered game."""
+    assert dump_history(load_history(text)) == text
+
+
+@settings(max_examples=10, deadline=None)
+@given(game_states("whist", max_actions=30))
+def test_the_strategies_draw_reachable_states(match: WhistMatch) -> None:
+    """Every seat's view shows at most twelve cards."""
+    assert all(len(match.view(seat).hand) <= 12 for seat in range(3))
+
+
+def test_openspiel_random_sim_test() -> None:
+    """OpenSpiel's RandomSimTest on ``python_whist``, registered from the game's adapter module."""
+    game_class = openspiel.game_class("whist")
+    game = pyspiel.load_game("python_whist")
+    assert isinstance(game, game_class)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    resampled = state.resample_from_infostate(1, random.Random(0).random)
+    assert resampled.information_state_string(1) == state.information_state_string(1)
+
+
+def test_pettingzoo_api_test() -> None:
+    """PettingZoo's api_test, and a bot policy playing an episode."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        api_test(CardGameEnv(WhistRules(), max_deals=2), num_cycles=200)
+    env = CardGameEnv(WhistRules())
+    env.reset(seed=2)
+    policy = engine_policy(env, "rule-of-thumb")
+    for agent in env.agent_iter():
+        _, _, termination, truncation, _ = env.last()
+        env.step(None if termination or truncation else policy(None, agent))
+    assert env.match.is_over
