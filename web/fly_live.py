@@ -82,7 +82,7 @@ def try_position(position: str, moves: str = "") -> dict[str, Any]:
         "over": deal.is_over,
         "outcome": [s.strip() for s in outcome_lines(deal) if s.strip()] if deal.is_over else [],
         "position": _extended(position, [step["move"] for step in steps], deal),
-        "picture": str(deal_picture(deal)),
+        "picture": str(deal_picture(deal, last_trick=True)),
     }
 
 
@@ -222,7 +222,7 @@ class Session:
             "records": records_text(deal),
             "over": self.state.is_over,
             "outcome": [s.strip() for s in outcome_lines(self.state) if s.strip()] if self.state.is_over else [],
-            "picture": str(deal_picture(view)),
+            "picture": str(deal_picture(view, last_trick=True)),
         }
 
     def history(self) -> str:

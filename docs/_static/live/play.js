@@ -20,6 +20,8 @@ const handRow = el("div", null, "fly-hand");
 handRow.id = "fly-play-hand";
 const actions = el("div", null, "fly-actions");
 const picture = el("figure", null, "fly-table");
+const lastTrick = el("p", "", "fly-last-trick");
+lastTrick.id = "fly-play-last-trick";
 const records = el("p", "", "fly-records");
 records.id = "fly-play-records";
 const log = el("div", null, "fly-log");
@@ -30,7 +32,7 @@ download.type = "button";
 download.name = "download";
 download.disabled = true;
 tools.append(download);
-table.replaceChildren(status, message, handRow, drawn, actions, records, picture, tools, el("h3", "What happened"), log);
+table.replaceChildren(status, message, handRow, drawn, actions, lastTrick, records, picture, tools, el("h3", "What happened"), log);
 
 function syncSettings() {
   const game = form.game.value;
@@ -62,6 +64,7 @@ function showEvents(events) {
     for (const line of told) logLine(line);
     if (event.trick) {
       const cards = event.trick.cards.map(([seat, card]) => `${seat}:${card}`).join("  ");
+      lastTrick.textContent = `Last trick (deal ${event.deal_number + 1}): ${cards} → seat ${event.trick.taker} takes it.`;
       logLine(`Trick: ${cards} → seat ${event.trick.taker} takes it`, "fly-trick", {
         deal: event.deal_number,
         taker: event.trick.taker,
@@ -192,6 +195,7 @@ form.addEventListener("submit", async (event) => {
   event.preventDefault();
   const s = settings();
   log.replaceChildren();
+  lastTrick.textContent = "";
   lastDeal = null;
   view = null;
   status.textContent = "Loading the engine and dealing…";
