@@ -26,7 +26,7 @@ class Pictured:
     __slots__ = ()
 
     def _repr_svg_(self) -> str:
-        from fly_rules.svg import deal_picture  # noqa: PLC0415 - svg imports the games, which import this module
+        from fly_rules.svg import deal_picture  # noqa: PLC0415 - svg imports the engine
 
         return deal_picture(self)
 
