@@ -120,10 +120,14 @@ function render() {
   };
   if (view.legal.includes("s")) add("Stand (keep your cards)", "stand", () => act("s"));
   if (legalOf("x").length) {
-    add("Exchange the selected cards", "exchange", () => act("x" + [...selected].join("")));
+    add("Exchange the selected cards", "exchange", () =>
+      selected.size ? act("x" + [...selected].join("")) : (message.textContent = "Select the cards to throw first, or stand."),
+    );
   }
   if (legalOf("w").length) {
-    add("Take the trump card, discarding the selected card", "swap", () => act("w" + [...selected].join("")));
+    add("Take the trump card, discarding the selected card", "swap", () =>
+      selected.size === 1 ? act("w" + [...selected][0]) : (message.textContent = "Select the one card to discard first."),
+    );
   }
   if (view.legal.includes("f")) add("Fold", "fold", () => act("f"));
   picture.replaceChildren(svgNode(view.picture), el("figcaption", `The table as seat ${view.seat} sees it.`));
