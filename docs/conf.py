@@ -31,6 +31,7 @@ extensions = [
     "sphinx.ext.doctest",
     "rulebook",
     "cardtable",
+    "sampledeal",
     "tryit",
 ]
 

@@ -16,6 +16,8 @@ import pytest
 
 KEY_PAGES = (
     "index.html",
+    "how-to-play/fly.html",
+    "how-to-play/dreyfus.html",
     "catalogue/fly.html",
     "catalogue/dreyfus.html",
     "rules/fly.html",
