@@ -41,7 +41,8 @@ _SEED_RANGE: Final = 2**63
 
 
 class CardGameEnv(AECEnv):  # type: ignore[misc]
-    """An AEC environment for a match of Fly or Dreyfus; build one with :func:`fly_env` or :func:`dreyfus_env`."""
+    """An AEC environment for a match of any registered game; build one for Fly or Dreyfus with
+    :func:`fly_env` or :func:`dreyfus_env`, or for another game from its rules."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False}  # noqa: RUF012
 
