@@ -1,7 +1,8 @@
 // (b) The built site in Debian's chromium (driven by playwright-core; no browser is downloaded), served
 // by `python -m http.server` on 127.0.0.1: a try-it box answers, and a whole deal of Fly is played on
 // the play page by clicking, its trick winners and records checked against native CPython for the same
-// seed. Every request the pages make is recorded: all go to the local server.
+// seed, then whole matches of Dreyfus and of Fly, their outcomes as native CPython's. Every request the
+// pages make is recorded: all go to the local server.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, test } from "node:test";
@@ -72,6 +73,17 @@ async function waitForTurn(page) {
   });
 }
 
+// Make a move as a reader does: a button, a card, or the cards to throw and then Exchange.
+async function clickMove(page, move) {
+  if (move === "s") await page.click("button[name=stand]");
+  else if (move === "f") await page.click("button[name=fold]");
+  else if (move[0] === "p") await page.click(`#fly-play-hand .fly-card[data-card="${move.slice(1)}"]`);
+  else if (move[0] === "x") {
+    for (let i = 1; i < move.length; i += 2) await page.click(`#fly-play-hand .fly-card[data-card="${move.slice(i, i + 2)}"]`);
+    await page.click("button[name=exchange]");
+  } else throw new Error(`the scripted reader has no click for ${move}`);
+}
+
 test("a whole deal played by clicking: trick winners and records as native CPython's, a refused card answered with its rule", async () => {
   const settings = ["fly", 3, "default", "5", 0, "rule-of-thumb"];
   const expected = native("play_through", ...settings);
@@ -92,10 +104,7 @@ test("a whole deal played by clicking: trick winners and records as native CPyth
         refusedOnce = true;
       }
     }
-    if (move === "s") await page.click("button[name=stand]");
-    else if (move === "f") await page.click("button[name=fold]");
-    else if (move[0] === "p") await page.click(`#fly-play-hand .fly-card[data-card="${move.slice(1)}"]`);
-    else throw new Error(`the scripted reader does not exchange: ${move}`);
+    await clickMove(page, move);
     turn = await waitForTurn(page);
   }
   assert.ok(refusedOnce, "some card of the deal was not playable");
@@ -118,6 +127,26 @@ test("a whole deal played by clicking: trick winners and records as native CPyth
   assert.deepEqual(again, before);
   assert.equal(turn.deal, 1);
   assert.equal(await page.locator("#fly-play-message").textContent(), "");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("whole matches of Dreyfus and of Fly played by clicking end as in native CPython", async () => {
+  const { page, errors } = await open("/play.html");
+  for (const [game, players, seed] of [["dreyfus", 3, "4"], ["fly", 4, "9"]]) {
+    await page.selectOption("select[name=game]", game);
+    if (game === "fly") await page.selectOption("select[name=players]", String(players)); // Dreyfus: 3, fixed
+    await page.fill("input[name=seed]", seed);
+    await page.click("button[name=start]");
+    let turn = await waitForTurn(page);
+    while (turn.state === "your-turn") {
+      await clickMove(page, turn.legal[0]);
+      turn = await waitForTurn(page);
+    }
+    const expected = native("play_through", game, players, "default", seed, 0, "rule-of-thumb");
+    assert.equal(await page.locator("#fly-play-status").textContent(), `The match is over. ${expected.outcome.join(" ")}`);
+    assert.equal(await page.locator("#fly-play-records").getAttribute("data-records"), JSON.stringify(expected.final));
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });
