@@ -128,6 +128,10 @@ def move_words(action: Any) -> str:
     return "folds" if isinstance(action, fly.Fold) else "stands"
 
 
+def _tricks(count: int) -> str:
+    return "a trick" if count == 1 else f"{count} tricks"
+
+
 def replay(deal: Any, moves: list[Any]) -> tuple[Any, str]:
     """Play ``moves`` from ``deal``: the deal reached and what happened, in words (each move when there are
     few, then who took the tricks, the records and the winner)."""
@@ -138,7 +142,7 @@ def replay(deal: Any, moves: list[Any]) -> tuple[Any, str]:
     taken = [b - a for a, b in zip(start.tricks_taken, deal.tricks_taken, strict=True)]
     text = "; ".join(said) if len(said) <= 6 else f"{len(said)} moves are played"
     if any(taken):
-        text += "; " + ", ".join(f"seat {s} takes {n} trick{'s' * (n != 1)}" for s, n in enumerate(taken) if n)
+        text += "; " + ", ".join(f"seat {s} takes {_tricks(n)}" for s, n in enumerate(taken) if n)
     if deal.game == "fly":
         text += "; records " + ", ".join(map(str, deal.records))
     else:

@@ -56,6 +56,8 @@ _CODE_SPAN = re.compile(r"(`+[^`]*`+)")
 READING = re.compile(r"\breading (Fly|Dreyfus) A-?([0-9]+)\b")
 """A Decision's reference to a question of docs/explanation/sources.md (``reading Fly A-19``)."""
 _SPEC_LINK = re.compile(r"\]\(\.\./docs/")
+EXAMPLE_POSITION = re.compile(r"Position: `((?:fly|dreyfus) [^`]+)`(?:, moves `([^`]*)`)?")
+"""A position (and the moves played from it) in a rule's Example, drawn under the example in the rulebook."""
 
 
 def reading_label(game: str, number: str) -> str:
@@ -148,6 +150,10 @@ def rule_markdown(rule: Rule, citations: list[Citation], examples: Sequence[dict
     ):
         for value in values:
             lines += [":::{container} rule-field", f"**{label}:** {link_ids(value)}", ":::", ""]
+            for position, moves in EXAMPLE_POSITION.findall(value) if label == "Example" else ():
+                lines += [
+                    line for picture in example_figures({"position": position, "moves": moves}) for line in picture
+                ]
     for example in examples:
         figures = example_figures(example)
         if figures:

@@ -77,7 +77,7 @@ def test_card_1_3_rank_order_keys_agree_with_beats(a: Card, b: Card) -> None:
     ("deck", "size", "lowest"),
     [(DECK_52, 52, Rank.TWO), (DECK_48, 48, Rank.THREE), (DECK_36, 36, Rank.SIX), (DECK_32, 32, Rank.SEVEN)],
 )
-def test_card_2_decks_sizes_and_contents(deck: CardSet, size: int, lowest: Rank) -> None:
+def test_card_2_1_2_2_2_3_2_4_decks_sizes_and_contents(deck: CardSet, size: int, lowest: Rank) -> None:
     """CARD-2.1, CARD-2.2, CARD-2.3, CARD-2.4: each deck has every rank from its lowest to the ace in every suit."""
     assert len(deck) == size
     assert deck_of_size(size) is deck

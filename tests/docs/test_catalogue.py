@@ -4,13 +4,14 @@ to the outcome it states, and names a test that exists and checks a rule."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from types import ModuleType
 from typing import Any
 
 import pytest
 
 from fly_rules.notation import parse_position
-from fly_rules.spec import RULE_ID, test_citations
+from fly_rules.spec import RULE_ID, load_rules, test_citations
 from tests.docs.conftest import ROOT
 
 
@@ -62,3 +63,25 @@ def test_move_code_reads_every_kind_of_move() -> None:
     assert CATALOGUE.move_code("w9H", "fly") == 'fly.SwapTrump(Card.parse("9♥"))'
     with pytest.raises(ValueError, match="not a move"):
         CATALOGUE.move_code("q", "fly")
+
+
+def test_every_position_in_a_rule_example_replays_and_is_drawn() -> None:
+    """A rule's Example may give a position and moves (``Position: `fly …`, moves `…`.``): each replays through
+    the engine, and the rulebook draws it under the rule, before and after the moves (once without moves)."""
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    import rulebook  # the docs extension, importable once its folder is on the path
+
+    drawn = 0
+    for rule in load_rules(ROOT / "specs").values():
+        found = [found for example in rule.examples for found in rulebook.EXAMPLE_POSITION.findall(example)]
+        expected = 0
+        for position, moves in found:
+            before, _, _ = CATALOGUE.run_example({"position": position, "moves": moves})
+            assert before == parse_position(position), rule.id
+            figures = CATALOGUE.example_figures({"position": position, "moves": moves})
+            assert len(figures) == (2 if moves else 1), rule.id
+            assert f'data-position="{position}"' in figures[0][1], rule.id
+            expected += len(figures)
+        assert rulebook.rule_markdown(rule, []).count('<figure class="fly-table"') == expected, rule.id
+        drawn += expected
+    assert drawn >= 15

@@ -698,6 +698,7 @@ def test_fly_6_5_void_in_suit_and_trumps_plays_anything() -> None:
     assert d.legal_actions() == plays("JD QD KD AD AS")
 
 
+@pytest.mark.rule("FLY-1.5")  # each player's tricks count for him alone: three records move apart
 def test_fly_6_6_and_8_2_three_tricks_write_off_25_to_22() -> None:
     """FLY-6.6, FLY-8.2, FLY-8.4, FLY-6.7, FLY-1.5: each trick writes off one at once (25 → 22 after three);
     the winner leads next; a player with no trick adds the remise of 5 at the end."""
