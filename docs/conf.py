@@ -60,7 +60,7 @@ nitpick_ignore_regex = [
     ("py:class", r"(numpy|np|pyspiel|pettingzoo|gymnasium)\..*"),
     ("py:class", r"Floats"),  # the adapters' alias of a numpy array of float32
     # the private named-tuple fields behind a Dreyfus match (its own page lists what they mean)
-    ("py:class", r"fly_rules\.dreyfus\.match\._Fields"),
+    ("py:class", r"fly_rules\.dreyfus\.match\._MatchFields"),
     # The game modules, cited by docstrings before they land; once they exist, they resolve.
     ("py:mod", r"fly_rules\.(fly|dreyfus|records|cli)"),
 ]

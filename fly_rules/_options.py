@@ -5,12 +5,11 @@ A ``Literal`` option takes exactly one of its values (``3.0`` is not ``3``, ``1`
 ``bool`` option True or False, and a whole-number option (declared with :func:`whole`) an int within
 its stated range, whose ends keep every value writable in the formats [REC-1.5].
 
->>> from typing import Literal
 >>> @attrs.frozen
 ... class Options:
 ...     players: int = 4
 ...     speed: int = whole(1, 1, 9)
-...     mode: Literal["a", "b"] = "a"
+...     mode: typing.Literal["a", "b"] = "a"
 ...     def __attrs_post_init__(self) -> None:
 ...         check_options(self)
 >>> changed_options(Options(players=3, speed=2), Options())

@@ -12,13 +12,14 @@ Exchange(cards=CardSet.parse('7C 8D'))
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeAlias
 
 import attrs
 
-from fly_rules.cards import Card, CardSet
+from fly_rules.cards import Card, CardSet, unchecked_card_set
 
-__all__ = ["Action", "Exchange", "Fold", "Play", "Stand"]
+__all__ = ["Action", "Exchange", "Fold", "Play", "Stand", "exchange_of_mask"]
 
 
 def _to_card(value: Card | str) -> Card:
@@ -53,6 +54,22 @@ class Exchange:
 
     def __str__(self) -> str:
         return f"exchange {self.cards}"
+
+
+def exchange_of_mask(mask: int) -> Exchange:
+    """``Exchange(CardSet(mask))`` for a mask taken from a hand, built without checking it again: an engine
+    offers one for each subset of a hand, and a random player takes one at almost every declaration.
+
+    >>> exchange_of_mask(CardSet.parse("7C 8D").mask) == Exchange("7C 8D")
+    True
+    """
+    action = _new_object(Exchange)
+    _set_cards(action, unchecked_card_set(mask))  # as the class's own __init__ stores it
+    return action
+
+
+_new_object = object.__new__
+_set_cards: Callable[[Exchange, CardSet], None] = Exchange.__dict__["cards"].__set__
 
 
 @attrs.frozen

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
 import attrs
@@ -40,6 +40,7 @@ __all__ = [
     "RankOrder",
     "Suit",
     "deck_of_size",
+    "unchecked_card_set",
 ]
 
 
@@ -159,7 +160,7 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card at ``index`` (0 = 2♣ … 51 = A♠) [CARD-4.1]."""
         if type(index) is not int or not 0 <= index < 52:
-            raise RuleViolation("CARD-4.1", f"a card index is 0..51, not {index!r}", index)
+            raise RuleViolation("CARD-4.1", f"a card index is 0..51, not {shown(index)}", index)
         return ALL_CARDS[index]
 
     @classmethod
@@ -298,7 +299,7 @@ ACE_BELOW_JACK: Final = RankOrder("ace_below_jack", _ACE_BELOW_JACK_RANKS)
 
 def _validate_mask(_instance: object, _attribute: object, value: int) -> None:
     if type(value) is not int or not 0 <= value <= _FULL_MASK:
-        raise RuleViolation("CARD-4.1", f"a card-set mask must be an int in 0..2**52-1, not {value!r}", value)
+        raise RuleViolation("CARD-4.1", f"a card-set mask must be an int in 0..2**52-1, not {shown(value)}", value)
 
 
 @attrs.frozen(repr=False)
@@ -459,6 +460,22 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
+
+
+def unchecked_card_set(mask: int) -> CardSet:
+    """``CardSet(mask)`` without the range check, for a mask already known to hold only cards (taken from a
+    hand): the engines build one for each exchange a player takes, on the hot path of random play.
+
+    >>> unchecked_card_set(CardSet.parse("AS KH").mask) == CardSet.parse("AS KH")
+    True
+    """
+    cards = _new_object(CardSet)
+    _set_mask(cards, mask)  # as the class's own __init__ stores it, without the validator
+    return cards
+
+
+_new_object = object.__new__
+_set_mask: Callable[[CardSet, int], None] = CardSet.__dict__["mask"].__set__
 
 
 def _as_card(card: object) -> Card:

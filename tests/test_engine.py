@@ -4,6 +4,7 @@ reproduced), and the names the engine package keeps for one release."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import attrs
 import pytest
@@ -84,3 +85,74 @@ def test_replace_is_deprecated_for_attrs_evolve() -> None:
     assert replace(Play("AS"), card="KS") == Play("KS")
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         engine.nothing  # noqa: B018
+
+
+def test_rec_1_3_the_former_names_answer_for_one_release_with_a_deprecation_warning() -> None:
+    """REC-1.3: every public name the one vocabulary of both games replaced still answers, warning which name
+    took its place; the old functions keep their old arguments."""
+    from fly_rules.dreyfus import deal as dreyfus_deal
+    from fly_rules.dreyfus import end as dreyfus_end
+    from fly_rules.dreyfus import state as dreyfus_state
+    from fly_rules.dreyfus.rules import DreyfusRules
+    from fly_rules.fly import deal as fly_deal
+    from fly_rules.fly import end as fly_end
+    from fly_rules.fly import exchange as fly_exchange
+    from fly_rules.fly import scoring as fly_scoring
+
+    renamed: list[tuple[Any, str, str, object]] = [
+        (fly_deal, "Table", "DealTable", fly_deal.DealTable),
+        (fly_exchange, "Bidding", "Exchanges", fly_exchange.Exchanges),
+        (fly_scoring, "TrickTally", "Score", fly_scoring.Score),
+        (dreyfus_state, "fresh_deal", "start_deal", dreyfus_state.start_deal),
+    ]
+    for module, old, new, value in renamed:
+        with pytest.warns(DeprecationWarning, match=f"{module.__name__}.{old} is deprecated; use {new}"):
+            found = getattr(module, old)
+        assert found is value
+    rules = fly.FlyRules(players=3, max_deals=2)
+    with pytest.warns(DeprecationWarning, match=r"fly\.end\.match_stops is deprecated; use fly_rules\.engine"):
+        old_stops = fly_end.match_stops
+    assert [old_stops(rules, (1,), 1), old_stops(rules, (), 2), old_stops(rules, (), 1)] == [True, True, False]
+    with pytest.warns(DeprecationWarning, match=r"dreyfus\.end\.match_ends is deprecated"):
+        old_ends = dreyfus_end.match_ends
+    assert [old_ends(None, n, DreyfusRules(max_deals=3)) for n in (2, 3)] == [False, True]
+    with pytest.warns(DeprecationWarning, match=r"dreyfus\.deal\.draw_dealer is deprecated"):
+        old_draw = dreyfus_deal.draw_dealer
+    assert old_draw(11) == dreyfus_deal.draw_first_dealer(DreyfusRules(), 11)
+    deal = fly.new_match(rules, seed=1, dealer=0).deal
+    with pytest.warns(DeprecationWarning, match=r"FlyDeal\.bidding is deprecated; use FlyDeal\.exchanges"):
+        assert deal.bidding is deal.exchanges
+    with pytest.warns(DeprecationWarning, match=r"FlyDeal\.tally is deprecated; use FlyDeal\.score"):
+        assert deal.tally is deal.score
+    with pytest.warns(DeprecationWarning, match=r"FlyDeal\.turn is deprecated"):
+        assert deal.turn == 1
+    over = deal
+    while not over.is_over:
+        over = over.apply(over.legal_actions()[0])
+    with pytest.warns(DeprecationWarning, match=r"FlyDeal\.turn is deprecated"):
+        assert over.turn == -1
+
+
+@pytest.mark.parametrize("game", ["fly", "dreyfus"])
+def test_fly_10_1_drf_8_1_both_matches_hold_the_same_fields_and_step_the_same_way(game: str) -> None:
+    """FLY-10.1, DRF-8.1: a Fly and a Dreyfus match are named tuples of the same fields, in the same order,
+    and one ``apply`` (the engine's) steps both from deal to deal until ``match_stops``."""
+    from fly_rules import dreyfus
+    from fly_rules.engine import MATCH_FIELDS, MatchBase, match_stops
+
+    match: Any = (
+        fly.new_match(fly.FlyRules(players=3, max_deals=2), seed=5, dealer=0)
+        if game == "fly"
+        else dreyfus.new_match(dreyfus.DreyfusRules(max_deals=2), seed=5, dealer=0)
+    )
+    assert type(match)._fields == MATCH_FIELDS
+    assert (match.seed, match.first_dealer, match.deals_played, match.previous_deal) == (5, 0, 0, None)
+    assert type(match).apply is MatchBase.apply
+    rng = random.Random(3)
+    while not match.is_over:
+        match = match.apply(rng.choice(match.legal_actions()))
+    assert match.deals_played == 2
+    assert match_stops(match.rules, match.winner, match.deals_played)
+    assert match.previous_deal.deal_number == 0
+    with pytest.raises(RuleViolation, match=f"^{type(match).over_rule}: the match is over"):
+        match.apply(match.deal.actions[-1])

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from fly_rules._deal_tools import deal_in_packets
+from fly_rules._deprecated import deprecated_names
 from fly_rules.cards import CARD_BITS, DECK_48, Card, Suit
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.engine import shuffled
@@ -26,7 +27,7 @@ __all__ = [
     "contract_of",
     "deal_cards",
     "deal_indices",
-    "draw_dealer",
+    "draw_first_dealer",
     "eldest",
     "next_dealer",
     "set_seat",
@@ -112,7 +113,7 @@ def next_dealer(dealer: int, rules: DreyfusRules) -> int:
     return (dealer + (1 if rules.dealer_rotation == "left" else -1)) % SEATS
 
 
-def draw_dealer(seed: int | str) -> int:
+def draw_first_dealer(rules: DreyfusRules, seed: int | str) -> int:
     """The first dealer of a match, by lot: the seat drawing the lowest card [DRF-2.1].
 
     Seats 0, 1, 2 draw the first three cards of the seed's lot shuffle; the lowest
@@ -184,3 +185,10 @@ def check_position(hands: Sequence[int], talon: Sequence[int]) -> None:
     stray = everything & ~DECK_48.mask
     if stray:
         raise RuleViolation("DRF-1.2", "the twos are not in play", Card.from_index(stray.bit_length() - 1))
+
+
+def _old_draw_dealer(seed: int | str) -> int:
+    return draw_first_dealer(DreyfusRules(), seed)
+
+
+__getattr__ = deprecated_names(__name__, {"draw_dealer": ("draw_first_dealer(rules, seed)", _old_draw_dealer)})

@@ -1,4 +1,5 @@
-"""The end of the match: when it ends and who wins [DRF-8.1] [DRF-8.2] [DRF-8.3].
+"""The end of the match: who wins [DRF-8.1] [DRF-8.2] [DRF-8.3] (when it ends is
+:func:`fly_rules.engine.match_stops`, shared with Fly).
 
 Implements DRF §8 of ``specs/dreyfus.md``.
 """
@@ -7,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from fly_rules._deprecated import deprecated_names
 from fly_rules.dreyfus.rules import DreyfusRules
+from fly_rules.engine.match import match_stops
 
-__all__ = ["match_ends", "winner_of"]
+__all__ = ["winner_of"]
 
 
 def winner_of(
@@ -29,7 +32,10 @@ def winner_of(
     return min(reached, key=lambda seat: (-lower[seat], upper[seat], reached.index(seat)))
 
 
-def match_ends(winner: int | None, deals_played: int, rules: DreyfusRules) -> bool:
-    """Whether the match is over once a deal has been played out: it has a winner, or the
-    cap on deals is reached [DRF-8.1] [DRF-8.3]."""
-    return winner is not None or (rules.max_deals is not None and deals_played >= rules.max_deals)
+def _old_match_ends(winner: int | None, deals_played: int, rules: DreyfusRules) -> bool:
+    return match_stops(rules, winner, deals_played)
+
+
+__getattr__ = deprecated_names(
+    __name__, {"match_ends": ("fly_rules.engine.match_stops(rules, winner, deals_played)", _old_match_ends)}
+)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from fly_rules._choices import SubsetChoices
-from fly_rules.actions import Action, Exchange, Stand
+from fly_rules.actions import Action, Exchange, Stand, exchange_of_mask
 from fly_rules.cards import ALL_CARDS, CardSet
 from fly_rules.dreyfus.deal import HAND_SIZE, DealTable, eldest, set_seat
 from fly_rules.dreyfus.play import opening_leader
@@ -52,7 +52,7 @@ class Exchanges(NamedTuple):
 
 
 def _exchange_of(mask: int) -> Exchange:
-    return _SINGLE[mask.bit_length() - 1] if mask & (mask - 1) == 0 else Exchange(CardSet(mask))
+    return _SINGLE[mask.bit_length() - 1] if mask & (mask - 1) == 0 else exchange_of_mask(mask)
 
 
 def discardable(hand: int, dealt: int, table: DealTable) -> int:
@@ -99,18 +99,18 @@ def next_exchanger_turn(turn: int, talon_left: int) -> int:
 
 
 def exchange_cards(
-    table: DealTable, action: Exchange, seat: int, eligible: int, hands: _Triple, exchanges: Exchanges, score: Score
+    table: DealTable, action: Exchange, seat: int, hands: _Triple, exchanges: Exchanges, score: Score
 ) -> _Exchanged:
     """``seat`` discards ``action``'s cards and draws as many from the top of the talon, writing
     them above; in batch mode his turn then ends [DRF-4.2] [DRF-4.3] [DRF-4.4] [DRF-4.5].
 
-    ``eligible`` is the mask of cards he may discard (:func:`discardable`). Returns the
-    deal's new pieces as :func:`end_turn` does.
+    Returns the deal's new pieces as :func:`end_turn` does.
 
     Raises:
         RuleViolation: naming the rule the exchange breaks (see :func:`refuse_exchange`).
     """
     discard = action.cards.mask
+    eligible = discardable(hands[seat], table.dealt[seat], table)
     taken = exchanges.talon_taken
     left = HAND_SIZE - taken
     size = discard.bit_count()
@@ -126,15 +126,7 @@ def exchange_cards(
     exchanges = Exchanges(step, taken + size, discards, set_seat(bought, seat, bought[seat] + size))
     score = buy(score, seat, size)
     if table.incremental and size < left:
-        return (
-            Phase.EXCHANGE,
-            hands,
-            seat,
-            eldest(table.dealer),
-            discardable(hand, table.dealt[seat], table),
-            exchanges,
-            score,
-        )
+        return Phase.EXCHANGE, hands, seat, eldest(table.dealer), 0, exchanges, score
     return end_turn(table, hands, exchanges, score)
 
 
@@ -142,20 +134,11 @@ def end_turn(table: DealTable, hands: _Triple, exchanges: Exchanges, score: Scor
     """Pass the exchange to the next player, or begin the play [DRF-4.1] [DRF-5.1].
 
     Returns the deal's new pieces: phase, hands, seat to move, leader, the mover's
-    legal mask (discardable cards, or the leader's hand), exchanges and score.
+    legal mask (the leader's hand once the play begins, else 0), exchanges and score.
     """
     step = next_exchanger_turn(exchanges.step, HAND_SIZE - exchanges.talon_taken)
     exchanges = exchanges._replace(step=step)
     if step < 3:
-        seat = (eldest(table.dealer) + step) % 3
-        return (
-            Phase.EXCHANGE,
-            hands,
-            seat,
-            eldest(table.dealer),
-            discardable(hands[seat], table.dealt[seat], table),
-            exchanges,
-            score,
-        )
+        return Phase.EXCHANGE, hands, (eldest(table.dealer) + step) % 3, eldest(table.dealer), 0, exchanges, score
     leader = opening_leader(table.dealer, exchanges.bought, table.rules)
     return Phase.PLAY, hands, leader, leader, hands[leader], exchanges, score

@@ -8,26 +8,23 @@ the deal in which the winner is found.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from fly_rules._numbers import check_seat
-from fly_rules.actions import Action
 from fly_rules.cards import DECK_48, Suit
-from fly_rules.dreyfus.deal import DealTable, contract_of, deal_indices, draw_dealer, next_dealer
-from fly_rules.dreyfus.end import match_ends
+from fly_rules.dreyfus.deal import DealTable, contract_of, deal_indices, draw_first_dealer, next_dealer
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.settlement import settle
-from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView, fresh_deal
+from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView, start_deal
 from fly_rules.engine import MatchBase, check_seed, shuffled_indices
 from fly_rules.errors import RuleViolation
 
 __all__ = ["DreyfusMatch", "new_match"]
 
 _Triple = tuple[int, int, int]
-_new = tuple.__new__
 
 
-class _Fields(NamedTuple):
+class _MatchFields(NamedTuple):
     rules: DreyfusRules
     """The rules in force."""
     seed: int | str
@@ -47,25 +44,18 @@ class _Fields(NamedTuple):
     (the current deal keeps its own)."""
 
 
-class DreyfusMatch(_Fields, MatchBase[DreyfusDeal, DreyfusView]):
+class DreyfusMatch(MatchBase[DreyfusDeal, DreyfusView], _MatchFields):
     """A match of Dreyfus in progress [DRF-8.1]; build one with :func:`new_match`.
 
     Immutable like its deals (a named tuple underneath); equal when the positions are. Its
-    fields: ``rules``, ``seed``, ``first_dealer``, ``deal`` (the deal in progress, or the last
-    once the match is over), ``previous_deal`` (the deal played out before it, or None),
-    ``deals_played``, ``is_over`` and ``history`` (the finished deals' actions, newest first).
+    fields are those of every game's match (:data:`fly_rules.engine.match.MATCH_FIELDS`): ``rules``,
+    ``seed``, ``first_dealer``, ``deal`` (the deal in progress, or the last once the match is over),
+    ``previous_deal`` (the deal played out before it, or None), ``deals_played``, ``is_over`` and
+    ``history`` (the finished deals' actions, newest first).
     """
 
     __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is DreyfusMatch and self[:-1] == other[:-1]
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash(self[:-1])
+    over_rule: ClassVar[str] = "DRF-1.4"
 
     @property
     def upper(self) -> _Triple:
@@ -82,24 +72,12 @@ class DreyfusMatch(_Fields, MatchBase[DreyfusDeal, DreyfusView]):
         """The current deal's trump suit [DRF-3.1]."""
         return self.deal.contract
 
-    def apply(self, action: Action) -> DreyfusMatch:
-        """The match after ``action``; a deal played out is followed by the next, unless
-        the match ends [DRF-8.1] [DRF-3.3] [DRF-2.1].
-
-        Raises:
-            RuleViolation: naming the rule the action breaks; the state is unchanged.
-        """
-        rules, seed, first_dealer, deal, previous, played, _, history = self
-        deal = deal.apply(action)
-        if deal.to_move is not None:
-            return _new(DreyfusMatch, (rules, seed, first_dealer, deal, previous, played, False, history))
-        played += 1
-        if match_ends(deal.winner, played, rules):
-            return DreyfusMatch(rules, seed, first_dealer, deal, previous, played, True, history)
-        for done in deal.actions:
-            history = (done, history)
-        nxt = _deal_number(rules, seed, played, next_dealer(deal.dealer, rules), deal.upper, deal.lower)
-        return DreyfusMatch(rules, seed, first_dealer, nxt, deal, played, False, history)
+    def next_deal(self, deal: DreyfusDeal, number: int) -> DreyfusDeal:
+        """The deal after ``deal``: the next dealer, the next contract of the cycle, the records carried
+        [DRF-2.1] [DRF-3.3]."""
+        return _deal_from_seed(
+            self.rules, self.seed, number, next_dealer(deal.dealer, self.rules), deal.upper, deal.lower
+        )
 
     def settlement(self) -> _Triple:
         """Payments per seat once the match is over: the winner's gain positive, each
@@ -122,12 +100,12 @@ class DreyfusMatch(_Fields, MatchBase[DreyfusDeal, DreyfusView]):
         )
 
 
-def _deal_number(
+def _deal_from_seed(
     rules: DreyfusRules, seed: int | str, number: int, dealer: int, upper: _Triple, lower: _Triple
 ) -> DreyfusDeal:
     """Deal number ``number`` of the match: seeded shuffle, packets, its contract [DRF-2.2] [DRF-3.3]."""
     hands, talon = deal_indices(shuffled_indices(DECK_48, seed, number), dealer, rules)
-    return fresh_deal(DealTable(rules, number, dealer, contract_of(number, rules), hands, talon), upper, lower)
+    return start_deal(DealTable(rules, number, dealer, contract_of(number, rules), hands, talon), upper, lower)
 
 
 def new_match(rules: DreyfusRules, *, seed: int | str, dealer: int | None = None) -> DreyfusMatch:
@@ -146,8 +124,8 @@ def new_match(rules: DreyfusRules, *, seed: int | str, dealer: int | None = None
         raise TypeError(f"rules must be DreyfusRules, not {type(rules).__name__}")
     check_seed(seed)
     if dealer is None:
-        dealer = draw_dealer(seed)
+        dealer = draw_first_dealer(rules, seed)
     else:
         check_seat(dealer, 3, "DRF-2.1", "the dealer")
-    deal = _deal_number(rules, seed, 0, dealer, (0, 0, 0), (0, 0, 0))
-    return DreyfusMatch(rules, seed, dealer, deal, None, 0, False, None)
+    deal = _deal_from_seed(rules, seed, 0, dealer, (0, 0, 0), (0, 0, 0))
+    return DreyfusMatch.starting(rules, seed, dealer, deal)

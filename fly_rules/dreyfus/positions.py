@@ -13,7 +13,7 @@ from fly_rules._numbers import check_seat
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.dreyfus.deal import DealTable, check_position
 from fly_rules.dreyfus.rules import DreyfusRules
-from fly_rules.dreyfus.state import DreyfusDeal, fresh_deal
+from fly_rules.dreyfus.state import DreyfusDeal, start_deal
 from fly_rules.errors import RuleViolation, shown
 
 __all__ = ["new_deal"]
@@ -95,4 +95,4 @@ def new_deal(
         if low[seat] >= rules.target_lower:
             raise RuleViolation("DRF-8.1", f"seat {seat} has already reached {rules.target_lower} below", low)
     table = DealTable(rules, deal_number, dealer, _contract(contract), (masks[0], masks[1], masks[2]), talon_cards)
-    return fresh_deal(table, up, low)
+    return start_deal(table, up, low)

@@ -11,11 +11,16 @@ and ``legal_actions`` stay cheap; arguments are validated once, in
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import attrs
 
+import fly_rules.dreyfus.deal
+import fly_rules.dreyfus.exchange
+import fly_rules.dreyfus.scoring
+from fly_rules._deprecated import deprecated_names
 from fly_rules._numbers import check_seat
 from fly_rules.actions import Action, Exchange, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Rank, Suit
@@ -29,7 +34,7 @@ from fly_rules.engine import Phase, Pictured, unwind
 from fly_rules.errors import RuleViolation
 from fly_rules.tricks import plays_of
 
-__all__ = ["DreyfusDeal", "DreyfusView", "fresh_deal"]
+__all__ = ["DreyfusDeal", "DreyfusView", "start_deal"]
 
 _Triple = tuple[int, int, int]
 _Trick = tuple[tuple[int, Card], ...]
@@ -119,9 +124,9 @@ class DreyfusDeal(NamedTuple):
     states are equal when their positions are, whatever actions led there.
     """
 
-    table: DealTable
+    table: fly_rules.dreyfus.deal.DealTable  # in full: the docs tell it from Fly's
     """What is fixed for the deal: rules, dealer, contract, the cards as dealt."""
-    exchanges: Exchanges
+    exchanges: fly_rules.dreyfus.exchange.Exchanges
     """How far the exchange has gone: turn, talon taken, discards, purchases."""
     phase: Phase
     """Where the deal stands [DRF-4.1] [DRF-6.7]."""
@@ -134,10 +139,10 @@ class DreyfusDeal(NamedTuple):
     leader: int
     """Who leads (or led) the current trick."""
     legal_mask: int
-    """The cards the seat to move may play, or may discard in the exchange (0 when over)."""
+    """In the play, the cards the seat to move may play, as a mask; else 0 (see :attr:`discardable_mask`)."""
     past_tricks: tuple[tuple[int, tuple[int, ...]], ...]
     """Completed tricks: (leader, card indices in play order)."""
-    score: Score
+    score: fly_rules.dreyfus.scoring.Score
     """Tricks taken, upper and lower records, revokes, seats that reached the target."""
     history: tuple[Any, ...] | None
     """The actions taken in this deal, newest first, as nested pairs."""
@@ -147,13 +152,13 @@ class DreyfusDeal(NamedTuple):
         return Pictured._repr_svg_(self)  # type: ignore[arg-type]
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is DreyfusDeal and self[:-1] == other[:-1]
+        return type(other) is DreyfusDeal and _position(self) == _position(other)
 
     def __ne__(self, other: object) -> bool:
         return not self == other
 
     def __hash__(self) -> int:
-        return hash(self[:-1])
+        return hash(_position(self))
 
     # -- the protocol -----------------------------------------------------------------
 
@@ -178,7 +183,7 @@ class DreyfusDeal(NamedTuple):
         if self.phase is _PLAY:
             return plays_of(self.legal_mask)
         if self.phase is _EXCHANGE:
-            return exchange_choices(self.legal_mask, HAND_SIZE - self.exchanges.talon_taken, self.table.rules)
+            return exchange_choices(self.discardable_mask, HAND_SIZE - self.exchanges.talon_taken, self.table.rules)
         return ()
 
     def apply(self, action: Action) -> DreyfusDeal:
@@ -187,37 +192,33 @@ class DreyfusDeal(NamedTuple):
         Raises:
             RuleViolation: naming the rule the action breaks; the state is unchanged.
         """
+        # the one place a deal is built from its fields in order (tuple.__new__, the hot path of every
+        # game: benchmarks/bench.py); everywhere else a deal is built by field name
         table, exchanges, phase, hands, trick, seat, leader, legal, tricks, score, history = self
         kind = type(action)
+        mover: Any = seat  # a seat while the deal is not over
         if phase is _PLAY:
-            if kind is Play:
-                return _new(
-                    DreyfusDeal,
-                    (
-                        table,
-                        exchanges,
-                        *play_card(table, action, seat, legal, hands, trick, leader, tricks, score),  # type: ignore[arg-type]
-                        (action, history),
-                    ),
-                )
-            if kind is Exchange or kind is Stand:
-                raise RuleViolation("DRF-4.1", "the exchange is over", action)
+            if kind is not Play:
+                if kind is Exchange or kind is Stand:
+                    raise RuleViolation("DRF-4.1", "the exchange is over", action)
+                raise RuleViolation("DRF-1.4", "Dreyfus knows only exchange, stand and play", action)
+            played = play_card(table, action, mover, legal, hands, trick, leader, tricks, score)  # type: ignore[arg-type]
+            phase, hands, trick, seat, leader, legal, tricks, score = played
         elif phase is _EXCHANGE:
             if kind is Exchange:
-                pieces = exchange_cards(table, action, seat, legal, hands, exchanges, score)  # type: ignore[arg-type]
+                exchanged = exchange_cards(table, action, mover, hands, exchanges, score)  # type: ignore[arg-type]
+                phase, hands, seat, leader, legal, exchanges, score = exchanged
             elif kind is Stand:
-                pieces = end_turn(table, hands, exchanges, score)
+                phase, hands, seat, leader, legal, exchanges, score = end_turn(table, hands, exchanges, score)
             elif kind is Play:
                 raise RuleViolation("DRF-4.1", "no card is played before the exchange is over", action)
             else:
                 raise RuleViolation("DRF-1.4", "Dreyfus knows only exchange, stand and play", action)
-            phase, hands, seat, leader, legal, exchanges, score = pieces
-            return _new(
-                DreyfusDeal, (table, exchanges, phase, hands, (), seat, leader, legal, (), score, (action, history))
-            )
         else:
             raise RuleViolation("DRF-1.4", "the deal is over; no action is accepted", action)
-        raise RuleViolation("DRF-1.4", "Dreyfus knows only exchange, stand and play", action)
+        return _new(
+            DreyfusDeal, (table, exchanges, phase, hands, trick, seat, leader, legal, tricks, score, (action, history))
+        )
 
     # -- the shared vocabulary ------------------------------------------------------------
 
@@ -261,6 +262,15 @@ class DreyfusDeal(NamedTuple):
     def tricks(self) -> tuple[_Trick, ...]:
         """The completed tricks, each as (seat, card) in play order."""
         return tuple(_pairs(leader, cards) for leader, cards in self.past_tricks)
+
+    @property
+    def discardable_mask(self) -> int:
+        """In the exchange, the cards the seat to move may discard (фоски still held of those dealt to him),
+        as a mask; else 0 [DRF-4.2]."""
+        seat = self.to_move
+        if self.phase is not _EXCHANGE or seat is None:
+            return 0
+        return discardable(self.hand_masks[seat], self.table.dealt[seat], self.table)
 
     @property
     def tricks_taken(self) -> _Triple:
@@ -415,23 +425,29 @@ class DreyfusDeal(NamedTuple):
         }
 
 
+_position = operator.attrgetter(*DreyfusDeal._fields[:-1])  # every field but the history, by name
+
+
 def _contract_text(contract: Suit | None) -> str:
     return "NT" if contract is None else contract.letter
 
 
-def fresh_deal(table: DealTable, upper: _Triple, lower: _Triple) -> DreyfusDeal:
+def start_deal(table: DealTable, upper: _Triple, lower: _Triple) -> DreyfusDeal:
     """A dealt deal at eldest's exchange turn, from checked pieces [DRF-4.1]."""
     first = eldest(table.dealer)
     return DreyfusDeal(
         table=table,
-        exchanges=Exchanges(0, 0, (0, 0, 0), (0, 0, 0)),
+        exchanges=Exchanges(step=0, talon_taken=0, discards=(0, 0, 0), bought=(0, 0, 0)),
         phase=_EXCHANGE,
         hand_masks=table.dealt,
         trick_cards=(),
         to_move=first,
         leader=first,
-        legal_mask=discardable(table.dealt[first], table.dealt[first], table),
+        legal_mask=0,
         past_tricks=(),
-        score=Score((0, 0, 0), upper, lower, (0, 0, 0), ()),
+        score=Score(tricks_taken=(0, 0, 0), upper=upper, lower=lower, revokes=(0, 0, 0), reached=()),
         history=None,
     )
+
+
+__getattr__ = deprecated_names(__name__, {"fresh_deal": ("start_deal", start_deal)})

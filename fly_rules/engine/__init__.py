@@ -19,7 +19,7 @@ and never asks which game it holds:
   ``ALL_CARDS[i]``); ``hands``: the same as :class:`~fly_rules.cards.CardSet`;
 - ``trick_cards``: card indices of the current trick in play order;
   ``trick``: the same as ``(seat, Card)`` pairs; ``leader``: the seat that led
-  it (or leads next);
+  it (or leads next; None before the play of a Fly deal);
 - ``tricks_taken`` per seat, ``actions`` (this deal's, or the whole match's,
   oldest first), ``previous_deal`` (the deal played out just before the
   current one in a match; always None on a lone deal);
@@ -63,11 +63,12 @@ from __future__ import annotations
 import attrs
 
 from fly_rules._deprecated import deprecated_names
-from fly_rules.engine.match import MatchBase, Pictured, unwind
+from fly_rules.engine.match import MATCH_FIELDS, MatchBase, Pictured, match_stops, unwind
 from fly_rules.engine.protocols import DealState, GameState, Phase, Rules, SeatView
 from fly_rules.engine.shuffle import check_seed, shuffled, shuffled_indices
 
 __all__ = [
+    "MATCH_FIELDS",
     "DealState",
     "GameState",
     "MatchBase",
@@ -76,6 +77,7 @@ __all__ = [
     "Rules",
     "SeatView",
     "check_seed",
+    "match_stops",
     "shuffled",
     "shuffled_indices",
     "unwind",

@@ -1,19 +1,27 @@
-"""What every game's match shares: the pass-through to its current deal, the history of finished
-deals' actions, and the picture Jupyter shows of a state."""
+"""What every game's match shares: its fields, the pass-through to its current deal, the step from one
+deal to the next, the history of finished deals' actions, and the picture Jupyter shows of a state."""
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
 
 from fly_rules.cards import Card, CardSet, Suit
-from fly_rules.engine.protocols import DealState, Phase
+from fly_rules.engine.protocols import DealState, Phase, Rules
+from fly_rules.errors import RuleViolation
 
-__all__ = ["MatchBase", "Pictured", "unwind"]
+__all__ = ["MATCH_FIELDS", "MatchBase", "Pictured", "match_stops", "unwind"]
 
 _D = TypeVar("_D", bound=DealState)
 _V = TypeVar("_V")
+_OVER = Phase.OVER
+_new: Callable[..., Any] = tuple.__new__
+
+MATCH_FIELDS = ("rules", "seed", "first_dealer", "deal", "previous_deal", "deals_played", "is_over", "history")
+"""The fields of every game's match, in order: a match is a named tuple of these (see :class:`MatchBase`)."""
+# what makes a match's position: every field but the deal before (kept for reporting) and the history
+_position = operator.attrgetter("rules", "seed", "first_dealer", "deal", "deals_played", "is_over")
 
 
 class Pictured:
@@ -47,27 +55,105 @@ def unwind(history: tuple[Any, ...] | None) -> tuple[Any, ...]:
     return tuple(reversed(out))
 
 
+def match_stops(rules: Rules, winner: int | None, deals_played: int) -> bool:
+    """Whether a match ends once a deal is played out: the deal decided a winner, or ``rules.max_deals``
+    deals are played [FLY-10.1] [DRF-8.1] [DRF-8.3].
+
+    >>> from fly_rules.fly import FlyRules
+    >>> match_stops(FlyRules(max_deals=3), None, 2), match_stops(FlyRules(max_deals=3), None, 3)
+    (False, True)
+    """
+    return winner is not None or (rules.max_deals is not None and deals_played >= rules.max_deals)
+
+
 def _from_deal(name: str, doc: str) -> Any:
     """A read-only property answering the current deal's ``name`` (a C-level getter: cheap)."""
     return property(operator.attrgetter(f"deal.{name}"), doc=doc)
 
 
 class MatchBase(Pictured, Generic[_D, _V]):
-    """What every game's match passes straight to its current deal: the seat to
-    move, the legal actions, the views, the tricks and the winner.
+    """What every game's match shares: the step from one deal to the next (:meth:`apply`), equality, and
+    what it passes straight to its current deal: the seat to move, the legal actions, the views, the
+    tricks and the winner.
 
-    A match class (a named tuple or attrs class with a ``deal`` field) inherits these, so the
-    two games' matches share one definition of them.
+    A game's match class puts this base first and a named tuple of :data:`MATCH_FIELDS` second, and
+    says how its next deal is dealt (``next_deal``) and which rule refuses an action once it is over.
     """
 
     __slots__ = ()
-    deal: _D
+    over_rule: ClassVar[str]
+    """The rule that refuses an action once the match is over."""
 
-    if TYPE_CHECKING:  # a field or a property in each game's match
+    if TYPE_CHECKING:  # the fields (read only), in the order of MATCH_FIELDS
 
         @property
-        def history(self) -> tuple[Any, ...] | None:
-            """The actions of the finished deals, newest first, as nested pairs."""
+        def rules(self) -> Any: ...
+        @property
+        def seed(self) -> int | str: ...
+        @property
+        def first_dealer(self) -> int: ...
+        @property
+        def deal(self) -> _D: ...
+        @property
+        def previous_deal(self) -> _D | None: ...
+        @property
+        def deals_played(self) -> int: ...
+        @property
+        def is_over(self) -> bool: ...
+        @property
+        def history(self) -> tuple[Any, ...] | None: ...
+        def __iter__(self) -> Iterator[Any]: ...
+
+    @classmethod
+    def starting(cls, rules: Any, seed: int | str, dealer: int, deal: _D) -> Self:
+        """The match at its first deal ``deal``, dealt by ``dealer`` from ``seed`` under ``rules``."""
+        built: Self = cast(Any, cls)(
+            rules=rules,
+            seed=seed,
+            first_dealer=dealer,
+            deal=deal,
+            previous_deal=None,
+            deals_played=0,
+            is_over=False,
+            history=None,
+        )
+        return built
+
+    def next_deal(self, deal: _D, number: int) -> _D:
+        """The deal number ``number`` of this match, dealt once ``deal`` (the one before it) is played out."""
+        raise NotImplementedError
+
+    def apply(self, action: Any) -> Self:
+        """The match after ``action``; a deal played out is followed by the next, unless the match ends
+        [FLY-10.1] [DRF-8.1].
+
+        Raises:
+            RuleViolation: with the ID of the rule the action breaks; this match is unchanged.
+        """
+        # the one place a match is built from its fields in order (the hot path: benchmarks/bench.py)
+        rules, seed, first_dealer, deal, previous, played, over, history = self
+        if over:
+            raise RuleViolation(self.over_rule, f"the match is over; no action is accepted ({action!r})", action)
+        deal = deal.apply(action)
+        if deal.phase is _OVER:
+            played += 1
+            if match_stops(rules, deal.winner, played):
+                over = True
+            else:
+                for done in deal.actions:
+                    history = (done, history)
+                previous, deal = deal, self.next_deal(deal, played)
+        following: Self = _new(type(self), (rules, seed, first_dealer, deal, previous, played, over, history))
+        return following
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and _position(self) == _position(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(_position(self))
 
     deal_number: int = _from_deal("deal_number", "The current deal's number, 0 for the first.")
     dealer: int = _from_deal("dealer", "The current deal's dealer.")
@@ -80,7 +166,9 @@ class MatchBase(Pictured, Generic[_D, _V]):
     hands: tuple[CardSet, ...] = _from_deal("hands", "Each seat's hand in the current deal.")
     trick_cards: tuple[int, ...] = _from_deal("trick_cards", "Card indices of the current trick, in play order.")
     trick: tuple[tuple[int, Card], ...] = _from_deal("trick", "The current trick as (seat, card) pairs, in play order.")
-    leader: int = _from_deal("leader", "The seat that led the current trick (or leads the next).")
+    leader: int | None = _from_deal(
+        "leader", "The seat that led the current trick (or leads the next); None before Fly's play."
+    )
     game: str = _from_deal("game", '``"fly"`` or ``"dreyfus"``.')
     trump: Suit | None = _from_deal("trump", "The current deal's trump suit; None for no trump.")
     scores: tuple[int, ...] = _from_deal(

@@ -175,8 +175,8 @@ class GameState(Protocol):
         """The current trick as (seat, card) pairs, in play order."""
 
     @property
-    def leader(self) -> int:
-        """The seat that led the current trick (or leads the next)."""
+    def leader(self) -> int | None:
+        """The seat that led the current trick (or leads the next); None before Fly's play begins."""
 
     @property
     def tricks_taken(self) -> tuple[int, ...]:

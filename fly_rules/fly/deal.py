@@ -11,18 +11,27 @@ from typing import Any
 
 import attrs
 
+from fly_rules._deprecated import deprecated_names
 from fly_rules.cards import ALL_CARDS, Card, RankOrder, Suit
 from fly_rules.fly.rules import FlyRules
 from fly_rules.tricks import TrumpDuty
 
-__all__ = ["ACE_OF_SPADES", "Table", "deal_cards", "deal_indices", "draw_first_dealer", "refill_order", "seats_from"]
+__all__ = [
+    "ACE_OF_SPADES",
+    "DealTable",
+    "deal_cards",
+    "deal_indices",
+    "draw_first_dealer",
+    "refill_order",
+    "seats_from",
+]
 
 ACE_OF_SPADES = 51
 """Index of the A♠ (``Card.parse("AS").index``)."""
 
 
 @attrs.frozen
-class Table:
+class DealTable:
     """What stays fixed for a whole deal: the rules, the dealer, the trump card, and
     values derived from them once so that play need not recompute them."""
 
@@ -60,7 +69,9 @@ class Table:
 
 
 _DERIVED = ("trump", "privileged", "trump_ace", "left", "order", "must_head", "trump_duty", "top_trump")
-_STORE_DERIVED: tuple[Callable[[Table, Any], None], ...] = tuple(Table.__dict__[name].__set__ for name in _DERIVED)
+_STORE_DERIVED: tuple[Callable[[DealTable, Any], None], ...] = tuple(
+    DealTable.__dict__[name].__set__ for name in _DERIVED
+)
 
 
 @functools.lru_cache(maxsize=256)
@@ -128,3 +139,6 @@ def refill_order(pool: int, seed: int | str | None, deal_number: int, refill: in
     if seed is not None:
         random.Random(f"fly_rules:{seed}:{deal_number}:refill:{refill}").shuffle(cards)
     return tuple(cards)
+
+
+__getattr__ = deprecated_names(__name__, {"Table": ("DealTable", DealTable)})

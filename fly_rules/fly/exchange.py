@@ -2,26 +2,27 @@
 folding [FLY-4.1] [FLY-4.2] [FLY-4.3] [FLY-4.4] [FLY-4.5] [FLY-4.6] [FLY-4.7]
 [FLY-5.1] [FLY-5.2] [FLY-5.3] [FLY-5.4] [FLY-5.5] [FLY-3.3].
 
-The functions take the deal's pieces (the :class:`~fly_rules.fly.deal.Table`, the
-:class:`Bidding`, the hands as masks and the seat to move) and return new
+The functions take the deal's pieces (the :class:`~fly_rules.fly.deal.DealTable`, the
+:class:`Exchanges`, the hands as masks and the seat to move) and return new
 pieces; they never see the deal itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import attrs
 
 from fly_rules._choices import SubsetChoices
-from fly_rules.actions import Exchange, Fold, Stand
+from fly_rules._deprecated import deprecated_names
+from fly_rules.actions import Exchange, Fold, Stand, exchange_of_mask
 from fly_rules.cards import CARD_BITS, Card, CardSet
 from fly_rules.errors import RuleViolation
-from fly_rules.fly.deal import ACE_OF_SPADES, Table, refill_order
+from fly_rules.fly.deal import ACE_OF_SPADES, DealTable, refill_order
 
 __all__ = [
-    "Bidding",
+    "Exchanges",
     "SwapTrump",
     "apply_declaration",
     "exchange_limit",
@@ -50,7 +51,7 @@ class SwapTrump:
         return f"swap-trump {self.card}"
 
 
-class Bidding(NamedTuple):
+class Exchanges(NamedTuple):
     """The state of the exchange: the stock, the discards and the declarations [FLY-4.1]."""
 
     stock_indices: tuple[int, ...]
@@ -73,51 +74,37 @@ class Bidding(NamedTuple):
     """How many times the stock was refilled [FLY-4.5]."""
 
 
-_Declaration = tuple[int, tuple[int, ...], Bidding]
-"""What a declaration leaves: the seat to declare next (-1 once every declaration
-is made and play may begin), the hands and the bidding."""
+_Declaration = tuple[int | None, tuple[int, ...], Exchanges]
+"""What a declaration leaves: the seat to declare next (None once every declaration
+is made and play may begin), the hands and the exchanges."""
 
 
 _STAND_ONLY = (_STAND,)
 _STAND_FOLD = (_STAND, _FOLD)
-_new_object = object.__new__
-_new = tuple.__new__  # a named tuple built without its keyword-handling __new__
-# the frozen classes' slots, stored through directly
-_store_mask: Callable[[CardSet, int], None] = CardSet.__dict__["mask"].__set__
-_store_cards: Callable[[Exchange, CardSet], None] = Exchange.__dict__["cards"].__set__
+_new = tuple.__new__  # Exchanges built without its keyword-handling __new__, once per exchange taken
 
 
-def _exchange_of(mask: int) -> Exchange:
-    """``Exchange(CardSet(mask))`` for a mask taken from a hand, built without re-checking it
-    (a random player builds one of these at almost every declaration)."""
-    cards = _new_object(CardSet)
-    _store_mask(cards, mask)
-    action = _new_object(Exchange)
-    _store_cards(action, cards)
-    return action
+def _in_exchange_round(table: DealTable, exchanges: Exchanges) -> bool:
+    return table.rules.declaration_mode == "combined" or exchanges.declaration_round == 1
 
 
-def _in_exchange_round(table: Table, bidding: Bidding) -> bool:
-    return table.rules.declaration_mode == "combined" or bidding.declaration_round == 1
-
-
-def fold_refusal(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int) -> RuleViolation | None:
+def fold_refusal(table: DealTable, exchanges: Exchanges, hands: tuple[int, ...], seat: int) -> RuleViolation | None:
     """Why ``seat`` may not fold now, or None if it may [FLY-5.2] [FLY-5.3] [FLY-5.4] [FLY-5.5] [FLY-4.6]."""
-    reason = _fold_reason(table, bidding, hands, seat)
+    reason = _fold_reason(table, exchanges, hands, seat)
     return None if reason is None else RuleViolation(*reason, _FOLD)
 
 
-def _fold_reason(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int) -> tuple[str, str] | None:
+def _fold_reason(table: DealTable, exchanges: Exchanges, hands: tuple[int, ...], seat: int) -> tuple[str, str] | None:
     """:func:`fold_refusal` as (rule ID, text), built only when a fold is refused."""
     rules = table.rules
-    if rules.declaration_mode == "fold_round_then_exchange" and bidding.declaration_round == 1:
+    if rules.declaration_mode == "fold_round_then_exchange" and exchanges.declaration_round == 1:
         return "FLY-4.6", "after the fold round a player who stayed in must play"
-    if hands[seat] & _AS_BIT or (bidding.declared[seat] and _gave_up_ace(bidding, seat)):
+    if hands[seat] & _AS_BIT or (exchanges.declared[seat] and _gave_up_ace(exchanges, seat)):
         return "FLY-5.2", "a player who held the ace of spades when his turn began may not fold"
     if rules.forced_player == "eldest" and seat == table.left[table.dealer]:
         return "FLY-5.3", "the player on the dealer's left may not fold (forced_player='eldest')"
     if seat == table.dealer:  # the last to speak
-        others_active = sum(bidding.active) - 1
+        others_active = sum(exchanges.active) - 1
         if others_active == 0 and rules.forced_player == "dealer_if_all_passed":
             return "FLY-5.3", "the dealer must play when everyone else has folded"
         if others_active == 0 and rules.all_fold == "dealer_must_play":
@@ -127,10 +114,10 @@ def _fold_reason(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: i
     return None
 
 
-def _gave_up_ace(bidding: Bidding, seat: int) -> bool:
+def _gave_up_ace(exchanges: Exchanges, seat: int) -> bool:
     """Whether ``seat`` discarded the A♠ this deal, by exchange or trump swap: he held it when his
     turn began, so he may still not fold [FLY-4.6] [FLY-4.7] [FLY-5.2]."""
-    for action in bidding.declared[seat]:
+    for action in exchanges.declared[seat]:
         if isinstance(action, SwapTrump) and action.card.bit == _AS_BIT:
             return True
         if isinstance(action, Exchange) and action.cards.mask & _AS_BIT:
@@ -138,35 +125,35 @@ def _gave_up_ace(bidding: Bidding, seat: int) -> bool:
     return False
 
 
-def _refill_pool(table: Table, bidding: Bidding, hands: tuple[int, ...]) -> int:
+def _refill_pool(table: DealTable, exchanges: Exchanges, hands: tuple[int, ...]) -> int:
     mode = table.rules.stock_exhaustion
     if mode == "folded_hands":
         pool = 0
-        for seat, active in enumerate(bidding.active):
+        for seat, active in enumerate(exchanges.active):
             if not active:
                 pool |= hands[seat]
         return pool
     if mode == "reshuffle_discards":
-        return bidding.discard_mask
+        return exchanges.discard_mask
     return 0
 
 
-def exchange_limit(table: Table, bidding: Bidding, hands: tuple[int, ...]) -> int:
+def exchange_limit(table: DealTable, exchanges: Exchanges, hands: tuple[int, ...]) -> int:
     """The most cards the player to move may exchange now [FLY-4.3] [FLY-4.5]."""
     rules = table.rules
     limit = rules.max_exchange
     if rules.total_exchange_cap is not None:
-        limit = min(limit, rules.total_exchange_cap - bidding.exchanged_total)
-    available = len(bidding.stock_indices)
+        limit = min(limit, rules.total_exchange_cap - exchanges.exchanged_total)
+    available = len(exchanges.stock_indices)
     if available >= limit:
         return limit  # the stock alone covers it (the caps leave limit >= 0)
-    available += _refill_pool(table, bidding, hands).bit_count()
-    if rules.turnup_use == "last_stock_card" and bidding.turnup_here:
+    available += _refill_pool(table, exchanges, hands).bit_count()
+    if rules.turnup_use == "last_stock_card" and exchanges.turnup_here:
         available += 1
     return max(0, min(limit, available))
 
 
-def legal_declarations(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int) -> Sequence[Any]:
+def legal_declarations(table: DealTable, exchanges: Exchanges, hands: tuple[int, ...], seat: int) -> Sequence[Any]:
     """The declarations open to ``seat`` [FLY-4.2], in the documented order.
 
     The exchanges come as a lazy sequence (``SubsetChoices``, shared with Dreyfus):
@@ -175,35 +162,35 @@ def legal_declarations(table: Table, bidding: Bidding, hands: tuple[int, ...], s
     """
     rules = table.rules
     combined = rules.declaration_mode == "combined"
-    must_confirm = bidding.must_confirm
+    must_confirm = exchanges.must_confirm
     # _fold_reason refuses a fold in the exchange round of two (FLY-4.6), so it alone decides
-    may_fold = _fold_reason(table, bidding, hands, seat) is None
+    may_fold = _fold_reason(table, exchanges, hands, seat) is None
     actions: tuple[Any, ...] = _STAND_FOLD if may_fold else _STAND_ONLY
-    if must_confirm or not (combined or bidding.declaration_round == 1):  # not _in_exchange_round
+    if must_confirm or not (combined or exchanges.declaration_round == 1):  # not _in_exchange_round
         return actions
     hand = hands[seat]
     choosable = hand if rules.ace_of_spades_discardable else hand & ~_AS_BIT
-    if rules.turnup_use == "dealer_swap" and _may_swap(table, bidding, seat):  # the cheap test first
+    if _may_swap(table, exchanges, seat):
         actions += tuple(SwapTrump(card) for card in CardSet(choosable))
     limit = rules.max_exchange
-    if rules.total_exchange_cap is not None or len(bidding.stock_indices) < limit:
-        limit = exchange_limit(table, bidding, hands)  # capped, or the stock runs short
+    if rules.total_exchange_cap is not None or len(exchanges.stock_indices) < limit:
+        limit = exchange_limit(table, exchanges, hands)  # capped, or the stock runs short
     if not limit or not choosable:
         return actions
-    return SubsetChoices(actions, choosable, limit, _exchange_of)
+    return SubsetChoices(actions, choosable, limit, exchange_of_mask)
 
 
-def _may_swap(table: Table, bidding: Bidding, seat: int) -> bool:
-    return table.rules.turnup_use == "dealer_swap" and seat == table.dealer and bidding.turnup_here
+def _may_swap(table: DealTable, exchanges: Exchanges, seat: int) -> bool:
+    return table.rules.turnup_use == "dealer_swap" and seat == table.dealer and exchanges.turnup_here
 
 
-def _check_exchange(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int, action: Exchange) -> int:
+def _check_exchange(table: DealTable, exchanges: Exchanges, hands: tuple[int, ...], seat: int, action: Exchange) -> int:
     """The number of cards ``action`` exchanges; raise if it is not a legal exchange for ``seat``
     [FLY-4.3] [FLY-4.5] [FLY-4.7]."""
     rules = table.rules
     mask = action.cards.mask
-    if bidding.must_confirm or not (rules.declaration_mode == "combined" or bidding.declaration_round == 1):
-        rule = "FLY-4.6" if bidding.must_confirm else "FLY-4.1"
+    if exchanges.must_confirm or not (rules.declaration_mode == "combined" or exchanges.declaration_round == 1):
+        rule = "FLY-4.6" if exchanges.must_confirm else "FLY-4.1"
         raise RuleViolation(rule, "no exchange is open now: stand or fold", action)
     if mask == 0:
         raise RuleViolation("FLY-4.3", "an exchange discards at least one card; to keep the hand, stand", action)
@@ -213,45 +200,45 @@ def _check_exchange(table: Table, bidding: Bidding, hands: tuple[int, ...], seat
     count = mask.bit_count()
     if count > rules.max_exchange:
         raise RuleViolation("FLY-4.3", f"at most {rules.max_exchange} cards may be exchanged, not {count}", action)
-    if rules.total_exchange_cap is not None and bidding.exchanged_total + count > rules.total_exchange_cap:
-        left = rules.total_exchange_cap - bidding.exchanged_total
+    if rules.total_exchange_cap is not None and exchanges.exchanged_total + count > rules.total_exchange_cap:
+        left = rules.total_exchange_cap - exchanges.exchanged_total
         raise RuleViolation("FLY-4.3", f"only {left} more cards may be exchanged in this deal, not {count}", action)
     if not rules.ace_of_spades_discardable and mask & _AS_BIT:
         raise RuleViolation("FLY-4.7", "the ace of spades may not be discarded", action)
     # the checks above leave count within the caps, so only a short stock can refuse it
-    if count > len(bidding.stock_indices):
-        limit = exchange_limit(table, bidding, hands)
+    if count > len(exchanges.stock_indices):
+        limit = exchange_limit(table, exchanges, hands)
         if count > limit:
             raise RuleViolation("FLY-4.5", f"the stock can replace only {limit} cards, not {count}", action)
     return count
 
 
 def _draw(
-    table: Table, bidding: Bidding, hands: tuple[int, ...], count: int
+    table: DealTable, exchanges: Exchanges, hands: tuple[int, ...], count: int
 ) -> tuple[int, tuple[int, ...], bool, int, tuple[int, ...], int]:
     """Take ``count`` replacements [FLY-4.4]: the stock from its top, then (by the
     options) the trump card, then a refilled stock [FLY-4.5].
 
     Returns (drawn mask, new stock, turn-up still here, discards, hands, refills).
     """
-    stock = bidding.stock_indices
+    stock = exchanges.stock_indices
     drawn = sum(map(CARD_BITS.__getitem__, stock[:count]))  # distinct cards: the sum is their union
     if count <= len(stock):  # the stock alone covers it
-        return drawn, stock[count:], bidding.turnup_here, bidding.discard_mask, hands, bidding.refills
+        return drawn, stock[count:], exchanges.turnup_here, exchanges.discard_mask, hands, exchanges.refills
     count -= len(stock)
     stock = ()
-    turnup_here = bidding.turnup_here
-    discards = bidding.discard_mask
-    refills = bidding.refills
+    turnup_here = exchanges.turnup_here
+    discards = exchanges.discard_mask
+    refills = exchanges.refills
     rules = table.rules
     if count and rules.turnup_use == "last_stock_card" and turnup_here:
         drawn |= table.trump_card.bit
         turnup_here = False
         count -= 1
     if count:
-        pool = _refill_pool(table, bidding, hands)
+        pool = _refill_pool(table, exchanges, hands)
         if rules.stock_exhaustion == "folded_hands":
-            hands = tuple(0 if not bidding.active[s] else h for s, h in enumerate(hands))
+            hands = tuple(0 if not exchanges.active[s] else h for s, h in enumerate(hands))
         else:
             discards = 0
         stock = refill_order(pool, table.seed, table.deal_number, refills)
@@ -262,32 +249,34 @@ def _draw(
     return drawn, stock, turnup_here, discards, hands, refills
 
 
-def apply_declaration(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int, action: Any) -> _Declaration:
+def apply_declaration(
+    table: DealTable, exchanges: Exchanges, hands: tuple[int, ...], seat: int, action: Any
+) -> _Declaration:
     """The declaration ``action`` of ``seat`` [FLY-4.1] [FLY-4.2].
 
     Raises:
         RuleViolation: the declaration is not open to ``seat`` now, naming the rule.
     """
-    declared = list(bidding.declared)
+    declared = list(exchanges.declared)
     declared[seat] = (*declared[seat], action)
     if isinstance(action, Exchange):  # first: the most frequent in random play
-        count = _check_exchange(table, bidding, hands, seat, action)
+        count = _check_exchange(table, exchanges, hands, seat, action)
         mask = action.cards.mask
-        drawn, stock, turnup_here, discards, hands_after, refills = _draw(table, bidding, hands, count)
+        drawn, stock, turnup_here, discards, hands_after, refills = _draw(table, exchanges, hands, count)
         exchanged = list(hands_after)
         exchanged[seat] = exchanged[seat] & ~mask | drawn
         confirm = table.rules.may_fold_after_exchange
         after = _new(
-            Bidding,
+            Exchanges,
             (
                 stock,
-                bidding.active,
+                exchanges.active,
                 tuple(declared),
                 turnup_here,
                 discards | mask,
-                bidding.declaration_round,
+                exchanges.declaration_round,
                 confirm,
-                bidding.exchanged_total + count,
+                exchanges.exchanged_total + count,
                 refills,
             ),
         )
@@ -295,7 +284,7 @@ def apply_declaration(table: Table, bidding: Bidding, hands: tuple[int, ...], se
             return seat, tuple(exchanged), after
         return _next_declarer(table, after, tuple(exchanged), seat)
     if isinstance(action, SwapTrump):
-        if not _may_swap(table, bidding, seat) or bidding.must_confirm or not _in_exchange_round(table, bidding):
+        if not _may_swap(table, exchanges, seat) or exchanges.must_confirm or not _in_exchange_round(table, exchanges):
             raise RuleViolation("FLY-3.3", "only the dealer, once, may take the trump card (turnup_use)", action)
         bit = action.card.bit
         if not hands[seat] & bit:
@@ -304,33 +293,37 @@ def apply_declaration(table: Table, bidding: Bidding, hands: tuple[int, ...], se
             raise RuleViolation("FLY-4.7", "the ace of spades may not be discarded, even for the trump card", action)
         swapped = list(hands)
         swapped[seat] = swapped[seat] & ~bit | table.trump_card.bit
-        after = bidding._replace(discard_mask=bidding.discard_mask | bit, turnup_here=False, declared=tuple(declared))
+        after = exchanges._replace(
+            discard_mask=exchanges.discard_mask | bit, turnup_here=False, declared=tuple(declared)
+        )
         return seat, tuple(swapped), after
     if isinstance(action, Fold):
-        refused = fold_refusal(table, bidding, hands, seat)
+        refused = fold_refusal(table, exchanges, hands, seat)
         if refused is not None:
             raise refused
-        active = list(bidding.active)
+        active = list(exchanges.active)
         active[seat] = False
-        after = bidding._replace(active=tuple(active), declared=tuple(declared), must_confirm=False)
+        after = exchanges._replace(active=tuple(active), declared=tuple(declared), must_confirm=False)
         return _next_declarer(table, after, hands, seat)
-    # a Stand
-    return _next_declarer(table, bidding._replace(declared=tuple(declared), must_confirm=False), hands, seat)
+    return _next_declarer(table, exchanges._replace(declared=tuple(declared), must_confirm=False), hands, seat)
 
 
-def _next_declarer(table: Table, bidding: Bidding, hands: tuple[int, ...], seat: int) -> _Declaration:
-    """The turn passed from ``seat`` to the next player to declare, or -1 when every
+def _next_declarer(table: DealTable, exchanges: Exchanges, hands: tuple[int, ...], seat: int) -> _Declaration:
+    """The turn passed from ``seat`` to the next player to declare, or None when every
     declaration is made [FLY-4.1]."""
     left = table.left
-    active = bidding.active
-    first_round = bidding.declaration_round == 0
+    active = exchanges.active
+    first_round = exchanges.declaration_round == 0
     while seat != table.dealer:
         seat = left[seat]
         if first_round or active[seat]:
-            return seat, hands, bidding
+            return seat, hands, exchanges
     if first_round and table.rules.declaration_mode == "fold_round_then_exchange" and any(active):
         seat = left[table.dealer]
         while not active[seat]:
             seat = left[seat]
-        return seat, hands, bidding._replace(declaration_round=1)
-    return -1, hands, bidding
+        return seat, hands, exchanges._replace(declaration_round=1)
+    return None, hands, exchanges
+
+
+__getattr__ = deprecated_names(__name__, {"Bidding": ("Exchanges", Exchanges)})

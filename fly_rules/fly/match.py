@@ -5,32 +5,32 @@ played, rotation of the dealer, standings [FLY-2.1] [FLY-2.2] [FLY-10.1]
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from fly_rules._numbers import check_seat
-from fly_rules.actions import Action
 from fly_rules.cards import ALL_CARDS
-from fly_rules.engine import MatchBase, Phase, check_seed, shuffled_indices
-from fly_rules.errors import RuleViolation
-from fly_rules.fly import end
-from fly_rules.fly.deal import Table, deal_indices, draw_first_dealer
-from fly_rules.fly.exchange import SwapTrump
+from fly_rules.engine import MatchBase, check_seed, shuffled_indices
+from fly_rules.fly.deal import DealTable, deal_indices, draw_first_dealer
+from fly_rules.fly.end import next_dealer
 from fly_rules.fly.rules import FlyRules
 from fly_rules.fly.state import FlyDeal, FlyView, start_deal
 
 __all__ = ["FlyMatch", "new_match"]
 
-_OVER = Phase.OVER
-
 
 class _MatchFields(NamedTuple):
+    rules: FlyRules
+    """The rules options."""
+    seed: int | str
+    """The seed every deal's shuffle derives from."""
+    first_dealer: int
+    """The dealer of the match's first deal [FLY-2.1]."""
     deal: FlyDeal
     """The deal in progress (or the last one, once the match is over)."""
     previous_deal: FlyDeal | None
     """The deal finished just before ``deal`` began, for reporting; None at first."""
-    first_dealer: int
-    """The dealer of the match's first deal [FLY-2.1]."""
+    deals_played: int
+    """Deals played out so far."""
     is_over: bool
     """Whether the match has ended: a winner, or ``rules.max_deals`` reached [FLY-10.1]."""
     history: tuple[Any, ...] | None
@@ -38,42 +38,25 @@ class _MatchFields(NamedTuple):
     (the current deal keeps its own)."""
 
 
-class FlyMatch(_MatchFields, MatchBase[FlyDeal, FlyView]):
+class FlyMatch(MatchBase[FlyDeal, FlyView], _MatchFields):
     """A match of Fly: deals one after another until a record reaches zero, or until
     ``rules.max_deals`` deals are played [FLY-10.1].
 
     Each deal is shuffled from the match's seed and the deal's number
     (:func:`fly_rules.engine.shuffled`), so the same seed and actions always give
     the same match. Build one with :func:`new_match`. Immutable like its deals (a
-    named tuple underneath); equal when the positions are.
+    named tuple underneath); equal when the positions are. Its fields are those of every
+    game's match (:data:`fly_rules.engine.match.MATCH_FIELDS`).
     """
 
     __slots__ = ()
+    over_rule: ClassVar[str] = "FLY-10.3"
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is FlyMatch and self[0] == other[0] and self[2] == other[2]
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash((self[0], self[2]))
-
-    @property
-    def rules(self) -> FlyRules:
-        """The rules options."""
-        return self.deal.table.rules
-
-    @property
-    def seed(self) -> int | str:
-        """The seed every deal's shuffle derives from."""
-        seed = self.deal.table.seed
-        assert seed is not None  # a match's deals always carry its seed
-        return seed
-
-    def legal_actions(self) -> Sequence[Any]:
-        """The legal actions of the seat to move (:meth:`FlyDeal.legal_actions`)."""
-        return self[0].legal_actions()
+    def next_deal(self, deal: FlyDeal, number: int) -> FlyDeal:
+        """The deal after ``deal``: the next dealer (the same after a redeal), the records carried [FLY-2.2]."""
+        score = deal.score
+        dealer = next_dealer(self.rules, deal.table.dealer, score.redeal)
+        return _deal_from_seed(self.rules, self.seed, number, dealer, score.records)
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -92,39 +75,13 @@ class FlyMatch(_MatchFields, MatchBase[FlyDeal, FlyView]):
         others = sorted((s for s in range(len(records)) if s not in winners), key=lambda s: (records[s], s))
         return winners + tuple(others)
 
-    def apply(self, action: Action | SwapTrump) -> FlyMatch:
-        """The match after ``action``; starts the next deal when one ends [FLY-2.2].
-
-        Raises:
-            RuleViolation: with the ID of the rule broken; this match is unchanged.
-        """
-        deal, previous, first, over, history = self
-        if over:
-            raise RuleViolation("FLY-10.3", f"the match is over; no action is accepted ({action!r})", action)
-        deal = deal.apply(action)
-        if deal.phase is not _OVER:
-            return _new(FlyMatch, (deal, previous, first, False, history))
-        tally = deal.tally
-        table = deal.table
-        number = table.deal_number + 1
-        if end.match_stops(table.rules, tally.winners, number):
-            return _new(FlyMatch, (deal, previous, first, True, history))
-        for done in deal.actions:
-            history = (done, history)
-        dealer = end.next_dealer(table.rules, table.dealer, tally.redeal)
-        following = _deal_from_seed(table.rules, self.seed, number, dealer, tally.records)
-        return _new(FlyMatch, (following, deal, first, False, history))
-
     def __repr__(self) -> str:
         return f"<FlyMatch seed={self.seed!r} deal={self.deal_number} records={self.records} winner={self.winner}>"
 
 
-_new = tuple.__new__
-
-
 def _deal_from_seed(rules: FlyRules, seed: int | str, number: int, dealer: int, records: tuple[int, ...]) -> FlyDeal:
     hands, trump, stock = deal_indices(rules, shuffled_indices(rules.deck, seed, number), dealer)
-    return start_deal(Table(rules, dealer, ALL_CARDS[trump], seed, number), hands, stock, records)
+    return start_deal(DealTable(rules, dealer, ALL_CARDS[trump], seed, number), hands, stock, records)
 
 
 def new_match(rules: FlyRules, *, seed: int | str, dealer: int | None = None) -> FlyMatch:
@@ -149,4 +106,4 @@ def new_match(rules: FlyRules, *, seed: int | str, dealer: int | None = None) ->
     else:
         check_seat(dealer, rules.players, "FLY-1.2", "the dealer")
     deal = _deal_from_seed(rules, seed, 0, dealer, (rules.start_record,) * rules.players)
-    return _new(FlyMatch, (deal, None, dealer, False, None))
+    return FlyMatch.starting(rules, seed, dealer, deal)

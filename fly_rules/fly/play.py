@@ -3,8 +3,8 @@ winner and revokes [FLY-6.1] [FLY-6.2] [FLY-6.3] [FLY-6.4] [FLY-6.5] [FLY-6.6]
 [FLY-6.7] [FLY-7.1] [FLY-7.2] [FLY-7.3] [FLY-7.4] [FLY-7.5] [FLY-7.6]
 [FLY-11.1] [FLY-11.2] [FLY-5.5] [FLY-12.1].
 
-The functions take the deal's pieces (the :class:`~fly_rules.fly.deal.Table`, the
-:class:`~fly_rules.fly.scoring.TrickTally`, the hands as masks, the current trick as
+The functions take the deal's pieces (the :class:`~fly_rules.fly.deal.DealTable`, the
+:class:`~fly_rules.fly.scoring.Score`, the hands as masks, the current trick as
 card indices) and return new pieces; they never see the deal itself.
 """
 
@@ -16,8 +16,8 @@ from fly_rules.actions import Play
 from fly_rules.cards import ALL_CARDS, SUIT_MASKS
 from fly_rules.errors import RuleViolation
 from fly_rules.fly import scoring
-from fly_rules.fly.deal import ACE_OF_SPADES, Table
-from fly_rules.fly.scoring import TrickTally
+from fly_rules.fly.deal import ACE_OF_SPADES, DealTable
+from fly_rules.fly.scoring import Score
 from fly_rules.tricks import Duty, TrumpDuty, playable, trick_winner, unmet_duty
 
 __all__ = [
@@ -32,12 +32,12 @@ __all__ = [
 _AS_BIT = 1 << ACE_OF_SPADES
 _DUTY_RULES = {Duty.FOLLOW: "FLY-6.3", Duty.HEAD: "FLY-6.3", Duty.TRUMP: "FLY-6.4", Duty.OVERTRUMP: "FLY-6.4"}
 
-_Played = tuple[int, tuple[int, ...], TrickTally, tuple[int, ...]]
-"""What playing a card leaves: the seat to move next (-1 when the deal is over),
-the hands, the tally and the current trick's cards."""
+_Played = tuple[int | None, tuple[int, ...], Score, tuple[int, ...]]
+"""What playing a card leaves: the seat to move next (None when the deal is over),
+the hands, the score and the current trick's cards."""
 
 
-def playable_mask(table: Table, hand: int, trick: tuple[int, ...]) -> int:
+def playable_mask(table: DealTable, hand: int, trick: tuple[int, ...]) -> int:
     """The cards of ``hand`` that may be played to ``trick`` [FLY-6.3] [FLY-6.4] [FLY-6.5] [FLY-7.2]."""
     if not trick:
         return hand
@@ -57,7 +57,7 @@ def playable_mask(table: Table, hand: int, trick: tuple[int, ...]) -> int:
     return allowed
 
 
-def _top_trump_playable(table: Table, hand: int, trick: tuple[int, ...]) -> int:
+def _top_trump_playable(table: DealTable, hand: int, trick: tuple[int, ...]) -> int:
     """Duties when the A♠ is a permanent top trump that may also be played at any time [FLY-7.1].
 
     The A♠ counts as the highest trump for following, heading and overtrumping,
@@ -93,7 +93,7 @@ def _top_trump_playable(table: Table, hand: int, trick: tuple[int, ...]) -> int:
     return mask | hand & _AS_BIT  # like Pam, it may be played to any trick
 
 
-def _top_trump_duty(table: Table, hand: int, trick: tuple[int, ...], card: int) -> Duty:
+def _top_trump_duty(table: DealTable, hand: int, trick: tuple[int, ...], card: int) -> Duty:
     """The duty a refused ``card`` breaks when the A♠ is a top trump [FLY-6.3] [FLY-6.4] [FLY-7.1].
 
     As in :func:`fly_rules.tricks.unmet_duty`, with the A♠ counted in the trump suit.
@@ -111,14 +111,14 @@ def _top_trump_duty(table: Table, hand: int, trick: tuple[int, ...], card: int) 
     return Duty.TRUMP
 
 
-def winning_position(table: Table, cards: tuple[int, ...]) -> int:
+def winning_position(table: DealTable, cards: tuple[int, ...]) -> int:
     """The position in ``cards`` (a full trick) of the card that wins it [FLY-6.6] [FLY-7.3] [FLY-7.4]."""
     if table.privileged and ACE_OF_SPADES in cards and (table.top_trump or cards[0] == table.trump_ace):
         return cards.index(ACE_OF_SPADES)
     return trick_winner(cards, table.trump, table.order)
 
 
-def refusal(table: Table, hand: int, trick: tuple[int, ...], seat: int, action: Play) -> RuleViolation:
+def refusal(table: DealTable, hand: int, trick: tuple[int, ...], seat: int, action: Play) -> RuleViolation:
     """Why ``seat``, holding ``hand``, may not play ``action`` to ``trick`` (a card :func:`playable_mask` left out)
     [FLY-6.2] [FLY-6.3] [FLY-6.4] [FLY-7.1]."""
     card = action.card.index
@@ -135,9 +135,9 @@ def refusal(table: Table, hand: int, trick: tuple[int, ...], seat: int, action: 
     return RuleViolation(_DUTY_RULES[duty], f"must {duty.value} ({led} led, {ALL_CARDS[card]} played)", action)
 
 
-def trick_seats(tally: TrickTally, cards: int) -> tuple[int, ...]:
+def trick_seats(score: Score, cards: int) -> tuple[int, ...]:
     """The seats that played the first ``cards`` cards of the current trick, in play order [FLY-6.2]."""
-    return _seats_in_turn(tally.next_in_play, tally.leader, cards)
+    return _seats_in_turn(score.next_in_play, score.leader, cards)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -151,8 +151,8 @@ def _seats_in_turn(following: tuple[int, ...], seat: int, count: int) -> tuple[i
 
 
 def play_card(
-    table: Table,
-    tally: TrickTally,
+    table: DealTable,
+    score: Score,
     active: tuple[bool, ...],
     hands: tuple[int, ...],
     trick: tuple[int, ...],
@@ -173,58 +173,58 @@ def play_card(
         if table.rules.revoke_mode != "penalize" or refused.rule == "FLY-6.2":
             raise refused
         # FLY-11.2: the revoke stands, the offender writes a remise at once.
-        records = scoring.add_points(tally.records, seat, table.rules.remise)
-        tally = tally._replace(records=records, revokes=(*tally.revokes, len(trick)))
+        records = scoring.add_points(score.records, seat, table.rules.remise)
+        score = score._replace(records=records, revokes=(*score.revokes, len(trick)))
     played = list(hands)
     played[seat] ^= bit
     after = tuple(played)
     trick = (*trick, card)
-    if len(trick) < tally.in_play:
-        return tally.next_in_play[seat], after, tally, trick
-    seats = trick_seats(tally, len(trick))
-    revokes = tally.revokes
+    if len(trick) < score.in_play:
+        return score.next_in_play[seat], after, score, trick
+    seats = trick_seats(score, len(trick))
+    revokes = score.revokes
     if revokes:
         # FLY-11.2: a revoked card cannot win; the trick goes to the best lawful card.
         lawful = tuple(c for i, c in enumerate(trick) if i not in revokes)
         taker = seats[trick.index(lawful[winning_position(table, lawful)])]
     else:
         taker = seats[winning_position(table, trick)]
-    tally = scoring.take_trick(table, tally, active, taker, tuple(zip(seats, trick)))  # noqa: B905 - both the trick's length; strict= would parse a keyword per trick
-    return (-1 if tally.over else taker), after, tally, ()
+    score = scoring.take_trick(table, score, active, taker, tuple(zip(seats, trick)))  # noqa: B905 - both the trick's length; strict= would parse a keyword per trick
+    return (None if score.over else taker), after, score, ()
 
 
-def _next_active(table: Table, active: tuple[bool, ...], seat: int) -> int:
+def _next_active(table: DealTable, active: tuple[bool, ...], seat: int) -> int:
     seat = table.left[seat]
     while not active[seat]:
         seat = table.left[seat]
     return seat
 
 
-def begin_play(table: Table, tally: TrickTally, active: tuple[bool, ...], hands: tuple[int, ...]) -> _Played:
+def begin_play(table: DealTable, score: Score, active: tuple[bool, ...], hands: tuple[int, ...]) -> _Played:
     """Start the play once every declaration is made [FLY-5.4] [FLY-5.5] [FLY-6.1] [FLY-12.1].
 
-    Returns the seat to lead (-1 when the deal ends without play), the hands, the tally and an empty trick.
+    Returns the seat to lead (None when the deal ends without play), the hands, the score and an empty trick.
     """
     rules = table.rules
     count = sum(active)
     if count == 0:
         # FLY-5.4: everyone folded.
         redeal = rules.all_fold == "redeal_same_dealer"
-        return -1, hands, tally._replace(void=True, redeal=redeal), ()
+        return None, hands, score._replace(void=True, redeal=redeal), ()
     if count == 1 and rules.lone_player == "void":
-        return -1, hands, tally._replace(void=True), ()
-    ace_holder = -1
+        return None, hands, score._replace(void=True), ()
+    ace_holder = None
     for seat, mask in enumerate(hands):
         if active[seat] and mask & _AS_BIT:
             ace_holder = seat
     leader = _next_active(table, active, table.dealer)
-    started = TrickTally(
-        tally.records,
-        (0,) * rules.players,
-        (0,) * rules.players,
+    started = Score(
+        records=score.records,
+        tricks_taken=(0,) * rules.players,
+        last_trick_of=(0,) * rules.players,
         leader=leader,
         ace_holder=ace_holder,
-        ace_bonus_due=ace_holder >= 0,
+        ace_bonus_due=ace_holder is not None,
         in_play=count,
         next_in_play=table.left
         if count == rules.players
@@ -234,13 +234,13 @@ def begin_play(table: Table, tally: TrickTally, active: tuple[bool, ...], hands:
         return _awarded(table, started, active, hands, leader)  # FLY-5.5
     if rules.flush_wins:
         holder = _flush_holder(table, active, hands, leader)
-        if holder >= 0:
+        if holder is not None:
             return _awarded(table, started, active, hands, holder)
     return leader, hands, started, ()
 
 
-def _flush_holder(table: Table, active: tuple[bool, ...], hands: tuple[int, ...], leader: int) -> int:
-    """The seat whose flush wins, or -1: a flush in trumps first, else the first from the dealer's left [FLY-12.1].
+def _flush_holder(table: DealTable, active: tuple[bool, ...], hands: tuple[int, ...], leader: int) -> int | None:
+    """The seat whose flush wins, or None: a flush in trumps first, else the first from the dealer's left [FLY-12.1].
 
     Under ``top_trump`` the A♠ counts as a trump only, never as a spade [FLY-7.1].
     """
@@ -248,7 +248,7 @@ def _flush_holder(table: Table, active: tuple[bool, ...], hands: tuple[int, ...]
     top_trump = table.top_trump
     if top_trump:
         trump_mask |= _AS_BIT
-    first = -1
+    first = None
     seat = leader
     for _ in range(table.rules.players):
         mask = hands[seat]
@@ -256,14 +256,14 @@ def _flush_holder(table: Table, active: tuple[bool, ...], hands: tuple[int, ...]
             if mask & ~trump_mask == 0:
                 return seat
             plain = not (top_trump and mask & _AS_BIT)
-            if first < 0 and plain and any(mask & ~suit_mask == 0 for suit_mask in SUIT_MASKS):
+            if first is None and plain and any(mask & ~suit_mask == 0 for suit_mask in SUIT_MASKS):
                 first = seat
         seat = table.left[seat]
     return first
 
 
-def _awarded(table: Table, tally: TrickTally, active: tuple[bool, ...], hands: tuple[int, ...], seat: int) -> _Played:
-    tally, hand = scoring.award_all_tricks(table, tally, active, hands[seat], seat)
+def _awarded(table: DealTable, score: Score, active: tuple[bool, ...], hands: tuple[int, ...], seat: int) -> _Played:
+    score, hand = scoring.award_all_tricks(table, score, active, hands[seat], seat)
     changed = list(hands)
     changed[seat] = hand
-    return -1, tuple(changed), tally, ()
+    return None, tuple(changed), score, ()

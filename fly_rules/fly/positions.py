@@ -11,7 +11,7 @@ from fly_rules._deal_tools import card_list, one_card, seat_values
 from fly_rules._numbers import check_seat
 from fly_rules.cards import Card, CardSet
 from fly_rules.errors import RuleViolation, shown
-from fly_rules.fly.deal import Table
+from fly_rules.fly.deal import DealTable
 from fly_rules.fly.rules import FlyRules
 from fly_rules.fly.state import FlyDeal, start_deal
 
@@ -81,4 +81,4 @@ def new_deal(
         )
     if any(r <= 0 for r in start):  # type: ignore[operator]  # ints, checked above
         raise RuleViolation("FLY-9.1", f"a record at or below zero has already ended the match: {start}", records)
-    return start_deal(Table(rules, dealer, turnup), tuple(masks), tuple(c.index for c in stock_cards), start)  # type: ignore[arg-type]
+    return start_deal(DealTable(rules, dealer, turnup), tuple(masks), tuple(c.index for c in stock_cards), start)  # type: ignore[arg-type]

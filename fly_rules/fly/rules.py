@@ -59,7 +59,7 @@ class FlyRules:
     >>> FlyRules(players=8)
     Traceback (most recent call last):
     ...
-    fly_rules.errors.InvalidRules: invalid rules option players: FLY-1.1: Fly is for 3 to 7 players, not 8
+    fly_rules.errors.InvalidRules: invalid rules option players: FLY-1.1: must be a whole number from 3 to 7, not 8
     """
 
     players: int = whole(4, 3, 7, rule="FLY-1.1")

@@ -2,25 +2,26 @@
 zero, overshoot and the exemption [FLY-8.1] [FLY-8.2] [FLY-8.3] [FLY-8.4]
 [FLY-8.5] [FLY-8.6] [FLY-9.1] [FLY-9.2] [FLY-9.3] [FLY-11.3].
 
-The functions take the deal's pieces (the :class:`~fly_rules.fly.deal.Table` and
-the :class:`TrickTally`) and return new pieces; they never see the deal itself.
+The functions take the deal's pieces (the :class:`~fly_rules.fly.deal.DealTable` and
+the :class:`Score`) and return new pieces; they never see the deal itself.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+from fly_rules._deprecated import deprecated_names
 from fly_rules.cards import Suit
 from fly_rules.fly import end
-from fly_rules.fly.deal import Table
+from fly_rules.fly.deal import DealTable
 
-__all__ = ["TRICKS_PER_DEAL", "TrickTally", "add_points", "award_all_tricks", "finish_deal", "take_trick"]
+__all__ = ["TRICKS_PER_DEAL", "Score", "add_points", "award_all_tricks", "finish_deal", "take_trick"]
 
 TRICKS_PER_DEAL = 5
 """Five cards each, so five tricks [FLY-6.7]."""
 
 
-class TrickTally(NamedTuple):
+class Score(NamedTuple):
     """What changes once per trick: the records, tricks, the lead, the A♠, winners [FLY-6.6] [FLY-8.1]."""
 
     records: tuple[int, ...]
@@ -31,10 +32,10 @@ class TrickTally(NamedTuple):
     """Per seat, the number (1-5) of the last trick it took; 0 for none [FLY-9.4]."""
     completed: tuple[tuple[tuple[int, int], ...], ...] = ()
     """Completed tricks as (seat, card index) pairs."""
-    leader: int = -1
-    """The seat that led the current trick."""
-    ace_holder: int = -1
-    """The seat holding A♠ when play began; -1 for none [FLY-8.3]."""
+    leader: int | None = None
+    """The seat that led the current trick; None before the play."""
+    ace_holder: int | None = None
+    """The seat holding A♠ when play began; None for none [FLY-8.3]."""
     ace_bonus_due: bool = False
     """Whether the A♠ holder has yet to take his first trick [FLY-8.3]."""
     winners: tuple[int, ...] = ()
@@ -67,9 +68,9 @@ def add_points(records: tuple[int, ...], seat: int, points: int) -> tuple[int, .
 
 
 def take_trick(
-    table: Table, tally: TrickTally, active: tuple[bool, ...], seat: int, trick: tuple[tuple[int, int], ...]
-) -> TrickTally:
-    """``tally`` with the completed ``trick`` credited to ``seat`` and its points written
+    table: DealTable, score: Score, active: tuple[bool, ...], seat: int, trick: tuple[tuple[int, int], ...]
+) -> Score:
+    """``score`` with the completed ``trick`` credited to ``seat`` and its points written
     off [FLY-8.2] [FLY-8.3] [FLY-9.1]; after the fifth trick, the deal settled.
 
     An overshoot caused by the A♠ bonus on the holder's first trick counts as
@@ -78,37 +79,37 @@ def take_trick(
     zero ends the deal and the match at once.
     """
     rules = table.rules
-    completed = (*tally.completed, trick)
+    completed = (*score.completed, trick)
     number = len(completed)
-    taken = list(tally.tricks_taken)
+    taken = list(score.tricks_taken)
     taken[seat] += 1
-    last = list(tally.last_trick_of)
+    last = list(score.last_trick_of)
     last[seat] = number
     bonus = 0
-    bonus_due = tally.ace_bonus_due
-    if bonus_due and seat == tally.ace_holder:
+    bonus_due = score.ace_bonus_due
+    if bonus_due and seat == score.ace_holder:
         bonus = rules.ace_bonus_trumps if table.trump == Suit.SPADES else rules.ace_bonus  # FLY-8.3
         bonus_due = False
-    records = list(tally.records)
+    records = list(score.records)
     record = records[seat] - rules.trick_value - bonus
     if record < 0:
         record = 0 if bonus else rules.start_record  # FLY-9.3, FLY-9.2
     records[seat] = record
     after = _new(
-        TrickTally,
+        Score,
         (
             tuple(records),
             tuple(taken),
             tuple(last),
             completed,
             seat,
-            tally.ace_holder,
+            score.ace_holder,
             bonus_due,
             end.immediate_winners(rules, seat, record),
-            tally.void,
-            tally.redeal,
-            tally.in_play,
-            tally.next_in_play,
+            score.void,
+            score.redeal,
+            score.in_play,
+            score.next_in_play,
             (),  # the revokes of the next trick
         ),
     )
@@ -117,7 +118,7 @@ def take_trick(
     return after
 
 
-def finish_deal(table: Table, tally: TrickTally, active: tuple[bool, ...]) -> TrickTally:
+def finish_deal(table: DealTable, score: Score, active: tuple[bool, ...]) -> Score:
     """Settle the end of a completed deal [FLY-8.4] [FLY-8.5] [FLY-8.6].
 
     Active players with no trick write a remise (the A♠ holder the larger
@@ -125,27 +126,30 @@ def finish_deal(table: Table, tally: TrickTally, active: tuple[bool, ...]) -> Tr
     deal, if the rules wait for it (:func:`fly_rules.fly.end.winners_at_end`).
     """
     rules = table.rules
-    records = list(tally.records)
+    records = list(score.records)
     spades = table.trump == Suit.SPADES
     for seat in range(rules.players):
-        if active[seat] and tally.tricks_taken[seat] == 0:
-            if seat == tally.ace_holder:
+        if active[seat] and score.tricks_taken[seat] == 0:
+            if seat == score.ace_holder:
                 records[seat] += rules.ace_no_trick_penalty_trumps if spades else rules.ace_no_trick_penalty
             else:
                 records[seat] += rules.remise
-    winners = end.winners_at_end(rules, records, tally.last_trick_of)
-    return tally._replace(records=tuple(records), winners=winners)
+    winners = end.winners_at_end(rules, records, score.last_trick_of)
+    return score._replace(records=tuple(records), winners=winners)
 
 
 def award_all_tricks(
-    table: Table, tally: TrickTally, active: tuple[bool, ...], hand: int, seat: int
-) -> tuple[TrickTally, int]:
+    table: DealTable, score: Score, active: tuple[bool, ...], hand: int, seat: int
+) -> tuple[Score, int]:
     """``seat`` takes all five tricks without play: the lone active player [FLY-5.5],
     or a flush under ``flush_wins`` [FLY-12.1]. His cards go to the tricks one by
-    one, so the zero rule applies trick by trick; returns the tally and what is
+    one, so the zero rule applies trick by trick; returns the score and what is
     left of his hand (cards not needed once his record reached zero)."""
-    while not tally.over:
+    while not score.over:
         low = hand & -hand
         hand ^= low
-        tally = take_trick(table, tally, active, seat, ((seat, low.bit_length() - 1),))
-    return tally, hand
+        score = take_trick(table, score, active, seat, ((seat, low.bit_length() - 1),))
+    return score, hand
+
+
+__getattr__ = deprecated_names(__name__, {"TrickTally": ("Score", Score)})

@@ -7,28 +7,33 @@ pure functions over the deal's pieces; this module holds the fields, the
 view, and routes each action to its section.
 
 A deal keeps its pieces grouped by how often they change (the
-:class:`~fly_rules.fly.deal.Table` never, the :class:`~fly_rules.fly.exchange.Bidding`
-during the exchange, the :class:`~fly_rules.fly.scoring.TrickTally` once a trick), so
+:class:`~fly_rules.fly.deal.DealTable` never, the :class:`~fly_rules.fly.exchange.Exchanges`
+during the exchange, the :class:`~fly_rules.fly.scoring.Score` once a trick), so
 playing a card builds one small object and shares the rest with the old state.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import attrs
 
+import fly_rules.fly.deal
+import fly_rules.fly.exchange
+import fly_rules.fly.scoring
+from fly_rules._deprecated import warn_renamed
 from fly_rules._numbers import check_seat
 from fly_rules.actions import Action, Exchange, Fold, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
 from fly_rules.engine import Phase, Pictured, unwind
 from fly_rules.errors import RuleViolation
-from fly_rules.fly import exchange, play
-from fly_rules.fly.deal import Table
-from fly_rules.fly.exchange import Bidding, SwapTrump
+from fly_rules.fly.deal import DealTable
+from fly_rules.fly.exchange import Exchanges, SwapTrump, apply_declaration, legal_declarations
+from fly_rules.fly.play import begin_play, play_card, playable_mask, trick_seats
 from fly_rules.fly.rules import FlyRules
-from fly_rules.fly.scoring import TrickTally
+from fly_rules.fly.scoring import Score
 from fly_rules.tricks import plays_of
 
 __all__ = ["Declared", "FlyDeal", "FlyView", "start_deal"]
@@ -111,18 +116,18 @@ class FlyView(Pictured):
 
 
 class _DealFields(NamedTuple):
-    table: Table
-    """What is fixed for the deal: rules, dealer, trump card (:class:`~fly_rules.fly.deal.Table`)."""
+    table: fly_rules.fly.deal.DealTable  # in full: the docs tell it from Dreyfus's
+    """What is fixed for the deal: rules, dealer, trump card (:class:`~fly_rules.fly.deal.DealTable`)."""
     phase: Phase
     """Where the deal stands."""
-    turn: int
-    """The seat to act; -1 when over."""
+    to_move: int | None
+    """The seat to act, or None when the deal is over."""
     hand_masks: tuple[int, ...]
     """Each seat's hand as a bitmask."""
-    bidding: Bidding
-    """The stock, discards and declarations (:class:`~fly_rules.fly.exchange.Bidding`)."""
-    tally: TrickTally
-    """The records, tricks taken, the lead, the A♠ holder, winners (:class:`~fly_rules.fly.scoring.TrickTally`)."""
+    exchanges: fly_rules.fly.exchange.Exchanges
+    """The stock, discards and declarations (:class:`~fly_rules.fly.exchange.Exchanges`)."""
+    score: fly_rules.fly.scoring.Score
+    """The records, tricks taken, the lead, the A♠ holder, winners (:class:`~fly_rules.fly.scoring.Score`)."""
     trick_cards: tuple[int, ...]
     """The current trick's card indices, in play order."""
     legal_mask: int
@@ -146,20 +151,15 @@ class FlyDeal(_DealFields, Pictured):
     __slots__ = ()
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is FlyDeal and self[:-1] == other[:-1]
+        return type(other) is FlyDeal and _position(self) == _position(other)
 
     def __ne__(self, other: object) -> bool:
         return not self == other
 
     def __hash__(self) -> int:
-        return hash(self[:-1])
+        return hash(_position(self))
 
     # --- the protocol ---------------------------------------------------------
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat to act, or None when the deal is over."""
-        return None if self.turn < 0 else self.turn
 
     @property
     def is_over(self) -> bool:
@@ -169,7 +169,7 @@ class FlyDeal(_DealFields, Pictured):
     @property
     def winner(self) -> int | None:
         """The seat whose record reached zero in this deal (the earliest, if several did) [FLY-9.1] [FLY-9.4]."""
-        winners = self.tally.winners
+        winners = self.score.winners
         return winners[0] if winners else None
 
     def legal_actions(self) -> Sequence[Any]:
@@ -183,7 +183,7 @@ class FlyDeal(_DealFields, Pictured):
         if phase is _PLAY:
             return plays_of(self.legal_mask)
         if phase is _EXCHANGE:
-            return exchange.legal_declarations(self.table, self.bidding, self.hand_masks, self.turn)
+            return legal_declarations(self.table, self.exchanges, self.hand_masks, self.to_move)  # type: ignore[arg-type]
         return ()
 
     def apply(self, action: Action | SwapTrump) -> FlyDeal:
@@ -192,26 +192,29 @@ class FlyDeal(_DealFields, Pictured):
         Raises:
             RuleViolation: with the ID of the rule the action breaks; this state is unchanged.
         """
-        table, phase, seat, hands, bidding, tally, trick, legal, history = self
+        # the one place a deal is built from its fields in order (tuple.__new__, the hot path of every
+        # game: benchmarks/bench.py); everywhere else a deal is built by field name
+        table, phase, seat, hands, exchanges, score, trick, legal, history = self
         if phase is _PLAY:
-            if type(action) is Play:
-                turn, hands, tally, trick = _play_card(table, tally, bidding.active, hands, trick, seat, legal, action)
-                if turn < 0:
-                    return _new(FlyDeal, (table, _OVER, turn, hands, bidding, tally, trick, 0, (action, history)))
-                legal = _playable_mask(table, hands[turn], trick)
-                return _new(FlyDeal, (table, _PLAY, turn, hands, bidding, tally, trick, legal, (action, history)))
-            if type(action) is Fold:
-                raise RuleViolation("FLY-4.6", "a player who exchanged or stood must play the deal out", action)
-            raise RuleViolation("FLY-4.1", f"the declarations are over; play a card, not {action!r}", action)
-        if phase is _EXCHANGE:
+            if type(action) is not Play:
+                if type(action) is Fold:
+                    raise RuleViolation("FLY-4.6", "a player who exchanged or stood must play the deal out", action)
+                raise RuleViolation("FLY-4.1", f"the declarations are over; play a card, not {action!r}", action)
+            seat, hands, score, trick = play_card(table, score, exchanges.active, hands, trick, seat, legal, action)  # type: ignore[arg-type]
+        elif phase is _EXCHANGE:
             if not isinstance(action, _DECLARATIONS):
                 raise RuleViolation("FLY-4.1", f"every player declares before the play begins, not {action!r}", action)
-            turn, hands, bidding = exchange.apply_declaration(table, bidding, hands, seat, action)
-            if turn >= 0:
-                return _new(FlyDeal, (table, _EXCHANGE, turn, hands, bidding, tally, (), 0, (action, history)))
-            turn, hands, tally, trick = play.begin_play(table, tally, bidding.active, hands)
-            return _build(table, turn, hands, bidding, tally, trick, (action, history))
-        raise RuleViolation("FLY-10.3", f"the deal is over; no action is accepted ({action!r})", action)
+            seat, hands, exchanges = apply_declaration(table, exchanges, hands, seat, action)  # type: ignore[arg-type]
+            if seat is None:
+                seat, hands, score, trick = begin_play(table, score, exchanges.active, hands)
+                phase = _PLAY
+        else:
+            raise RuleViolation("FLY-10.3", f"the deal is over; no action is accepted ({action!r})", action)
+        if seat is None:
+            phase, legal = _OVER, 0
+        elif phase is _PLAY:
+            legal = playable_mask(table, hands[seat], trick)
+        return _new(FlyDeal, (table, phase, seat, hands, exchanges, score, trick, legal, (action, history)))
 
     def view(self, seat: int) -> FlyView:
         """What ``seat`` may know: its hand and everything public."""
@@ -225,11 +228,11 @@ class FlyDeal(_DealFields, Pictured):
             to_move=self.to_move,
             hand=CardSet(self.hand_masks[seat]),
             trump_card=self.trump_card,
-            stock_size=len(self.bidding.stock_indices),
-            declarations=tuple(tuple(_public(a) for a in actions) for actions in self.bidding.declared),
+            stock_size=len(self.exchanges.stock_indices),
+            declarations=tuple(tuple(_public(a) for a in actions) for actions in self.exchanges.declared),
             active=self.active,
             trick=self.trick,
-            tricks=tuple(tuple((s, ALL_CARDS[c]) for s, c in trick) for trick in self.tally.completed),
+            tricks=tuple(tuple((s, ALL_CARDS[c]) for s, c in trick) for trick in self.score.completed),
             tricks_taken=self.tricks_taken,
             records=self.records,
             winner=self.winner,
@@ -249,16 +252,16 @@ class FlyDeal(_DealFields, Pictured):
         Raises:
             ValueError: the places hold other cards than before, or change size.
         """
-        bidding = self.bidding
-        old = (*self.hand_masks, _mask_of(bidding.stock_indices), bidding.discard_mask)
+        exchanges = self.exchanges
+        old = (*self.hand_masks, _mask_of(exchanges.stock_indices), exchanges.discard_mask)
         hands = self.hand_masks if hand_masks is None else tuple(hand_masks)
-        new_stock = bidding.stock_indices if stock is None else tuple(stock)
-        new = (*hands, _mask_of(new_stock), bidding.discard_mask if discards is None else discards)
+        new_stock = exchanges.stock_indices if stock is None else tuple(stock)
+        new = (*hands, _mask_of(new_stock), exchanges.discard_mask if discards is None else discards)
         sizes = [m.bit_count() for m in old]
         if (
             len(new) != len(old)
             or any(type(m) is not int or m.bit_count() != size for m, size in zip(new, sizes, strict=True))
-            or len(new_stock) != len(bidding.stock_indices)
+            or len(new_stock) != len(exchanges.stock_indices)
             # the old places are disjoint, so the same sizes and union leave the new ones disjoint too
             or _mask_of_masks(new) != _mask_of_masks(old)
         ):
@@ -266,8 +269,30 @@ class FlyDeal(_DealFields, Pictured):
                 "with_hidden: each hand, the stock and the discards must keep their size and hold the same cards in all"
             )
         if stock is not None or discards is not None:
-            bidding = bidding._replace(stock_indices=new_stock, discard_mask=new[-1])
-        return _build(self.table, self.turn, hands, bidding, self.tally, self.trick_cards, self.history, self.phase)
+            exchanges = exchanges._replace(stock_indices=new_stock, discard_mask=new[-1])
+        to_move, trick = self.to_move, self.trick_cards
+        legal = 0 if to_move is None or self.phase is not _PLAY else playable_mask(self.table, hands[to_move], trick)
+        return self._replace(hand_masks=hands, exchanges=exchanges, legal_mask=legal)
+
+    # --- names kept for one release ---------------------------------------------
+
+    @property
+    def turn(self) -> int:
+        """Deprecated: ``to_move``, with -1 for no one."""
+        warn_renamed("FlyDeal.turn", "FlyDeal.to_move (None when the deal is over)")
+        return -1 if self.to_move is None else self.to_move
+
+    @property
+    def bidding(self) -> Exchanges:
+        """Deprecated: ``exchanges``."""
+        warn_renamed("FlyDeal.bidding", "FlyDeal.exchanges")
+        return self.exchanges
+
+    @property
+    def tally(self) -> Score:
+        """Deprecated: ``score``."""
+        warn_renamed("FlyDeal.tally", "FlyDeal.score")
+        return self.score
 
     # --- readable properties ---------------------------------------------------
 
@@ -304,52 +329,52 @@ class FlyDeal(_DealFields, Pictured):
     @property
     def records(self) -> tuple[int, ...]:
         """Every seat's record [FLY-8.1]."""
-        return self.tally.records
+        return self.score.records
 
     @property
     def revokes(self) -> tuple[int, ...]:
         """Positions in the current trick that were revokes (adjudication mode) [FLY-11.2]."""
-        return self.tally.revokes
+        return self.score.revokes
 
     @property
     def active(self) -> tuple[bool, ...]:
         """Per seat, whether it has not folded [FLY-5.1]."""
-        return self.bidding.active
+        return self.exchanges.active
 
     @property
     def turnup_here(self) -> bool:
         """Whether the trump card still lies beside the stock [FLY-3.3]."""
-        return self.bidding.turnup_here
+        return self.exchanges.turnup_here
 
     @property
     def tricks_taken(self) -> tuple[int, ...]:
         """Tricks taken per seat [FLY-8.2]."""
-        return self.tally.tricks_taken
+        return self.score.tricks_taken
 
     @property
     def completed(self) -> tuple[tuple[tuple[int, int], ...], ...]:
         """Completed tricks as (seat, card index) pairs, in play order."""
-        return self.tally.completed
+        return self.score.completed
 
     @property
-    def leader(self) -> int:
-        """The seat that led the current trick (or won the last one); -1 before play."""
-        return self.tally.leader
+    def leader(self) -> int | None:
+        """The seat that led the current trick (or won the last one); None before the play [FLY-6.1]."""
+        return self.score.leader
 
     @property
     def winners(self) -> tuple[int, ...]:
         """Every seat that brought its record to zero, earliest first [FLY-9.1] [FLY-9.4]."""
-        return self.tally.winners
+        return self.score.winners
 
     @property
     def void(self) -> bool:
         """Whether the deal was void [FLY-5.4]."""
-        return self.tally.void
+        return self.score.void
 
     @property
     def redeal(self) -> bool:
         """Whether the next deal is by the same dealer [FLY-5.4]."""
-        return self.tally.redeal
+        return self.score.redeal
 
     @property
     def trump(self) -> Suit:
@@ -364,12 +389,12 @@ class FlyDeal(_DealFields, Pictured):
     @property
     def stock(self) -> tuple[Card, ...]:
         """The stock, top first [FLY-3.4]."""
-        return tuple(ALL_CARDS[i] for i in self.bidding.stock_indices)
+        return tuple(ALL_CARDS[i] for i in self.exchanges.stock_indices)
 
     @property
     def discards(self) -> CardSet:
         """The dead discards of the exchange [FLY-4.4]."""
-        return CardSet(self.bidding.discard_mask)
+        return CardSet(self.exchanges.discard_mask)
 
     @property
     def trick(self) -> tuple[tuple[int, Card], ...]:
@@ -379,13 +404,13 @@ class FlyDeal(_DealFields, Pictured):
     @property
     def trick_seats(self) -> tuple[int, ...]:
         """The seats that played the cards of the current trick, in play order [FLY-6.2]."""
-        return play.trick_seats(self.tally, len(self.trick_cards))
+        return trick_seats(self.score, len(self.trick_cards))
 
     @property
     def played(self) -> CardSet:
         """Every card played to a completed or the current trick."""
         mask = 0
-        for trick in self.tally.completed:
+        for trick in self.score.completed:
             for _, card in trick:
                 mask |= 1 << card
         for card in self.trick_cards:
@@ -395,12 +420,12 @@ class FlyDeal(_DealFields, Pictured):
     @property
     def declarations(self) -> tuple[Any, ...]:
         """Each seat's last declaration action, or None if it has not declared [FLY-4.2]."""
-        return tuple(actions[-1] if actions else None for actions in self.bidding.declared)
+        return tuple(actions[-1] if actions else None for actions in self.exchanges.declared)
 
     @property
     def ace_of_spades_holder(self) -> int | None:
         """The seat that held A♠ when play began, or None [FLY-8.3]."""
-        return None if self.tally.ace_holder < 0 else self.tally.ace_holder
+        return self.score.ace_holder
 
     @property
     def actions(self) -> tuple[Any, ...]:
@@ -432,16 +457,16 @@ class FlyDeal(_DealFields, Pictured):
     @property
     def scores(self) -> tuple[int, ...]:
         """Minus each seat's record: higher is better [FLY-8.1]."""
-        return tuple(-record for record in self.tally.records)
+        return tuple(-record for record in self.score.records)
 
     @property
     def score_lines(self) -> dict[str, tuple[int, ...]]:
         """``{"records": ...}`` [FLY-8.1]."""
-        return {"records": self.tally.records}
+        return {"records": self.score.records}
 
     def result_lines(self) -> dict[str, tuple[int, ...]]:
         """The records, as a history states them for a finished game [REC-4.1]."""
-        return {"records": self.tally.records}
+        return {"records": self.score.records}
 
     def deal_head(self) -> dict[str, Any]:
         """The dealer and the trump card, as a history states them [REC-3.1]."""
@@ -449,7 +474,7 @@ class FlyDeal(_DealFields, Pictured):
 
     def deal_lines(self) -> dict[str, tuple[int, ...]]:
         """The records after the deal, as a history states them [REC-3.4]."""
-        return {"records": self.tally.records}
+        return {"records": self.score.records}
 
     def start_fields(self) -> dict[str, Any]:
         """This position as ``new_deal``'s keyword arguments, cards as text [REC-2.4]."""
@@ -458,40 +483,28 @@ class FlyDeal(_DealFields, Pictured):
             "hands": [" ".join(str(card) for card in hand) for hand in self.hands],
             "trump_card": str(self.table.trump_card),
             "stock": " ".join(str(card) for card in self.stock),
-            "records": list(self.tally.records),
+            "records": list(self.score.records),
         }
 
 
 _new = tuple.__new__
-_playable_mask = play.playable_mask
-_play_card = play.play_card
+_position = operator.attrgetter(*FlyDeal._fields[:-1])  # every field but the history, by name
 
 
-def _build(
-    table: Table,
-    turn: int,
-    hands: tuple[int, ...],
-    bidding: Bidding,
-    tally: TrickTally,
-    trick: tuple[int, ...],
-    history: tuple[Any, ...] | None,
-    phase: Phase | None = None,
-) -> FlyDeal:
-    """A deal from its pieces: in play unless ``phase`` says otherwise, over when ``turn`` is -1."""
-    if turn < 0:
-        return _new(FlyDeal, (table, _OVER, turn, hands, bidding, tally, trick, 0, history))
-    if phase is None or phase is _PLAY:
-        mask = _playable_mask(table, hands[turn], trick)
-        return _new(FlyDeal, (table, _PLAY, turn, hands, bidding, tally, trick, mask, history))
-    return _new(FlyDeal, (table, phase, turn, hands, bidding, tally, trick, 0, history))
-
-
-def start_deal(table: Table, hands: tuple[int, ...], stock: tuple[int, ...], records: tuple[int, ...]) -> FlyDeal:
+def start_deal(table: DealTable, hands: tuple[int, ...], stock: tuple[int, ...], records: tuple[int, ...]) -> FlyDeal:
     """The deal at the start of the exchange: the player left of the dealer declares first [FLY-4.1]."""
     n = table.rules.players
-    bidding = Bidding(stock_indices=stock, active=(True,) * n, declared=((),) * n)
-    tally = TrickTally(records, (0,) * n, (0,) * n)
-    return _build(table, table.left[table.dealer], hands, bidding, tally, (), None, _EXCHANGE)
+    return FlyDeal(
+        table=table,
+        phase=_EXCHANGE,
+        to_move=table.left[table.dealer],
+        hand_masks=hands,
+        exchanges=Exchanges(stock_indices=stock, active=(True,) * n, declared=((),) * n),
+        score=Score(records=records, tricks_taken=(0,) * n, last_trick_of=(0,) * n),
+        trick_cards=(),
+        legal_mask=0,
+        history=None,
+    )
 
 
 def _mask_of(indices: Sequence[int]) -> int:

@@ -28,7 +28,7 @@ from fly_rules.strategies import dreyfus_rules_options, fly_rules_options
 def permute_hidden(deal: Any, seat: int, rng: random.Random) -> Any:
     """``deal`` with every card hidden from ``seat`` dealt out again at random, sizes kept."""
     if deal.game == "fly":
-        hands, stock = list(deal.hand_masks), deal.bidding.stock_indices
+        hands, stock = list(deal.hand_masks), deal.exchanges.stock_indices
     else:
         hands, stock = list(deal.hand_masks), deal.table.talon[12 - deal.talon_left :]
         if deal.rules.reveal_leftover_talon and deal.phase is not Phase.EXCHANGE:

@@ -7,7 +7,7 @@ import pytest
 from fly_rules import Card, CardSet, RuleViolation, Suit
 from fly_rules.cards import DECK_48
 from fly_rules.dreyfus import DreyfusRules, Play, new_deal, new_match
-from fly_rules.dreyfus.deal import contract_of, deal_cards, draw_dealer, next_dealer
+from fly_rules.dreyfus.deal import contract_of, deal_cards, draw_first_dealer, next_dealer
 from fly_rules.engine import shuffled
 
 from .helpers import deal, finish_deal, layout, stand_all
@@ -17,9 +17,9 @@ def test_drf_2_1_first_dealer_by_lot_then_left() -> None:
     """DRF-2.1: without a dealer the lot decides (the lowest card), and the deal passes left."""
     lot = shuffled(DECK_48, 11, -1)[:3]
     lowest = min(range(3), key=lambda seat: (lot[seat].rank, lot[seat].suit))
-    assert draw_dealer(11) == lowest
+    assert draw_first_dealer(DreyfusRules(), 11) == lowest
     assert new_match(DreyfusRules(), seed=11).first_dealer == lowest
-    assert {draw_dealer(seed) for seed in range(30)} == {0, 1, 2}
+    assert {draw_first_dealer(DreyfusRules(), seed) for seed in range(30)} == {0, 1, 2}
     assert next_dealer(2, DreyfusRules()) == 0
     assert next_dealer(0, DreyfusRules(dealer_rotation="right")) == 2
 

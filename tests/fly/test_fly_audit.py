@@ -56,10 +56,10 @@ def test_fly_6_3_fly_7_5_led_trump_ace_must_be_headed_without_the_ace_of_spades_
 
 
 def test_fly_6_1_no_leader_before_play() -> None:
-    """FLY-6.1 (``FlyDeal.leader``): -1 until the play begins, then the eldest hand, left of the dealer."""
+    """FLY-6.1 (``FlyDeal.leader``): None until the play begins, then the eldest hand, left of the dealer."""
     d = position(TIE_HANDS, "9H", dealer=1)
     assert d.phase is fly.Phase.EXCHANGE
-    assert d.leader == -1
+    assert d.leader is None
     d = stand_all(d)
     assert (d.phase, d.leader, d.to_move) == (fly.Phase.PLAY, 2, 2)
 

@@ -559,7 +559,7 @@ def test_fly_5_4_all_fold_voids_the_deal() -> None:
     assert d.records == (7, 12, 25)
     assert d.tricks_taken == (0, 0, 0)
     assert d.winner is None
-    assert (d.turn, d.to_move) == (-1, None)
+    assert d.to_move is None
     assert_refused(d, fly.Stand(), "FLY-10.3")
 
 
@@ -616,7 +616,7 @@ def test_fly_5_5_lone_player_options() -> None:
     d = apply_all(position(BASE, lone_player="void"), fly.Fold(), fly.Fold(), fly.Stand())
     assert d.is_over
     assert d.void
-    assert (d.turn, d.to_move) == (-1, None)
+    assert d.to_move is None
     assert d.records == (25, 25, 25)
     d = apply_all(position(BASE, lone_player="last_speaker_must_play"), fly.Fold(), fly.Stand())
     assert_refused(d, fly.Fold(), "FLY-5.5")
@@ -859,23 +859,23 @@ def test_fly_8_1_records_start_at_start_record() -> None:
 
 @pytest.mark.parametrize(
     ("hands", "first", "holder"),
-    [(BASE, fly.Stand(), -1), (ACE_BONUS, fly.Stand(), 0), (ACE_BONUS, fly.Exchange("AS"), -1)],
+    [(BASE, fly.Stand(), None), (ACE_BONUS, fly.Stand(), 0), (ACE_BONUS, fly.Exchange("AS"), None)],
     ids=["nobody", "seat 0", "discarded"],
 )
-def test_fly_8_3_the_tally_names_the_ace_holder_or_minus_one(
-    hands: tuple[str, ...], first: fly.Stand | fly.Exchange, holder: int
+def test_fly_8_3_the_score_names_the_ace_holder_or_none(
+    hands: tuple[str, ...], first: fly.Stand | fly.Exchange, holder: int | None
 ) -> None:
-    """FLY-8.3 / FLY-9.4: when the play begins the tally names the player holding the A♠, or -1 when
+    """FLY-8.3 / FLY-9.4: when the play begins the score names the player holding the A♠, or None when
     nobody does (not dealt, or discarded); nobody has taken a trick yet (trick number 0), and the
     first trick's winner has taken trick 1."""
     d = apply_all(position(hands), first, fly.Stand(), fly.Stand())
     assert d.phase is fly.Phase.PLAY
-    assert d.tally.ace_holder == holder
-    assert d.ace_of_spades_holder == (None if holder < 0 else holder)
-    assert d.tally.ace_bonus_due is (holder >= 0)
-    assert (d.tally.tricks_taken, d.tally.last_trick_of) == ((0, 0, 0), (0, 0, 0))
+    assert d.score.ace_holder is holder
+    assert d.ace_of_spades_holder is holder
+    assert d.score.ace_bonus_due is (holder is not None)
+    assert (d.score.tricks_taken, d.score.last_trick_of) == ((0, 0, 0), (0, 0, 0))
     d = play(d, "AH 7D 8H")
-    assert (d.tally.tricks_taken, d.tally.last_trick_of) == ((1, 0, 0), (1, 0, 0))
+    assert (d.score.tricks_taken, d.score.last_trick_of) == ((1, 0, 0), (1, 0, 0))
 
 
 def test_fly_8_3_ace_bonus_with_first_trick_only() -> None:
@@ -885,8 +885,8 @@ def test_fly_8_3_ace_bonus_with_first_trick_only() -> None:
     states = trick_by_trick(d, ACE_BONUS_TRICKS)
     assert [s.records for s in states] == [(19, 25, 25), (18, 25, 25), (17, 25, 25), (17, 24, 25), (17, 23, 30)]
     assert states[-1].tricks_taken == (3, 2, 0)
-    assert d.tally.ace_bonus_due is True
-    assert [s.tally.ace_bonus_due for s in states] == [False] * 5  # a bool, as its field says
+    assert d.score.ace_bonus_due is True
+    assert [s.score.ace_bonus_due for s in states] == [False] * 5  # a bool, as its field says
 
 
 @pytest.mark.parametrize(("options", "final"), [({}, 35), ({"ace_no_trick_penalty": 12}, 37)])

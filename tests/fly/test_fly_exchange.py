@@ -26,7 +26,7 @@ def test_fly_3_3_the_dealer_swaps_the_trump_card_only_in_the_exchange_round() ->
     assert caught.value.rule == "FLY-3.3"
     assert caught.value.offending == swap
     d = apply_all(d, fly.Stand(), fly.Stand(), fly.Stand())
-    assert (d.to_move, d.bidding.declaration_round) == (2, 1)
+    assert (d.to_move, d.exchanges.declaration_round) == (2, 1)
     # the exchange round: no fold, the swaps after the stand
     assert d.legal_actions()[:6] == (fly.Stand(), *(fly.SwapTrump(c) for c in CardSet.parse("8H 9H TH 7S 8S")))
     swapped = d.apply(swap)
@@ -109,7 +109,7 @@ def test_fly_3_3_the_turn_up_as_the_last_stock_card_ends_the_draw() -> None:
     assert after.stock == ()
     assert len(after.hands[seat]) == 5
     assert d.trump_card in after.hands[seat]
-    assert after.bidding.refills == 0
+    assert after.exchanges.refills == 0
     assert len(after.discards) == len(d.discards) + 2
 
 
@@ -246,7 +246,7 @@ def test_fly_4_5_the_discards_refill_the_stock_twice_in_one_deal() -> None:
     for _ in range(7):
         pool, top = d.discards, d.stock
         d = d.apply(first_cards(d, 5))
-        seen.append((len(d.stock), d.bidding.refills, len(d.discards)))
+        seen.append((len(d.stock), d.exchanges.refills, len(d.discards)))
     assert seen == [(11, 0, 5), (6, 0, 10), (1, 0, 15), (11, 1, 5), (6, 1, 10), (1, 1, 15), (11, 2, 5)]
     refilled = refill_order(pool.mask, 1, 0, 1)
     assert d.stock == tuple(ALL_CARDS[i] for i in refilled[4:])

@@ -60,8 +60,8 @@ def test_fly_1_2_the_first_dealer_is_a_seat_at_the_table(dealer: Any) -> None:
 
 
 def test_fly_10_1_matches_are_equal_when_their_positions_are() -> None:
-    """FLY-10.1: equality and hashing look at the deal in progress and the first dealer, not at
-    the deals before it or the actions that led there."""
+    """FLY-10.1: equality and hashing look at the deal in progress, the first dealer and the rest of the
+    match's fields, not at the deal before it or the actions that led there."""
     match = fly.new_match(RULES, seed=4, dealer=0)
     stood = match.apply(fly.Stand())
     other_past = match._replace(previous_deal=stood.deal, history=(fly.Stand(), None))

@@ -244,7 +244,7 @@ def test_fly_4_1_fold_round_then_exchange() -> None:
     with pytest.raises(RuleViolation, match="FLY-4.1"):
         d.apply(Exchange("9H"))
     d = d.apply(Stand()).apply(Fold()).apply(Stand())  # seat 1 plays, seat 2 folds, seat 0 (holding A♠) plays
-    assert d.bidding.declaration_round == 1
+    assert d.exchanges.declaration_round == 1
     assert d.to_move == 1
     assert Fold() not in d.legal_actions()
     with pytest.raises(RuleViolation, match="FLY-4.6"):
@@ -302,7 +302,7 @@ def test_fly_4_5_stock_refills_from_folded_hands_or_discards(mode: str) -> None:
     for hand in d.hands:
         everything |= hand
     assert everything == deck
-    assert d.bidding.refills == 1
+    assert d.exchanges.refills == 1
     if mode == "folded_hands":
         assert len(d.hands[1]) == 0
     assert len(d.hands[2]) == 5

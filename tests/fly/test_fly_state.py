@@ -106,7 +106,7 @@ def test_fly_5_1_with_hidden_moves_hands_and_stock_in_the_exchange() -> None:
     declarations so far and the discards stay; the next exchange draws from the new stock's top."""
     deal = exchanged()
     h0, h1, h2 = deal.hand_masks
-    stock = tuple(reversed(deal.bidding.stock_indices))
+    stock = tuple(reversed(deal.exchanges.stock_indices))
     moved = deal.with_hidden(hand_masks=[h0, h2, h1], stock=stock)
     assert moved.phase is Phase.EXCHANGE
     assert moved.to_move == 1
@@ -123,7 +123,7 @@ def test_fly_5_1_with_hidden_moves_hands_and_stock_in_the_exchange() -> None:
 def test_fly_4_4_with_hidden_moves_cards_between_stock_and_discards() -> None:
     """FLY-4.4: the discards may be placed otherwise too, each place keeping its size."""
     deal = exchanged()
-    stock = deal.bidding.stock_indices
+    stock = deal.exchanges.stock_indices
     moved = deal.with_hidden(stock=(card("8C").index, *stock[1:]), discards=mask("7C") | 1 << stock[0])
     assert moved.discards == CardSet.of([card("7C"), card("JC")])
     assert moved.stock[:2] == (card("8C"), card("QC"))
@@ -139,7 +139,7 @@ def test_fly_4_4_with_hidden_moves_cards_between_stock_and_discards() -> None:
 def test_fly_5_1_with_hidden_moves_the_two_of_clubs_too() -> None:
     """FLY-5.1: in a 52-card deck the 2♣ (card 0) moves like any card, from the stock to a hand."""
     deal = fly.new_match(fly.FlyRules(players=5), seed=3, dealer=0).deal
-    stock = deal.bidding.stock_indices
+    stock = deal.exchanges.stock_indices
     assert 0 in stock
     hands = list(deal.hand_masks)
     lowest = hands[1] & -hands[1]
@@ -193,13 +193,13 @@ def _hands(deal: fly.FlyDeal, change: dict[int, str]) -> list[int]:
         pytest.param(lambda d: {"hand_masks": _hands(d, {1: "KC AC 7D 8D 7H"})}, id="the turn-up in a hand"),
         pytest.param(lambda d: {"hand_masks": _hands(d, {1: "KC AC 7D 8D 8H"})}, id="a card in two hands"),
         pytest.param(lambda d: {"hand_masks": [CardSet(m) for m in d.hand_masks]}, id="not a mask"),
-        pytest.param(lambda d: {"stock": d.bidding.stock_indices[1:]}, id="a stock card dropped"),
-        pytest.param(lambda d: {"stock": (*d.bidding.stock_indices, 0)}, id="a stock card added"),
+        pytest.param(lambda d: {"stock": d.exchanges.stock_indices[1:]}, id="a stock card dropped"),
+        pytest.param(lambda d: {"stock": (*d.exchanges.stock_indices, 0)}, id="a stock card added"),
         pytest.param(
-            lambda d: {"stock": (*d.bidding.stock_indices, d.bidding.stock_indices[0])}, id="a stock card twice"
+            lambda d: {"stock": (*d.exchanges.stock_indices, d.exchanges.stock_indices[0])}, id="a stock card twice"
         ),
         pytest.param(
-            lambda d: {"stock": (d.bidding.stock_indices[1], *d.bidding.stock_indices[1:])},
+            lambda d: {"stock": (d.exchanges.stock_indices[1], *d.exchanges.stock_indices[1:])},
             id="a stock card in place of another",
         ),
         pytest.param(lambda d: {"discards": mask("7C")}, id="a discard dropped"),
@@ -222,7 +222,7 @@ def test_fly_5_1_deals_are_equal_when_their_positions_are() -> None:
     assert forgetful == deal
     assert (forgetful != deal) is False
     assert hash(forgetful) == hash(deal)
-    other_turn = deal._replace(turn=2)
+    other_turn = deal._replace(to_move=2)
     assert other_turn != deal
     assert position(BASE) != deal
     assert hash(position(BASE)) != hash(deal)
@@ -241,12 +241,12 @@ def test_fly_5_1_a_deal_prints_its_phase_dealer_trump_turn_records_and_hands() -
 
 def test_fly_5_5_a_lone_player_s_deal_ends_with_no_one_to_move() -> None:
     """FLY-5.5: when the others fold the lone player takes every trick at once; the deal is over and
-    its turn is -1, as for a deal played out."""
+    no one is to move (None), as for a deal played out."""
     d = position(BASE).apply(fly.Stand()).apply(fly.Fold()).apply(fly.Fold())
     assert d.is_over
     assert d.tricks_taken == (5, 0, 0)
-    assert (d.turn, d.to_move) == (-1, None)
-    assert played_out().turn == -1
+    assert d.to_move is None
+    assert played_out().to_move is None
 
 
 @pytest.mark.parametrize(
@@ -284,12 +284,12 @@ def test_fly_8_1_a_new_deal_s_tally_starts_from_the_records_with_no_trick_taken(
     """FLY-8.1 / FLY-9.4: before the play the tally holds the records and, per seat, no trick taken
     and trick number 0 as the last one taken; each declaration leaves the deal's flags plain bools."""
     d = position(BASE, records=(7, 12, 25), turnup_use="dealer_swap")
-    assert (d.tally.records, d.tally.tricks_taken, d.tally.last_trick_of) == ((7, 12, 25), (0, 0, 0), (0, 0, 0))
+    assert (d.score.records, d.score.tricks_taken, d.score.last_trick_of) == ((7, 12, 25), (0, 0, 0), (0, 0, 0))
     d = d.apply(fly.Stand())
-    assert d.bidding.must_confirm is False
+    assert d.exchanges.must_confirm is False
     d = d.apply(fly.Fold())
-    assert d.bidding.must_confirm is False
+    assert d.exchanges.must_confirm is False
     assert d.turnup_here is True
     d = d.apply(fly.SwapTrump(card("7S")))
     assert d.turnup_here is False
-    assert d.bidding.must_confirm is False
+    assert d.exchanges.must_confirm is False

@@ -32,8 +32,8 @@ def where_cards_are(deal: FlyDeal) -> list[CardSet]:
 
 def permute_hidden(deal: FlyDeal, seat: int, rng: random.Random) -> FlyDeal:
     """The same deal with every card ``seat`` cannot see shuffled among the hidden places."""
-    hidden_places = [h for s, h in enumerate(deal.hand_masks) if s != seat] + [deal.bidding.discard_mask]
-    pool = [c for mask in hidden_places for c in range(52) if mask >> c & 1] + list(deal.bidding.stock_indices)
+    hidden_places = [h for s, h in enumerate(deal.hand_masks) if s != seat] + [deal.exchanges.discard_mask]
+    pool = [c for mask in hidden_places for c in range(52) if mask >> c & 1] + list(deal.exchanges.stock_indices)
     rng.shuffle(pool)
     hands = list(deal.hand_masks)
     position = 0
@@ -43,8 +43,8 @@ def permute_hidden(deal: FlyDeal, seat: int, rng: random.Random) -> FlyDeal:
         size = hands[s].bit_count()
         hands[s] = sum(1 << c for c in pool[position : position + size])
         position += size
-    discards = sum(1 << c for c in pool[position : position + deal.bidding.discard_mask.bit_count()])
-    position += deal.bidding.discard_mask.bit_count()
+    discards = sum(1 << c for c in pool[position : position + deal.exchanges.discard_mask.bit_count()])
+    position += deal.exchanges.discard_mask.bit_count()
     stock = tuple(pool[position:])
     return deal.with_hidden(hand_masks=hands, stock=stock, discards=discards)
 
@@ -100,7 +100,8 @@ class FlyMatchMachine(RuleBasedStateMachine):
         state = self.match
         legal = set(state.legal_actions())
         deal = state.deal
-        seat = deal.turn
+        seat = deal.to_move
+        assert seat is not None
         candidates: list[Any] = [Stand(), Fold()]
         candidates += [Play(card) for card in CardSet(0xFFFFFFFFFFFFF)]
         hand = deal.hands[seat]
