@@ -1,0 +1,379 @@
+"""The reference answers of the conformance kit: what this engine says to each request of the line
+protocol (``specs/conformance/README.md``), as plain JSON data.
+
+A request names the game, its rules (``{"players": 4, "preset": "mouche_1718", "ace_rank": ...}``:
+the preset and the options that differ from it, plain data as a history writes them, REC-2.3), and
+what to do: ``legal`` (the legal actions after a position and moves), ``apply`` (the state after
+them), ``deal`` (the hands dealt from a given pack), ``purchase`` (a Dreyfus purchase entry),
+``perft`` (counts of action sequences) or ``hello``.
+
+>>> answer({"cmd": "legal", "game": "fly", "rules": {"players": 3},
+...         "position": "fly - 0 8H 7C8DKH9SAS/9HTHJHQHAH/9CTCJC7S8S 7H7D 25,25,25 - 1",
+...         "moves": ["stand", "stand", "stand", "play 9H"]})
+{'legal': ['play 9C', 'play TC', 'play JC', 'play 7S', 'play 8S']}
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from fly_rules import dreyfus, fly
+from fly_rules.actions import Exchange, Fold, Play, Stand
+from fly_rules.cards import DECK_48, Card, CardSet
+from fly_rules.dreyfus import deal as dreyfus_deal
+from fly_rules.dreyfus import end as dreyfus_end
+from fly_rules.engine import MatchBase, Phase, shuffled
+from fly_rules.errors import FlyRulesError, InvalidNotation, InvalidRules, RuleViolation
+from fly_rules.fly import deal as fly_deal
+from fly_rules.fly import end as fly_end
+from fly_rules.notation import dump_history, load_history, parse_position, position_of
+from fly_rules.notation.games import (
+    GAMES,
+    Deal,
+    Rules,
+    action_text,
+    make_rules,
+    new_deal,
+    options_of,
+    parse_action,
+)
+from fly_rules.notation.history import InvalidHistory
+from fly_rules.spec import RULE_ID
+
+__all__ = [
+    "COMMANDS",
+    "PROTOCOL",
+    "ProtocolError",
+    "RefusedRules",
+    "action_key",
+    "answer",
+    "legal_texts",
+    "perft",
+    "replay",
+    "rules_of",
+    "sort_actions",
+]
+
+PROTOCOL: Final = 1
+"""The version of the line protocol this module speaks."""
+
+COMMANDS: Final = ("hello", "legal", "apply", "deal", "shuffle", "settle", "purchase", "history", "perft")
+"""The commands of the line protocol."""
+
+_KINDS: Final = {Stand: 0, Fold: 1, fly.SwapTrump: 2, Exchange: 3, Play: 4}
+
+
+class ProtocolError(ValueError):
+    """A request this protocol cannot answer: malformed, or naming an unknown command, game or option."""
+
+
+class RefusedRules(ProtocolError):
+    """Rules that a rule of the spec refuses (``rule``), such as a deck of 40 cards (CARD-2.5)."""
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+def rules_of(game: str, spec: Mapping[str, Any]) -> Rules:
+    """The rules a request's ``rules`` object names: ``players`` (Fly), ``preset``, then the options.
+
+    Raises:
+        ProtocolError: for an unknown game, preset or option, or a value the rules refuse.
+    """
+    if game not in GAMES:
+        raise ProtocolError(f"unknown game {game!r} (known: fly, dreyfus)")
+    if not isinstance(spec, Mapping):
+        raise ProtocolError(f"rules must be an object, not {spec!r}")
+    options = dict(spec)
+    players = options.pop("players", None)
+    preset = options.pop("preset", "default")
+    try:
+        return make_rules(game, players=players, preset=preset, **options)
+    except (FlyRulesError, TypeError, ValueError) as error:
+        found = RULE_ID.search(str(error))
+        if found and isinstance(error, InvalidRules):
+            raise RefusedRules(f"rules {dict(spec)!r}: {error}", found.group(0)) from None
+        raise ProtocolError(f"rules {dict(spec)!r}: {error}") from None
+
+
+def action_key(action: object) -> tuple[int, int, tuple[int, ...]]:
+    """The order the kit lists actions in: stand, fold, swap-trump, exchange, play; then by the
+    number of cards; then by the cards' canonical indices (CARD-4.1), compared in turn."""
+    if isinstance(action, Exchange):
+        cards: tuple[int, ...] = tuple(card.index for card in action.cards)
+    elif isinstance(action, Play | fly.SwapTrump):
+        cards = (action.card.index,)
+    else:
+        cards = ()
+    return _KINDS[type(action)], len(cards), cards
+
+
+def sort_actions(texts: Sequence[str]) -> list[str]:
+    """Action texts (REC-3.2) in the kit's order, each rewritten in its canonical text.
+
+    Raises:
+        InvalidNotation: for a text that is not an action.
+    """
+    return [action_text(action) for action in sorted((parse_action(t) for t in texts), key=action_key)]
+
+
+def legal_texts(state: Any) -> list[str]:
+    """The legal actions of ``state`` as texts, in the kit's order."""
+    return [action_text(action) for action in sorted(state.legal_actions(), key=action_key)]
+
+
+def _refused(rule: str, at: int) -> dict[str, Any]:
+    return {"refused": {"rule": rule, "at": at}}
+
+
+def _rule_in(error: InvalidNotation) -> str:
+    """The rule a refused position breaks: the ID its detail starts with, else the notation's REC-5.2."""
+    found = RULE_ID.search(error.detail)
+    return found.group(0) if found else "REC-5.2"
+
+
+def replay(request: Mapping[str, Any]) -> tuple[Deal, list[int]] | dict[str, Any]:
+    """The deal after the request's position and moves, and the seat that won each completed trick;
+    or the refusal ``{"refused": {"rule": ..., "at": i}}`` (``at`` -1: the position itself).
+
+    Raises:
+        ProtocolError: for a malformed request, a position whose options are not the request's rules,
+            or an unreadable move.
+    """
+    game = request.get("game")
+    rules = rules_of(str(game), request.get("rules", {}))
+    position, moves = request.get("position"), request.get("moves", [])
+    if not isinstance(position, str) or not isinstance(moves, list):
+        raise ProtocolError("a request gives the position as text and the moves as a list of texts")
+    try:
+        deal: Any = parse_position(position)
+    except InvalidNotation as error:
+        return _refused(_rule_in(error), -1)
+    if deal.game != game or options_of(deal.rules) != options_of(rules) or deal.players != rules.players:
+        raise ProtocolError(f"the position's game and options are not those of the rules {request.get('rules')!r}")
+    winners: list[int] = []
+    for at, text in enumerate(moves):
+        try:
+            action = parse_action(str(text))
+        except InvalidNotation as error:
+            raise ProtocolError(str(error)) from None
+        before = deal.tricks_taken
+        try:
+            deal = deal.apply(action)
+        except RuleViolation as error:
+            return _refused(error.rule, at)
+        for seat, (old, new) in enumerate(zip(before, deal.tricks_taken, strict=True)):
+            winners += [seat] * (new - old)
+    return deal, winners
+
+
+def _cards(cards: Sequence[Card] | CardSet) -> str:
+    return " ".join(str(card) for card in cards)
+
+
+def _state(deal: Any, winners: list[int]) -> dict[str, Any]:
+    """The state the kit compares after the moves [REC-5.1]."""
+    state: dict[str, Any] = {
+        "turn": deal.to_move,
+        "phase": deal.phase.value,
+        "tricks_taken": list(deal.tricks_taken),
+        "trick_winners": winners,
+        "trick": [[seat, str(card)] for seat, card in deal.trick],
+        "winner": deal.winner,
+        "hands": [_cards(hand) for hand in deal.hands],
+    }
+    if deal.game == "fly":
+        state |= {"records": list(deal.records), "active": list(deal.active), "void": deal.void}
+        state |= {"redeal": deal.redeal, "winners": list(deal.winners), "stock": _cards(deal.stock)}
+    else:
+        view = deal.view(0)
+        revealed = view.revealed_discards
+        state |= {"records": {"upper": list(deal.upper), "lower": list(deal.lower)}, "bought": list(deal.bought)}
+        state |= {
+            "revokes": list(deal.revokes),
+            "talon_left": deal.talon_left,
+            "trump_indicator": None if view.trump_indicator is None else str(view.trump_indicator),
+            "revealed_discards": None if revealed is None else [_cards(d) for d in revealed],
+            "revealed_talon": None if view.revealed_talon is None else _cards(view.revealed_talon),
+        }
+    if deal.phase is Phase.OVER:
+        state["match"] = _match_after(deal)
+    return state
+
+
+def _match_after(deal: Any) -> dict[str, Any]:
+    """What the match does after this deal: whether it ends, who deals next, the standings (Fly) or
+    the settlement (Dreyfus) [FLY-10.1] [FLY-10.2] [FLY-2.2] [DRF-8.1] [DRF-8.3] [DRF-2.1] [DRF-9.1]."""
+    rules = deal.rules
+    played = deal.deal_number + 1
+    if deal.game == "fly":
+        over = fly_end.match_stops(rules, deal.winners, played)
+        standings = fly.FlyMatch(deal, None, deal.dealer, over, None).standings()
+        following = None if over else fly_end.next_dealer(rules, deal.dealer, deal.redeal)
+        return {"over": over, "next_dealer": following, "standings": list(standings)}
+    over = dreyfus_end.match_ends(deal.winner, played, rules)
+    settled = dreyfus.settle(deal.upper, deal.lower, deal.winner, rules) if over else None
+    following = None if over else dreyfus_deal.next_dealer(deal.dealer, rules)
+    return {"over": over, "next_dealer": following, "settlement": None if settled is None else list(settled)}
+
+
+def _deal(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The hands, turn-up and stock (Fly) or talon and contract (Dreyfus) dealt from a pack [FLY-3.1] [DRF-2.2]."""
+    game = str(request.get("game"))
+    try:
+        rules: Any = rules_of(game, request.get("rules", {}))
+    except RefusedRules as error:
+        return _refused(error.rule, -1)
+    dealer = request.get("dealer")
+    try:
+        pack = CardSet.parse(str(request.get("pack")))
+        order = [Card.parse(text) for text in str(request.get("pack")).split()]
+    except InvalidNotation as error:
+        raise ProtocolError(str(error)) from None
+    if type(dealer) is not int or not 0 <= dealer < rules.players:
+        return _refused("FLY-1.2" if game == "fly" else "DRF-2.1", -1)
+    if game == "fly":
+        if len(order) != len(pack) or pack != rules.deck:
+            return _refused("FLY-1.3", -1)
+        hands, trump, stock = fly_deal.deal_cards(rules, order, dealer)
+        cards = [_cards(CardSet(mask)) for mask in hands]
+        return {"hands": cards, "trump_card": str(trump), "stock": _cards([Card.from_index(i) for i in stock])}
+    if len(order) != len(pack) or pack != DECK_48:
+        return _refused("DRF-1.2", -1)
+    number = request.get("deal_number", 0)
+    if type(number) is not int or number < 0:
+        raise ProtocolError(f"deal_number must be a whole number >= 0, not {number!r}")
+    masks, talon = dreyfus_deal.deal_cards(order, dealer, rules)
+    contract = dreyfus_deal.contract_of(number, rules)
+    return {
+        "hands": [_cards(CardSet(mask)) for mask in masks],
+        "talon": _cards([Card.from_index(i) for i in talon]),
+        "contract": "NT" if contract is None else contract.letter,
+    }
+
+
+def _history(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The state at the end of a history that starts from an explicit deal [REC-1.1] [REC-2.4] and whether the
+    text is canonical [REC-4.2]; or the rule it breaks and the field where [REC-4.3]."""
+    text = request.get("text")
+    if not isinstance(text, str):
+        raise ProtocolError("history takes the history's TOML text")
+    try:
+        deal: Any = load_history(text)
+    except InvalidHistory as error:
+        return {"refused": {"rule": error.rule, "at": -1, "field": error.field}}
+    if deal.game != request.get("game") or options_of(deal.rules) != options_of(rules_of(deal.game, request["rules"])):
+        raise ProtocolError("the history's game and options are not those of the request's rules")
+    if isinstance(deal, MatchBase):
+        raise ProtocolError("the kit's histories start from an explicit deal (REC-2.4), not from a seed")
+    fields = tomllib.loads(text)["start"]
+    start = new_deal(deal.rules, **fields)
+    replayed = replay({**request, "position": position_of(start), "moves": [action_text(a) for a in deal.actions]})
+    assert not isinstance(replayed, dict)  # the history replayed, so its moves do
+    return {"state": _state(*replayed), "canonical": dump_history(deal, start=fields) == text}
+
+
+def _shuffle(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The pack a match with ``seed`` shuffles for deal ``deal_number`` and its first dealer drawn by lot
+    [FLY-2.1] [DRF-2.1] [REC-2.2]: the engine's own functions, for an engine that replays our matches."""
+    game = str(request.get("game"))
+    rules: Any = rules_of(game, request.get("rules", {}))
+    seed, number = request.get("seed"), request.get("deal_number", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int | str) or type(number) is not int or number < 0:
+        raise ProtocolError("shuffle takes a seed (a whole number or text) and a deal_number >= 0")
+    deck = rules.deck if game == "fly" else DECK_48
+    first = fly_deal.draw_first_dealer(rules, seed) if game == "fly" else dreyfus_deal.draw_dealer(seed)
+    return {"pack": _cards(shuffled(deck, seed, number)), "first_dealer": first}
+
+
+def _settle(request: Mapping[str, Any]) -> dict[str, Any]:
+    """What each Dreyfus player receives (+) or pays (-) at the end of a match [DRF-9.1] [DRF-9.2]."""
+    rules: Any = rules_of(str(request.get("game")), request.get("rules", {}))
+    upper, lower, winner = request.get("upper"), request.get("lower"), request.get("winner")
+    triples = [upper, lower]
+    if not all(isinstance(t, list) and len(t) == 3 and all(type(v) is int for v in t) for t in triples) or (
+        winner is not None and winner not in (0, 1, 2)
+    ):
+        raise ProtocolError("settle takes upper and lower (three whole numbers each) and winner (a seat or null)")
+    return {"settlement": list(dreyfus.settle(tuple(upper), tuple(lower), winner, rules))}  # type: ignore[arg-type]
+
+
+def _purchase(request: Mapping[str, Any]) -> dict[str, Any]:
+    """What a Dreyfus player writes above for a purchase, recorded in time or late [DRF-4.5] [DRF-10.2]."""
+    rules: Any = rules_of(str(request.get("game")), request.get("rules", {}))
+    bought, recorded = request.get("bought"), request.get("recorded_before_lead")
+    if type(bought) is not int or not 0 <= bought <= 12 or type(recorded) is not bool:
+        raise ProtocolError("purchase takes bought (0 to 12) and recorded_before_lead (true or false)")
+    return {"upper": dreyfus.purchase_record(bought, recorded, rules)}
+
+
+def perft(state: Any, depth: int) -> dict[str, int]:
+    """The number of distinct legal action sequences of length ``depth`` from ``state`` (``nodes``), split by
+    the kind of the last action (``plays``; ``declarations``: stand, fold, exchange, swap-trump), and how
+    many of them end the deal (``deal_ends``); a sequence that ends the deal early is not continued.
+
+    >>> deal = parse_position("fly - 0 8H 7C8DKH9SAS/9HTHJHQHAH/9CTCJC7S8S 7H7D 25,25,25 s,s,s 1")
+    >>> perft(deal, 1)
+    {'nodes': 5, 'plays': 5, 'declarations': 0, 'deal_ends': 0}
+    """
+    counts = {"nodes": 0, "plays": 0, "declarations": 0, "deal_ends": 0}
+
+    def walk(node: Any, left: int) -> None:
+        for action in node.legal_actions():
+            after = node.apply(action)
+            if left > 1:
+                if after.phase is not Phase.OVER:
+                    walk(after, left - 1)
+                continue
+            counts["nodes"] += 1
+            counts["plays" if type(action) is Play else "declarations"] += 1
+            counts["deal_ends"] += after.phase is Phase.OVER
+
+    if depth >= 1:
+        walk(state, depth)
+    return counts
+
+
+def answer(request: Mapping[str, Any]) -> dict[str, Any]:
+    """This engine's answer to one request of the line protocol.
+
+    Raises:
+        ProtocolError: for a request it cannot answer.
+    """
+    if not isinstance(request, Mapping):
+        raise ProtocolError("a request is a JSON object")
+    command = request.get("cmd")
+    if command == "hello":
+        return {"engine": "fly_rules", "protocol": PROTOCOL, "games": list(GAMES)}
+    if command == "deal":
+        return _deal(request)
+    if command == "purchase":
+        return _purchase(request)
+    if command == "history":
+        return _history(request)
+    if command == "shuffle":
+        return _shuffle(request)
+    if command == "settle":
+        return _settle(request)
+    if command not in ("legal", "apply", "perft"):
+        raise ProtocolError(
+            f"unknown command {command!r} (known: hello, legal, apply, deal, shuffle, settle, purchase, history, perft)"
+        )
+    try:
+        replayed = replay(request)
+    except RefusedRules as error:
+        return _refused(error.rule, -1)
+    if isinstance(replayed, dict):
+        return replayed
+    deal, winners = replayed
+    if command == "legal":
+        return {"legal": legal_texts(deal)}
+    if command == "apply":
+        return {"state": _state(deal, winners)}
+    depth = request.get("depth")
+    if type(depth) is not int or not 1 <= depth <= 64:
+        raise ProtocolError(f"depth must be a whole number 1 to 64, not {depth!r}")
+    return {"perft": perft(deal, depth)}
