@@ -323,9 +323,9 @@ def fly_cases() -> list[Case]:
         ),
         play_case(
             "fly-revoke-adjudicated",
-            "Under revoke_mode=adjudicate a revoke stands and is penalised at the end of the deal.",
+            "Under revoke_mode=penalize a revoke stands and is penalised at the end of the deal.",
             "FLY-11.2 FLY-11.3",
-            f(["7C 8C 9C TC AH", "7D 8D 9D KD AS", "JC QC 7S AC 7H"], "8H", dealer=2, revoke_mode="adjudicate"),
+            f(["7C 8C 9C TC AH", "7D 8D 9D KD AS", "JC QC 7S AC 7H"], "8H", dealer=2, revoke_mode="penalize"),
             "s s s p7C p7D p7S *12",
         ),
         play_case(

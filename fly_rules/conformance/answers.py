@@ -30,7 +30,6 @@ from fly_rules.fly import deal as fly_deal
 from fly_rules.fly import end as fly_end
 from fly_rules.notation import dump_history, load_history, parse_position, position_of
 from fly_rules.notation.games import (
-    GAMES,
     Deal,
     Rules,
     action_text,
@@ -44,6 +43,7 @@ from fly_rules.spec import RULE_ID
 
 __all__ = [
     "COMMANDS",
+    "GAMES",
     "PROTOCOL",
     "ProtocolError",
     "RefusedRules",
@@ -56,6 +56,8 @@ __all__ = [
     "sort_actions",
 ]
 
+GAMES: Final = ("fly", "dreyfus")
+"""The games the kit covers."""
 PROTOCOL: Final = 1
 """The version of the line protocol this module speaks."""
 
