@@ -53,11 +53,11 @@ __all__ = ["SeatEnv", "seat_env"]
 
 _SEED_RANGE: Final = 2**63
 
-Observation = dict[str, Any]
-Info = dict[str, Any]
+_Observation = dict[str, Any]
+_Info = dict[str, Any]
 
 
-class SeatEnv(gymnasium.Env[dict[str, Any], int]):
+class SeatEnv(gymnasium.Env[_Observation, int]):
     """One seat of a match of Fly or Dreyfus, the bots playing the other seats; make one with
     :func:`seat_env` or ``gymnasium.make("fly_rules/Fly-v0", …)``.
 
@@ -100,7 +100,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], int]):
         self.metadata = {**self.metadata, "name": f"fly_rules/{game.rules.game}"}
         self._over = True
 
-    def _observe(self) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _observe(self) -> tuple[_Observation, _Info]:
         observation = self.game.observe(self.agent)
         return observation, {"action_mask": observation["action_mask"].copy()}
 
@@ -113,9 +113,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], int]):
             reward += game.rewards[self.agent]
         return reward
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[_Observation, _Info]:
         """A new match, shuffled and the bots seeded from ``seed`` (or from the generator's next draws);
         the bots move first if they are to, so the learning seat is to move."""
         super().reset(seed=seed)
@@ -126,16 +124,16 @@ class SeatEnv(gymnasium.Env[dict[str, Any], int]):
         self._over = False
         return self._observe()
 
-    def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[_Observation, SupportsFloat, bool, bool, _Info]:
         """The learning seat takes ``action``, then the bots move until it is to move again or the match
         is over.
 
         Raises:
-            RuntimeError: the episode is over (call :meth:`reset`).
+            RuntimeError: no episode is under way (call :meth:`reset`).
             ValueError: an illegal action, when ``illegal_reward`` is None.
         """
         if self._over:
-            raise RuntimeError("the episode is over: call reset()")
+            raise RuntimeError("no episode is under way: call reset()")
         action = int(action)
         if not (0 <= action < self._actions and self.game.observe(self.agent)["action_mask"][action]):
             if self.illegal_reward is None:
@@ -207,7 +205,7 @@ def _env_id(game: registry.Game) -> str:
 
 
 def _register() -> None:
-    """Register an environment for every game of the registry, once (importing again changes nothing)."""
+    """Register the environments of every game of the registry, once (importing again changes nothing)."""
     for game in registry.games():
         described = registry.get(game)
         if _env_id(described) not in gymnasium.registry:
