@@ -193,7 +193,7 @@ def get(name: object) -> Game:
         _load()
     game = _GAMES.get(name) if isinstance(name, str) else None
     if game is None:
-        raise InvalidRules("game", f"unknown game {name!r} (known: {', '.join(_GAMES)})")
+        raise InvalidRules("game", f"unknown game {name!r} (known: {', '.join(games())})")
     return game
 
 

@@ -1,0 +1,45 @@
+"""The registry of games: found by name and by a state's ``game``, unknown names refused clearly, and
+each game's own actions read and written only through its descriptor [REC-3.2] [REC-5.1]."""
+
+from __future__ import annotations
+
+import pytest
+
+from fly_rules import dreyfus, fly, registry
+from fly_rules.errors import InvalidNotation, InvalidRules
+from fly_rules.notation.games import action_text, game_of, parse_action
+from fly_rules.notation.position import parse_position
+
+
+def test_the_library_s_games_are_found_by_name_and_by_their_states() -> None:
+    """Both games are registered by their packages, in the library's order."""
+    assert registry.games()[:2] == ("fly", "dreyfus")
+    match = dreyfus.new_match(dreyfus.DreyfusRules(), seed=1)
+    assert registry.game_of(match) is registry.get("dreyfus")
+    assert registry.game_of(match.view(0)).title == "Dreyfus"
+    assert game_of(fly.FlyRules()) == "fly"
+
+
+def test_an_unknown_game_is_refused_naming_the_known_ones() -> None:
+    """A name no game has is an InvalidRules listing the games; a value without a game is a TypeError."""
+    with pytest.raises(InvalidRules, match="unknown game 'chess' \\(known: fly, dreyfus"):
+        registry.get("chess")
+    with pytest.raises(InvalidRules, match="unknown game"):
+        registry.get(None)
+    with pytest.raises(TypeError, match="registered game: object"):
+        registry.game_of(object())
+
+
+def test_rec_3_2_a_game_s_own_verb_is_read_only_for_that_game() -> None:
+    """REC-3.2: ``swap-trump`` is Fly's: read for Fly (and for any game when none is named), refused for Dreyfus."""
+    swap = fly.SwapTrump("9H")
+    assert action_text(swap) == "swap-trump 9H"
+    assert parse_action("swap-trump 9h") == swap == parse_action("swap-trump 9H", "fly")
+    with pytest.raises(InvalidNotation, match="expected 'stand', 'fold', 'exchange CARDS' or 'play CARD'"):
+        parse_action("swap-trump 9H", "dreyfus")
+
+
+def test_rec_5_1_a_position_names_a_registered_game() -> None:
+    """REC-5.1: the first field is a registered game's name; the message lists them."""
+    with pytest.raises(InvalidNotation, match="a position starts with a game's name: fly, dreyfus"):
+        parse_position("chess - 0")
