@@ -19,6 +19,7 @@ games of the library register themselves when their package is imported; :func:`
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol
@@ -211,6 +212,8 @@ def game_of(value: object) -> Game:
     return _GAMES[name]
 
 
+@functools.cache
 def load(module: str, name: str) -> Any:
-    """``name`` of the module ``module``, imported when first needed (the game's adapter part)."""
+    """``name`` of the module ``module``, imported when first needed (the game's adapter part); kept, as
+    the adapters ask for it at every step."""
     return getattr(importlib.import_module(module), name)
