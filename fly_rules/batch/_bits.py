@@ -1,0 +1,125 @@
+"""Bit tricks on whole arrays of 64-bit masks, shared by the batch engines.
+
+A hand, a set of legal cards or a set of legal action ids is one ``uint64`` per game; these
+helpers count, pick and list the set bits of a whole column of them at once, with table
+look-ups instead of branches.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+Array = npt.NDArray[Any]
+
+if sys.byteorder != "little":  # pragma: no cover - the byte tables below read little-endian words
+    raise ImportError("fly_rules.batch needs a little-endian machine")
+
+NO_CARD: Final = 52
+"""The card index standing for "no card" in card arrays (its bit is 0, its power below every card)."""
+
+BIT: Final[Array] = np.array([1 << i for i in range(52)] + [0], dtype=np.uint64)
+"""``BIT[c]`` is the mask of card ``c``; ``BIT[NO_CARD]`` is 0."""
+
+_POP8: Final[Array] = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+# _SELECT8[byte, j]: the position of the j-th set bit of byte (0 past the last)
+_SELECT8: Final[Array] = np.array(
+    [[p for p in range(8) if b >> p & 1] + [0] * (8 - bin(b).count("1")) for b in range(256)], dtype=np.int64
+)
+
+
+def popcount(masks: Array) -> Array:
+    """The number of set bits of each mask, as int64."""
+    return np.bitwise_count(masks).astype(np.int64)
+
+
+def kth_bit(masks: Array, k: Array) -> Array:
+    """The index of the ``k``-th lowest set bit of each mask (``k`` below its popcount), as int64."""
+    size = masks.shape[0]
+    octets = np.ascontiguousarray(masks, dtype=np.uint64).view(np.uint8).reshape(size, 8)
+    counts = np.cumsum(_POP8[octets], axis=1)
+    byte = (counts <= k[:, None]).sum(axis=1)
+    rows = np.arange(size)
+    before = np.where(byte > 0, counts[rows, np.maximum(byte - 1, 0)], 0)
+    found: Array = byte * 8 + _SELECT8[octets[rows, np.minimum(byte, 7)], k - before]
+    return found
+
+
+def random_bit(masks: Array, rng: np.random.Generator) -> Array:
+    """One set bit of each mask, chosen uniformly with ``rng``; 0 for an empty mask."""
+    counts = popcount(masks)
+    k = (rng.random(masks.shape[0]) * counts).astype(np.int64)
+    return np.where(counts > 0, kth_bit(masks, np.minimum(k, np.maximum(counts - 1, 0))), 0)
+
+
+def lowest_bit(masks: Array) -> Array:
+    """The index of the lowest set bit of each (non-empty) mask, as int64."""
+    low = masks & (~masks + np.uint64(1))
+    return np.frexp(low.astype(np.float64))[1].astype(np.int64) - 1
+
+
+def bit_list(masks: Array, count: int) -> Array:
+    """The ``count`` lowest set bits of each mask, ascending, as int64 ``[len(masks), count]``
+    (:data:`NO_CARD` past the last)."""
+    out = np.full((masks.shape[0], count), NO_CARD, dtype=np.int64)
+    rest = masks.copy()
+    for j in range(count):
+        present = rest != 0
+        low = lowest_bit(np.where(present, rest, np.uint64(1)))
+        out[:, j] = np.where(present, low, NO_CARD)
+        rest &= ~BIT[out[:, j]]
+    return out
+
+
+def unpack(masks: Array, width: int) -> Array:
+    """The low ``width`` bits of each mask as booleans ``[len(masks), width]``."""
+    octets = np.ascontiguousarray(masks, dtype=np.uint64).view(np.uint8).reshape(masks.shape[0], 8)
+    return np.unpackbits(octets, axis=1, bitorder="little")[:, :width].astype(bool)
+
+
+def pack(flags: Array) -> Array:
+    """Rows of at most 64 booleans as masks (bit ``j`` from column ``j``)."""
+    width = flags.shape[1]
+    padded = np.zeros((flags.shape[0], 64), dtype=np.uint8)
+    padded[:, :width] = flags
+    return np.packbits(padded, axis=1, bitorder="little").view(np.uint64).reshape(-1)
+
+
+_GOLDEN: Final = np.uint64(0x9E3779B97F4A7C15)
+
+
+def mix(values: Array) -> Array:
+    """The splitmix64 finaliser of each value: a well-spread 64-bit hash."""
+    z = values.astype(np.uint64) + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def seed_key(seed: int) -> np.uint64:
+    """A batch seed (any int) as the 64-bit key of its generator."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise TypeError(f"a batch seed is an int, not {seed!r}")
+    return np.uint64(int(mix(np.array([int(seed) % (1 << 64)], dtype=np.uint64))[0]))
+
+
+def shuffled_decks(key: np.uint64, games: Array, deal_numbers: Array, deck: Array) -> Array:
+    """For each game, the cards of ``deck`` in the order of its deal ``deal_numbers``: sorted by
+    32-bit random keys hashed from the batch key, the game's number and the deal's number, so a
+    game's deals depend on nothing else (not on the batch's other games)."""
+    size = deck.shape[0]
+    base = mix(games.astype(np.uint64) * np.uint64(0x100000001B3) ^ key)
+    base = mix(base ^ deal_numbers.astype(np.uint64) * np.uint64(0xD1B54A32D192ED03))
+    slots = np.arange(size, dtype=np.uint64)
+    keys = mix(base[:, None] + slots[None, :] * _GOLDEN) >> np.uint64(32)
+    order = np.sort(keys << np.uint64(6) | slots[None, :], axis=1) & np.uint64(63)
+    return deck[order.astype(np.int64)]
+
+
+def draw_below(key: np.uint64, games: Array, salt: int, bound: int) -> Array:
+    """A number below ``bound`` per game, hashed from the batch key, the game and ``salt``."""
+    values = mix(mix(games.astype(np.uint64) ^ key) + np.uint64(salt))
+    return (values % np.uint64(bound)).astype(np.int64)
