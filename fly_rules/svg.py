@@ -406,6 +406,7 @@ def deal_picture(state: Any, seat: int | None = None, *, title: str | None = Non
     if last_trick and not view.trick and view.tricks:
         taker = getattr(state, "leader", None)
         taker = view.to_move if taker is None or taker < 0 else taker
-        note = "the last trick" if taker is None else f"seat {taker} takes the trick"
+        led = f"seat {view.tricks[-1][0][0]} led"
+        note = f"{led}; the last trick" if taker is None else f"{led}; seat {taker} takes it"
         drawn.update(trick=view.tricks[-1], trick_note=note)
     return table(**drawn)

@@ -183,7 +183,7 @@ def test_the_last_trick_is_shown_with_who_took_it() -> None:
     deal = _fly_deal(fly.Stand()).apply(fly.Play(Card.parse("7S"))).apply(fly.Play(Card.parse("AS")))
     root = ET.fromstring(deal_picture(deal, last_trick=True))
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
-    assert "seat 0 takes the trick" in texts  # the A♠ takes the led trump ace
+    assert "seat 1 led; seat 0 takes it" in texts  # the A♠ takes the led trump ace
     assert "stood, 1 trick" in texts
     assert "stood, 0 tricks" in texts
     assert "record 19" in texts  # one for the trick, five for the A♠
