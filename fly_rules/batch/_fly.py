@@ -41,7 +41,7 @@ from fly_rules.batch._engine import BatchEngine
 from fly_rules.batch._state import BatchState
 from fly_rules.cards import ALL_CARDS, CardSet
 from fly_rules.errors import InvalidRules, RuleViolation
-from fly_rules.fly.deal import Table, refill_order
+from fly_rules.fly.deal import DealTable, refill_order
 from fly_rules.fly.exchange import SwapTrump
 from fly_rules.fly.match import FlyMatch
 from fly_rules.fly.rules import FlyRules
@@ -82,14 +82,14 @@ class FlyBatch(BatchEngine):
     """Fly for ``batch_size`` games at once, all under ``rules`` [FLY-1.1].
 
     Build one with :func:`fly_rules.batch.make`. Every option of :class:`~fly_rules.fly.FlyRules`
-    is played as the scalar engine plays it, except ``revoke_mode="adjudicate"``, which is refused
+    is played as the scalar engine plays it, except ``revoke_mode="penalize"``, which is refused
     (a batch takes only the actions of its mask).
     """
 
     game = "fly"
 
     def __init__(self, rules: FlyRules, batch_size: int, *, match: bool = False) -> None:
-        if rules.revoke_mode != "forbid":
+        if rules.revoke_mode != "prevent":
             raise InvalidRules(
                 "revoke_mode", "the batch engine takes only the actions of its mask: revokes cannot be adjudicated"
             )
@@ -894,17 +894,19 @@ class FlyBatch(BatchEngine):
         """
         s = state
         stock = tuple(int(c) for c in s.start_stock[game] if c != NO_CARD)
-        table = Table(
+        table = DealTable(
             self.rules, int(s.dealer[game]), ALL_CARDS[int(s.trump_card[game])], s.seeds[game], int(s.deal_number[game])
         )
         hands = tuple(int(h) for h in s.start_hands[game])
         deal = start_deal(table, hands, stock, tuple(int(r) for r in s.start_records[game]))
         for action in s.log[game, : s.log_len[game]]:
-            hand = deal.hand_masks[deal.turn] if deal.turn >= 0 else 0
+            hand = deal.hand_masks[deal.to_move] if deal.to_move is not None else 0
             deal = deal.apply(self._scalar_action(_EXCHANGE_PHASE, hand, int(action)))
         if not self.match:
             return deal
-        return FlyMatch._make((deal, None, int(s.first_dealer[game]), bool(s.terminated[game]), None))
+        over = bool(s.terminated[game])
+        played = int(s.deal_number[game]) + over
+        return FlyMatch._make((self.rules, s.seeds[game], int(s.first_dealer[game]), deal, None, played, over, None))
 
     def from_scalar(self, states: Sequence[Any], seed: int = 0) -> BatchState:
         """A batch whose game ``i`` starts where ``states[i]`` stands: a deal or match of these rules
@@ -932,7 +934,7 @@ class FlyBatch(BatchEngine):
             if getattr(scalar, "is_over", False):
                 raise ValueError(f"state {i} is over")
             hands[i] = deal.hand_masks
-            cards = deal.bidding.stock_indices
+            cards = deal.exchanges.stock_indices
             stock[i, : len(cards)] = cards
             size[i] = len(cards)
             trump[i] = deal.trump_card.index

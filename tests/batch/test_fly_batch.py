@@ -144,9 +144,9 @@ def test_fly_batch_refuses_an_action_outside_the_mask() -> None:
 
 
 def test_fly_batch_refuses_adjudicated_revokes() -> None:
-    """The batch takes only actions of its mask, so it refuses to adjudicate revokes, by name [FLY-11.1]."""
+    """The batch takes only actions of its mask, so it refuses to penalise revokes, by name [FLY-11.1]."""
     with pytest.raises(InvalidRules, match="revoke_mode"):
-        batch.make("fly", 2, players=4, revoke_mode="adjudicate")
+        batch.make("fly", 2, players=4, revoke_mode="penalize")
     with pytest.raises(InvalidRules, match="players"):
         batch.make("fly", 2, players=9)
 
