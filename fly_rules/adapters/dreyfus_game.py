@@ -150,7 +150,7 @@ class DreyfusKind:
             self.rules,
             [CardSet(h) for h in hands],
             list(CardSet(rest)),
-            contract_of(self.deal_number, self.rules),
+            contract_of(self.rules, self.deal_number),
             self.dealer,
             deal_number=self.deal_number,
         )

@@ -108,7 +108,7 @@ def eldest(dealer: int) -> int:
     return (dealer + 1) % SEATS
 
 
-def next_dealer(dealer: int, rules: DreyfusRules) -> int:
+def next_dealer(rules: DreyfusRules, dealer: int) -> int:
     """Who deals the next deal: the dealer's left neighbour by default [DRF-2.1]."""
     return (dealer + (1 if rules.dealer_rotation == "left" else -1)) % SEATS
 
@@ -123,17 +123,17 @@ def draw_first_dealer(rules: DreyfusRules, seed: int | str) -> int:
     return min(range(SEATS), key=lambda seat: (lot[seat].rank, lot[seat].suit))
 
 
-def contract_of(deal_number: int, rules: DreyfusRules) -> Suit | None:
+def contract_of(rules: DreyfusRules, deal_number: int) -> Suit | None:
     """The trump suit (None: no trump) of deal ``deal_number`` (0 first) [DRF-3.1] [DRF-3.2] [DRF-3.3]."""
     cycle = rules.contract_cycle
     return cycle[deal_number % len(cycle)]
 
 
-def deal_cards(cards: Sequence[Card], dealer: int, rules: DreyfusRules) -> tuple[tuple[int, int, int], tuple[int, ...]]:
+def deal_cards(rules: DreyfusRules, cards: Sequence[Card], dealer: int) -> tuple[tuple[int, int, int], tuple[int, ...]]:
     """Deal the shuffled ``cards`` (first card dealt first) in packets to eldest, the next
     player, the dealer and the talon; return the hands as masks by seat and the talon,
     top first [DRF-2.2] [DRF-2.3]."""
-    return deal_indices([card.index for card in cards], dealer, rules)
+    return deal_indices(rules, [card.index for card in cards], dealer)
 
 
 @functools.cache
@@ -144,7 +144,7 @@ def _packets(packet: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], .
 
 
 def deal_indices(
-    indices: Sequence[int], dealer: int, rules: DreyfusRules
+    rules: DreyfusRules, indices: Sequence[int], dealer: int
 ) -> tuple[tuple[int, int, int], tuple[int, ...]]:
     """:func:`deal_cards` for card indices: the hands as masks by seat and the talon, top first
     [DRF-2.2] [DRF-2.3]."""

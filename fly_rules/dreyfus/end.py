@@ -16,7 +16,7 @@ __all__ = ["winner_of"]
 
 
 def winner_of(
-    reached: Sequence[int], upper: Sequence[int], lower: Sequence[int], deal_over: bool, rules: DreyfusRules
+    rules: DreyfusRules, reached: Sequence[int], upper: Sequence[int], lower: Sequence[int], deal_over: bool
 ) -> int | None:
     """The match winner from the seats in the order they reached the target this deal:
     the first of them, or at the end of the deal the highest lower record [DRF-8.2].

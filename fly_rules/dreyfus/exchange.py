@@ -55,12 +55,12 @@ def _exchange_of(mask: int) -> Exchange:
     return _SINGLE[mask.bit_length() - 1] if mask & (mask - 1) == 0 else exchange_of_mask(mask)
 
 
-def discardable(hand: int, dealt: int, table: DealTable) -> int:
+def discardable(table: DealTable, hand: int, dealt: int) -> int:
     """The cards the player may discard: фоски still held of the twelve dealt to him [DRF-4.2]."""
     return hand & dealt & table.fosk
 
 
-def exchange_choices(eligible: int, talon_left: int, rules: DreyfusRules) -> Sequence[Action]:
+def exchange_choices(rules: DreyfusRules, eligible: int, talon_left: int) -> Sequence[Action]:
     """The stand, then every allowed exchange: a lazy sequence of all discard sets of at most
     ``talon_left`` cards in batch mode, one card at a time in incremental mode [DRF-4.4] [DRF-4.3]."""
     if rules.exchange_mode == "incremental":
@@ -68,7 +68,7 @@ def exchange_choices(eligible: int, talon_left: int, rules: DreyfusRules) -> Seq
     return SubsetChoices((STAND,), eligible, talon_left, _exchange_of)
 
 
-def refuse_exchange(action: Exchange, hand: int, eligible: int, talon_left: int, rules: DreyfusRules) -> RuleViolation:
+def refuse_exchange(rules: DreyfusRules, action: Exchange, hand: int, eligible: int, talon_left: int) -> RuleViolation:
     """Why the engine refuses ``action``, an exchange outside the allowed ones [DRF-4.2] [DRF-4.3] [DRF-4.4].
 
     Returns the error to raise: DRF-4.3 for an empty discard or one larger than the
@@ -110,12 +110,12 @@ def exchange_cards(
         RuleViolation: naming the rule the exchange breaks (see :func:`refuse_exchange`).
     """
     discard = action.cards.mask
-    eligible = discardable(hands[seat], table.dealt[seat], table)
+    eligible = discardable(table, hands[seat], table.dealt[seat])
     taken = exchanges.talon_taken
     left = HAND_SIZE - taken
     size = discard.bit_count()
     if not discard or discard & ~eligible or size > left or (table.incremental and size > 1):
-        raise refuse_exchange(action, hands[seat], eligible, left, table.rules)
+        raise refuse_exchange(table.rules, action, hands[seat], eligible, left)
     drawn = 0
     for index in table.talon[taken : taken + size]:
         drawn |= 1 << index
@@ -140,5 +140,5 @@ def end_turn(table: DealTable, hands: _Triple, exchanges: Exchanges, score: Scor
     exchanges = exchanges._replace(step=step)
     if step < 3:
         return Phase.EXCHANGE, hands, (eldest(table.dealer) + step) % 3, eldest(table.dealer), 0, exchanges, score
-    leader = opening_leader(table.dealer, exchanges.bought, table.rules)
+    leader = opening_leader(table.rules, table.dealer, exchanges.bought)
     return Phase.PLAY, hands, leader, leader, hands[leader], exchanges, score

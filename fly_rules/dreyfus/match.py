@@ -76,7 +76,7 @@ class DreyfusMatch(MatchBase[DreyfusDeal, DreyfusView], _MatchFields):
         """The deal after ``deal``: the next dealer, the next contract of the cycle, the records carried
         [DRF-2.1] [DRF-3.3]."""
         return _deal_from_seed(
-            self.rules, self.seed, number, next_dealer(deal.dealer, self.rules), deal.upper, deal.lower
+            self.rules, self.seed, number, next_dealer(self.rules, deal.dealer), deal.upper, deal.lower
         )
 
     def settlement(self) -> _Triple:
@@ -88,7 +88,7 @@ class DreyfusMatch(MatchBase[DreyfusDeal, DreyfusView], _MatchFields):
         """
         if not self.is_over:
             raise RuleViolation("DRF-9.1", "the match is not over; nobody pays yet", self.deals_played)
-        return settle(self.upper, self.lower, self.winner, self.rules)
+        return settle(self.rules, self.upper, self.lower, self.winner)
 
     def result_lines(self) -> dict[str, tuple[int, ...]]:
         """The upper and lower records and the settlement, as a history states them [REC-4.1] [DRF-9.1]."""
@@ -104,8 +104,8 @@ def _deal_from_seed(
     rules: DreyfusRules, seed: int | str, number: int, dealer: int, upper: _Triple, lower: _Triple
 ) -> DreyfusDeal:
     """Deal number ``number`` of the match: seeded shuffle, packets, its contract [DRF-2.2] [DRF-3.3]."""
-    hands, talon = deal_indices(shuffled_indices(DECK_48, seed, number), dealer, rules)
-    return start_deal(DealTable(rules, number, dealer, contract_of(number, rules), hands, talon), upper, lower)
+    hands, talon = deal_indices(rules, shuffled_indices(DECK_48, seed, number), dealer)
+    return start_deal(DealTable(rules, number, dealer, contract_of(rules, number), hands, talon), upper, lower)
 
 
 def new_match(rules: DreyfusRules, *, seed: int | str, dealer: int | None = None) -> DreyfusMatch:

@@ -41,7 +41,7 @@ _Triple = tuple[int, int, int]
 _Played = tuple[Phase, _Triple, tuple[int, ...], int | None, int, int, tuple[tuple[int, tuple[int, ...]], ...], Score]
 
 
-def opening_leader(dealer: int, bought: Sequence[int], rules: DreyfusRules) -> int:
+def opening_leader(rules: DreyfusRules, dealer: int, bought: Sequence[int]) -> int:
     """Who leads to the first trick: eldest, or the first in turn who bought [DRF-5.1]."""
     first = eldest(dealer)
     if rules.first_lead == "first_actual_buyer":
@@ -52,20 +52,20 @@ def opening_leader(dealer: int, bought: Sequence[int], rules: DreyfusRules) -> i
     return first
 
 
-def required_mask(hand: int, trick: Sequence[int], table: DealTable) -> int:
+def required_mask(table: DealTable, hand: int, trick: Sequence[int]) -> int:
     """The cards of ``hand`` that keep every duty of play [DRF-6.2] [DRF-6.3] [DRF-6.4] [DRF-6.5]."""
     return playable(hand, trick, table.trump, ACE_HIGH, must_head=table.must_head, trump_duty=table.trump_duty)
 
 
-def legal_play_mask(hand: int, trick: Sequence[int], table: DealTable) -> int:
+def legal_play_mask(table: DealTable, hand: int, trick: Sequence[int]) -> int:
     """The cards the engine accepts: those keeping the duties, or the whole hand when
     revokes are penalised rather than prevented [DRF-6.1] [DRF-10.1]."""
     if table.penalize:
         return hand
-    return required_mask(hand, trick, table)
+    return required_mask(table, hand, trick)
 
 
-def refuse_play(action: Play, hand: int, trick: Sequence[int], table: DealTable) -> RuleViolation:
+def refuse_play(table: DealTable, action: Play, hand: int, trick: Sequence[int]) -> RuleViolation:
     """Why the engine refuses ``action`` (a card outside the legal mask) [DRF-6.1] [DRF-6.2] [DRF-6.3] [DRF-6.4].
 
     Returns the error to raise: DRF-6.1 for a card not in the hand; DRF-6.2, DRF-6.3
@@ -109,9 +109,9 @@ def play_card(
     card = action.card.index
     hand = hands[seat]
     if not legal >> card & 1:
-        raise refuse_play(action, hand, trick, table)
-    if table.penalize and not required_mask(hand, trick, table) >> card & 1:
-        score = revoke(score, seat, table.rules)
+        raise refuse_play(table, action, hand, trick)
+    if table.penalize and not required_mask(table, hand, trick) >> card & 1:
+        score = revoke(table.rules, score, seat)
     hand ^= 1 << card  # held: the legal cards are all in the hand
     if seat == 0:
         hands = (hand, hands[1], hands[2])
@@ -127,8 +127,8 @@ def play_card(
             hand = playable(hand, trick, table.trump, ACE_HIGH, must_head=table.must_head, trump_duty=table.trump_duty)
         return _PLAY, hands, trick, after, leader, hand, tricks, score
     taker = trick_taker(leader, trick, table.trump)
-    score = take_trick(score, taker, table.rules)
+    score = take_trick(table.rules, score, taker)
     tricks = (*tricks, (leader, trick))
     if len(tricks) < _TRICKS_PER_DEAL:
         return _PLAY, hands, (), taker, taker, hands[taker], tricks, score  # DRF-5.2: the taker leads, any card
-    return _OVER, hands, (), None, taker, 0, tricks, score_deal(score, table.rules)
+    return _OVER, hands, (), None, taker, 0, tricks, score_deal(table.rules, score)

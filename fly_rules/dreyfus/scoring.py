@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from fly_rules._deprecated import warn_renamed
 from fly_rules.dreyfus.deal import set_seat
 from fly_rules.dreyfus.rules import DreyfusRules
 
@@ -37,7 +38,7 @@ def buy(score: Score, seat: int, count: int) -> Score:
     return Score(taken, set_seat(upper, seat, upper[seat] + count), lower, revokes, reached)
 
 
-def revoke(score: Score, seat: int, rules: DreyfusRules) -> Score:
+def revoke(rules: DreyfusRules, score: Score, seat: int) -> Score:
     """Record a revoke by ``seat``: on his first he loses this deal's overtricks already written
     below and any claim to have reached the target [DRF-10.1]."""
     taken, upper, lower, revokes, reached = score
@@ -47,13 +48,13 @@ def revoke(score: Score, seat: int, rules: DreyfusRules) -> Score:
     return Score(taken, upper, lower, set_seat(revokes, seat, revokes[seat] + 1), reached)
 
 
-def take_trick(score: Score, taker: int, rules: DreyfusRules) -> Score:
+def take_trick(rules: DreyfusRules, score: Score, taker: int) -> Score:
     """Credit a trick to ``taker``; an overtrick is written below at once, and a lower record
     reaching the target is noted in order [DRF-7.2] [DRF-8.2]."""
     taken, upper, lower, revokes, reached = score
     count = taken[taker] + 1
     taken = set_seat(taken, taker, count)
-    if scores_below(count, revokes[taker] > 0, rules):
+    if scores_below(rules, count, revokes[taker] > 0):
         now = lower[taker] + 1
         lower = set_seat(lower, taker, now)
         if now >= rules.target_lower and taker not in reached:
@@ -61,20 +62,20 @@ def take_trick(score: Score, taker: int, rules: DreyfusRules) -> Score:
     return Score(taken, upper, lower, revokes, reached)
 
 
-def score_deal(score: Score, rules: DreyfusRules) -> Score:
+def score_deal(rules: DreyfusRules, score: Score) -> Score:
     """The score once the twelfth trick is taken (see :func:`end_of_deal`) [DRF-7.3] [DRF-10.1]."""
-    upper, lower = end_of_deal(score.upper, score.lower, score.tricks_taken, score.revokes, rules)
+    upper, lower = end_of_deal(rules, score.upper, score.lower, score.tricks_taken, score.revokes)
     return score._replace(upper=upper, lower=lower)
 
 
-def scores_below(tricks_now: int, revoked: bool, rules: DreyfusRules) -> bool:
+def scores_below(rules: DreyfusRules, tricks_now: int, revoked: bool) -> bool:
     """Whether taking a trick that brings a player to ``tricks_now`` writes one point below:
     it is beyond par and he has not revoked this deal [DRF-7.1] [DRF-7.2] [DRF-10.1]."""
     return tricks_now > rules.par_tricks and not revoked
 
 
 def end_of_deal(
-    upper: Sequence[int], lower: Sequence[int], taken: Sequence[int], revokes: Sequence[int], rules: DreyfusRules
+    rules: DreyfusRules, upper: Sequence[int], lower: Sequence[int], taken: Sequence[int], revokes: Sequence[int]
 ) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """The records once the twelfth trick is taken: undertricks above, and the revoke
     penalty instead of the trick score [DRF-7.3] [DRF-10.1].
@@ -94,13 +95,19 @@ def end_of_deal(
     return (new_upper[0], new_upper[1], new_upper[2]), (lower[0], lower[1], lower[2])
 
 
-def purchase_record(bought: int, recorded_before_lead: bool, rules: DreyfusRules) -> int:
+def purchase_record(rules: DreyfusRules, bought: int, recorded_before_lead: bool) -> int:
     """What a player writes above for buying ``bought`` cards: the count, plus the penalty
     if he had not recorded it when the opening lead was made [DRF-4.5] [DRF-10.2].
 
-    >>> purchase_record(2, False, DreyfusRules()), purchase_record(0, False, DreyfusRules())
+    >>> purchase_record(DreyfusRules(), 2, False), purchase_record(DreyfusRules(), 0, False)
     (5, 0)
+
+    The former order ``purchase_record(bought, recorded_before_lead, rules)`` is still accepted, with a
+    DeprecationWarning, for one release.
     """
+    if not isinstance(rules, DreyfusRules):
+        warn_renamed("purchase_record(bought, recorded, rules)", "purchase_record(rules, bought, recorded)")
+        rules, bought, recorded_before_lead = recorded_before_lead, rules, bought
     if bought and not recorded_before_lead:
         return bought + rules.forgot_record_penalty
     return bought

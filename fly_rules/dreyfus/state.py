@@ -171,7 +171,7 @@ class DreyfusDeal(NamedTuple):
     def winner(self) -> int | None:
         """The match winner if decided in this deal, else None [DRF-8.2]."""
         score = self.score
-        return winner_of(score.reached, score.upper, score.lower, self.to_move is None, self.table.rules)
+        return winner_of(self.table.rules, score.reached, score.upper, score.lower, self.to_move is None)
 
     def legal_actions(self) -> Sequence[Action]:
         """Every action the seat to move may take [DRF-4.4] [DRF-6.2].
@@ -183,7 +183,7 @@ class DreyfusDeal(NamedTuple):
         if self.phase is _PLAY:
             return plays_of(self.legal_mask)
         if self.phase is _EXCHANGE:
-            return exchange_choices(self.discardable_mask, HAND_SIZE - self.exchanges.talon_taken, self.table.rules)
+            return exchange_choices(self.table.rules, self.discardable_mask, HAND_SIZE - self.exchanges.talon_taken)
         return ()
 
     def apply(self, action: Action) -> DreyfusDeal:
@@ -270,7 +270,7 @@ class DreyfusDeal(NamedTuple):
         seat = self.to_move
         if self.phase is not _EXCHANGE or seat is None:
             return 0
-        return discardable(self.hand_masks[seat], self.table.dealt[seat], self.table)
+        return discardable(self.table, self.hand_masks[seat], self.table.dealt[seat])
 
     @property
     def tricks_taken(self) -> _Triple:

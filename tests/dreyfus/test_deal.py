@@ -20,8 +20,8 @@ def test_drf_2_1_first_dealer_by_lot_then_left() -> None:
     assert draw_first_dealer(DreyfusRules(), 11) == lowest
     assert new_match(DreyfusRules(), seed=11).first_dealer == lowest
     assert {draw_first_dealer(DreyfusRules(), seed) for seed in range(30)} == {0, 1, 2}
-    assert next_dealer(2, DreyfusRules()) == 0
-    assert next_dealer(0, DreyfusRules(dealer_rotation="right")) == 2
+    assert next_dealer(DreyfusRules(), 2) == 0
+    assert next_dealer(DreyfusRules(dealer_rotation="right"), 0) == 2
 
 
 def test_drf_2_1_the_deal_passes_left_between_deals() -> None:
@@ -34,7 +34,7 @@ def test_drf_2_1_the_deal_passes_left_between_deals() -> None:
 def test_drf_2_2_packets_of_three_to_eldest_next_dealer_talon() -> None:
     """DRF-2.2: cards go three at a time to eldest, the next player, the dealer, then the talon."""
     cards = [Card.parse(c) for c in " ".join(" ".join(x) for x in layout()[0] + [layout()[1]]).split()]
-    hands, talon = deal_cards(cards, 1, DreyfusRules())
+    hands, talon = deal_cards(DreyfusRules(), cards, 1)
     order = [c.index for c in cards]
     assert hands[2] & (1 << order[0])
     assert hands[2] & (1 << order[2])
@@ -48,14 +48,14 @@ def test_drf_2_2_packets_of_three_to_eldest_next_dealer_talon() -> None:
 def test_drf_2_2_other_packet_sizes() -> None:
     """DRF-2.2: with packets of twelve, eldest gets the first twelve cards dealt."""
     cards = shuffled(DECK_48, 1, 0)
-    hands, _ = deal_cards(cards, 2, DreyfusRules(deal_packet_size=12))
+    hands, _ = deal_cards(DreyfusRules(deal_packet_size=12), cards, 2)
     assert hands[0] == CardSet.of(cards[:12]).mask
 
 
 def test_drf_2_3_the_last_card_dealt_to_the_talon_is_on_top() -> None:
     """DRF-2.3: the talon's top card is the last card dealt to it."""
     cards = shuffled(DECK_48, 9, 0)
-    _, talon = deal_cards(cards, 0, DreyfusRules())
+    _, talon = deal_cards(DreyfusRules(), cards, 0)
     assert talon[0] == cards[-1].index
     assert talon[-1] == cards[9].index
 
@@ -159,13 +159,13 @@ def test_drf_2_4_an_explicit_deal_reads_cards_and_contracts_as_text() -> None:
 def test_drf_3_1_spades_clubs_diamonds_hearts() -> None:
     """DRF-3.1: the first four deals have spades, clubs, diamonds, hearts as trumps."""
     rules = DreyfusRules()
-    assert [contract_of(n, rules) for n in range(4)] == [Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS]
+    assert [contract_of(rules, n) for n in range(4)] == [Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS]
     assert new_match(rules, seed=1, dealer=0).contract is Suit.SPADES
 
 
 def test_drf_3_2_the_fifth_deal_is_no_trump() -> None:
     """DRF-3.2: the fifth deal is without trumps; a void player may then play any card."""
-    assert contract_of(4, DreyfusRules()) is None
+    assert contract_of(DreyfusRules(), 4) is None
     s = stand_all(deal(contract=None)).apply(Play("3S"))
     assert len(s.legal_actions()) == 12
 
@@ -183,4 +183,4 @@ def test_drf_3_3_cycle_repeats_and_dealer_of_deal_4_is_dealer_of_deal_1() -> Non
     assert contracts[:6] == [Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, None, Suit.SPADES][: len(contracts)]
     assert len(contracts) == 6
     assert dealers[3] == dealers[0]
-    assert contract_of(5, DreyfusRules()) is Suit.SPADES
+    assert contract_of(DreyfusRules(), 5) is Suit.SPADES

@@ -61,10 +61,10 @@ def test_drf_10_1_prevent_mode_refuses_instead() -> None:
 def test_drf_10_2_a_forgotten_purchase_costs_three_more() -> None:
     """DRF-10.2: a purchase of k not recorded before the lead is written as k + 3; nothing bought, nothing owed."""
     rules = DreyfusRules()
-    assert purchase_record(2, True, rules) == 2
-    assert purchase_record(2, False, rules) == 5
-    assert purchase_record(0, False, rules) == 0
-    assert purchase_record(1, False, DreyfusRules(forgot_record_penalty=5)) == 6
+    assert purchase_record(rules, 2, True) == 2
+    assert purchase_record(rules, 2, False) == 5
+    assert purchase_record(rules, 0, False) == 0
+    assert purchase_record(DreyfusRules(forgot_record_penalty=5), 1, False) == 6
 
 
 def test_drf_10_1_another_players_revoke_leaves_a_claim_to_have_reached_ten() -> None:

@@ -172,8 +172,8 @@ def test_drf_6_1_the_legal_cards_are_those_keeping_every_duty(options: dict[str,
         s = stand_all(m.deal)
         while s.to_move is not None:
             hand = s.hand_masks[s.to_move]
-            required = required_mask(hand, s.trick_cards, s.table)
-            assert s.legal_mask == legal_play_mask(hand, s.trick_cards, s.table)
+            required = required_mask(s.table, hand, s.trick_cards)
+            assert s.legal_mask == legal_play_mask(s.table, hand, s.trick_cards)
             assert s.legal_mask == (hand if rules.revoke_mode == "penalize" else required)
             assert CardSet(required) <= CardSet(hand)
             narrowed += required != hand

@@ -12,10 +12,10 @@ from .positions import worked_example, worked_example_played
 def test_drf_7_1_four_tricks_write_nothing() -> None:
     """DRF-7.1: a player with exactly four tricks writes nothing either way."""
     rules = DreyfusRules()
-    assert end_of_deal((1, 2, 3), (4, 5, 6), (4, 4, 4), (0, 0, 0), rules) == ((1, 2, 3), (4, 5, 6))
-    assert not scores_below(4, False, rules)
-    assert scores_below(5, False, rules)
-    assert end_of_deal((0, 0, 0), (0, 0, 0), (3, 4, 5), (0, 0, 0), DreyfusRules(par_tricks=3))[0] == (0, 0, 0)
+    assert end_of_deal(rules, (1, 2, 3), (4, 5, 6), (4, 4, 4), (0, 0, 0)) == ((1, 2, 3), (4, 5, 6))
+    assert not scores_below(rules, 4, False)
+    assert scores_below(rules, 5, False)
+    assert end_of_deal(DreyfusRules(par_tricks=3), (0, 0, 0), (0, 0, 0), (3, 4, 5), (0, 0, 0))[0] == (0, 0, 0)
 
 
 def test_drf_7_2_each_overtrick_is_written_below_as_it_is_taken() -> None:

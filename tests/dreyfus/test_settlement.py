@@ -16,20 +16,20 @@ def test_drf_9_1_worked_example_section_5() -> None:
     assert s.bought == (2, 0, 3)
     assert s.tricks_taken == (6, 3, 3)
     assert (s.upper, s.lower, s.winner) == ((8, 10, 9), (10, 3, 7), 0)
-    assert settle(s.upper, s.lower, s.winner, DreyfusRules()) == (29, -17, -12)
+    assert settle(DreyfusRules(), s.upper, s.lower, s.winner) == (29, -17, -12)
 
 
 def test_drf_9_1_worked_example_other_readings() -> None:
     """DRF-9.1: net of the winner's upper B pays 9 and C 4; pairwise, B also pays C 1."""
     s = worked_example_played()
-    assert settle(s.upper, s.lower, 0, DreyfusRules(settlement="net_of_winner_upper")) == (13, -9, -4)
-    assert settle(s.upper, s.lower, 0, DreyfusRules(settlement="pairwise")) == (13, -10, -3)
+    assert settle(DreyfusRules(settlement="net_of_winner_upper"), s.upper, s.lower, 0) == (13, -9, -4)
+    assert settle(DreyfusRules(settlement="pairwise"), s.upper, s.lower, 0) == (13, -10, -3)
 
 
 def test_drf_9_1_edge_8_shortfall_floored_at_zero() -> None:
     """DRF-9.1 (edge case 8): a loser also on ten or more below pays no shortfall (a negative one if unfloored)."""
-    assert settle((0, 5, 2), (11, 12, 0), 0, DreyfusRules()) == (17, -5, -12)
-    assert settle((0, 5, 2), (11, 12, 0), 0, DreyfusRules(shortfall_floor_zero=False)) == (15, -3, -12)
+    assert settle(DreyfusRules(), (0, 5, 2), (11, 12, 0), 0) == (17, -5, -12)
+    assert settle(DreyfusRules(shortfall_floor_zero=False), (0, 5, 2), (11, 12, 0), 0) == (15, -3, -12)
 
 
 def test_drf_9_1_settlement_of_a_played_match_is_zero_sum() -> None:
@@ -50,7 +50,21 @@ def test_drf_9_1_settlement_of_a_played_match_is_zero_sum() -> None:
 def test_drf_9_2_the_winners_own_upper_does_not_count() -> None:
     """DRF-9.2: under the default settlement changing the winner's upper record changes nothing."""
     rules = DreyfusRules()
-    assert settle((8, 10, 9), (10, 3, 7), 0, rules) == settle((80, 10, 9), (10, 3, 7), 0, rules)
-    assert settle((8, 10, 9), (10, 3, 7), 0, DreyfusRules(settlement="pairwise")) != settle(
-        (80, 10, 9), (10, 3, 7), 0, DreyfusRules(settlement="pairwise")
+    assert settle(rules, (8, 10, 9), (10, 3, 7), 0) == settle(rules, (80, 10, 9), (10, 3, 7), 0)
+    assert settle(DreyfusRules(settlement="pairwise"), (8, 10, 9), (10, 3, 7), 0) != settle(
+        DreyfusRules(settlement="pairwise"), (80, 10, 9), (10, 3, 7), 0
     )
+
+
+def test_drf_9_1_the_former_argument_order_of_settle_is_deprecated() -> None:
+    """DRF-9.1, DRF-10.2: ``settle`` and ``purchase_record`` take the rules first, as every function of both
+    games does; the former order (rules last) still gives the same answer for one release, with a warning."""
+    from fly_rules.dreyfus import purchase_record
+
+    rules = DreyfusRules()
+    with pytest.warns(DeprecationWarning, match=r"settle\(upper, lower, winner, rules\) is deprecated"):
+        old = settle((8, 10, 9), (10, 3, 7), 0, rules)  # type: ignore[arg-type]
+    assert old == settle(rules, (8, 10, 9), (10, 3, 7), 0) == (29, -17, -12)
+    with pytest.warns(DeprecationWarning, match=r"purchase_record\(bought, recorded, rules\) is deprecated"):
+        late = purchase_record(2, False, rules)  # type: ignore[arg-type]
+    assert late == purchase_record(rules, 2, False) == 5

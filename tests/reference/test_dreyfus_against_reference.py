@@ -35,7 +35,7 @@ def compare_match(rules: DreyfusRules, seed: int, dealer: int | None, choice_see
         assert engine.contract == ref.trump
         assert engine.deal.bought == tuple(ref.bought)
         for seat in range(3):  # DRF-10.2: a purchase recorded late, for manual score-keeping
-            assert purchase_record(engine.deal.bought[seat], False, rules) == ref.purchase_record(seat)
+            assert purchase_record(rules, engine.deal.bought[seat], False) == ref.purchase_record(seat)
         if engine.is_over:
             assert engine.winner == ref.winner
             assert engine.settlement() == tuple(ref.settlement())
