@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
+import importlib
 import json
 import os
 import re
@@ -47,6 +48,7 @@ import sys
 import tempfile
 import time
 import tomllib
+import types
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -271,8 +273,75 @@ def make_workspace(root: Path, copied: tuple[str, ...] = COPIED) -> Path:
     return workspace
 
 
-def run_tests(workspace: Path, tests: list[str], pytest_args: list[str], timeout: float, name: str) -> str:
-    """Run ``tests`` in ``workspace`` in a forked process: "killed", "survived" or "timeout"."""
+class _NeedsImport(Exception):
+    """The mutant cannot be patched into the loaded module; it must be imported afresh."""
+
+
+def patch_module(module: types.ModuleType, source: str) -> None:
+    """Give the functions and methods of the loaded ``module`` the code of ``source`` (a mutant of it), in
+    place, so every reference to them (``from m import f`` elsewhere, bound methods, caches' wrapped
+    functions) runs the mutant.
+
+    Raises:
+        _NeedsImport: a function's closure differs, so its code cannot be swapped.
+    """
+    namespace: dict[str, object] = {"__name__": module.__name__, "__package__": module.__package__}
+    exec(compile(source, str(module.__file__), "exec"), namespace)
+    for name, new in namespace.items():
+        old = module.__dict__.get(name)
+        if isinstance(old, type) and isinstance(new, type):
+            for attribute, value in vars(new).items():
+                _swap(vars(old).get(attribute), value)
+        else:
+            _swap(old, new)
+
+
+def _swap(old: object, new: object) -> None:
+    if isinstance(old, staticmethod | classmethod) and isinstance(new, staticmethod | classmethod):
+        old, new = old.__func__, new.__func__
+    if isinstance(old, property) and isinstance(new, property):
+        for accessor in ("fget", "fset", "fdel"):
+            _swap(getattr(old, accessor), getattr(new, accessor))
+        return
+    wrapped = getattr(old, "__wrapped__", None)
+    if wrapped is not None and not isinstance(old, types.FunctionType):
+        _swap(wrapped, getattr(new, "__wrapped__", None))
+        return
+    if isinstance(old, types.FunctionType) and isinstance(new, types.FunctionType) and old is not new:
+        if old.__code__.co_freevars != new.__code__.co_freevars:
+            raise _NeedsImport(old.__qualname__)
+        old.__code__ = new.__code__
+
+
+def preload(workspace: Path, tests: list[str]) -> None:
+    """Import the workspace's package and the test modules once, in this process, so that each forked run
+    of a patched mutant (:func:`patch_module`) starts with them loaded and collects quickly."""
+    os.chdir(workspace)
+    sys.path.insert(0, str(workspace))
+    sys.dont_write_bytecode = True
+    os.environ["HYPOTHESIS_PROFILE"] = "mutation"
+    os.environ["MUTANT_UNDER_TEST"] = "preload"
+    for file in sorted({test.split("::", 1)[0] for test in tests}):
+        parts = Path(file).with_suffix("").parts
+        if all((workspace / Path(*parts[:i]) / "__init__.py").exists() for i in range(1, len(parts))):
+            importlib.import_module(".".join(parts))
+
+
+def run_tests(
+    workspace: Path,
+    tests: list[str],
+    pytest_args: list[str],
+    timeout: float,
+    name: str,
+    patch: tuple[str, str] | None = None,
+    packages: tuple[str, ...] = ("fly_rules",),
+) -> str:
+    """Run ``tests`` in ``workspace`` in a forked process: "killed", "survived" or "timeout".
+
+    With ``patch`` (module name, mutated source) and that module loaded here (:func:`preload`), the child
+    patches the mutant in (:func:`patch_module`); otherwise it forgets the package's and the tests' modules
+    and imports them afresh from the workspace, where the mutant is written.
+    """
     pid = os.fork()
     if pid == 0:  # the child: run the tests on the workspace's copy of the package, quietly
         code = 2
@@ -286,6 +355,13 @@ def run_tests(workspace: Path, tests: list[str], pytest_args: list[str], timeout
             sys.dont_write_bytecode = True
             os.environ["HYPOTHESIS_PROFILE"] = "mutation"
             os.environ["MUTANT_UNDER_TEST"] = name
+            try:
+                if patch is None or patch[0] not in sys.modules:
+                    raise _NeedsImport(name)
+                patch_module(sys.modules[patch[0]], patch[1])
+            except _NeedsImport:
+                for loaded in [m for m in sys.modules if m.split(".", 1)[0] in (*packages, "tests")]:
+                    del sys.modules[loaded]
             code = int(pytest.main([*pytest_args, "-x", "-q", *tests]))
         finally:
             os._exit(code)
@@ -311,11 +387,14 @@ Covering = dict[str, dict[int, list[str]]]
 """For each module file (relative path), each line's covering tests (node ids), in the run's order."""
 
 
-def _tree_hash(root: Path, folders: tuple[str, ...]) -> str:
+def _tree_hash(root: Path, entries: list[str]) -> str:
+    """A hash of the Python files of ``entries`` (folders or files under ``root``)."""
     digest = hashlib.sha256()
-    for folder in folders:
-        for path in sorted((root / folder).rglob("*.py")):
-            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    for entry in entries:
+        path = root / entry
+        for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            if file.exists():
+                digest.update(str(file.relative_to(root)).encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()
 
 
@@ -324,13 +403,14 @@ def line_coverage(
 ) -> Covering:
     """For each line of each module of ``paths``, the tests of the subset that execute it: one run of the
     whole subset under coverage, kept in ``results/coverage.json`` until the package or the tests change."""
-    digest = _tree_hash(root, (*packages, "tests"))
+    selection, pytest_args = pytest_config(root)
+    conftests = [str(p.relative_to(root)) for p in sorted(root.rglob("conftest.py")) if ".venv" not in p.parts]
+    digest = _tree_hash(root, [*packages, *selection, *conftests])
     record = results / "coverage.json"
     if record.exists():
         kept = json.loads(record.read_text(encoding="utf-8"))
         if kept.get("hash") == digest and set(paths) <= set(kept["files"]):
             return {p: {int(line): ids for line, ids in kept["files"][p].items()} for p in paths}
-    selection, pytest_args = pytest_config(root)
     data_file = workspace / ".coverage-mutation"
     cov = [f"--cov={package}" for package in packages]
     args = [*pytest_args, *cov, "--cov-context=test", "--cov-report=", *selection]
@@ -375,6 +455,7 @@ def mutate_module(
     covering: dict[int, list[str]],
     packages: tuple[str, ...] = ("fly_rules",),
     retry: bool = False,
+    patching: bool = False,
 ) -> dict[str, dict[str, object]]:
     """Run every mutant of the module at ``path`` (relative to ``root``), each on the tests of
     ``covering`` (:func:`line_coverage`) that can see it; keep and return the results."""
@@ -411,11 +492,19 @@ def mutate_module(
                 continue
             chosen = _tests_for(mutant, covering, mutant.end_line)
             target.write_text(mutant.source, encoding="utf-8")
-            status = run_tests(workspace, chosen, pytest_args, timeout, mutant.name) if chosen else "survived"
-            if status == "survived" and ":delete:" not in mutant.name and tests:
+            deleted = ":delete:" in mutant.name
+            patch = (module, mutant.source) if patching and deleted else None
+            status = "survived"
+            if chosen:
+                status = run_tests(workspace, chosen, pytest_args, timeout, mutant.name, patch, packages)
+            if status == "survived" and patch is not None:
+                # patched into loaded modules, a statement run at import time (a table built once) is not
+                # seen: a survivor is judged again, imported afresh
+                status = run_tests(workspace, chosen, pytest_args, timeout, mutant.name, None, packages)
+            if status == "survived" and not deleted and tests:
                 # a default or constant may be read by a test that runs no line of its module (an attrs
                 # class's generated __init__): the whole files that import the module judge it then
-                status = run_tests(workspace, tests, pytest_args, timeout, mutant.name)
+                status = run_tests(workspace, tests, pytest_args, timeout, mutant.name, None, packages)
             outcomes[mutant.name] = {
                 "status": status,
                 "line": mutant.line,
@@ -477,6 +566,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="print the mutants' names and changes, run nothing")
     args = parser.parse_args(argv)
     root = Path.cwd()
+    results_dir = root / RESULTS  # absolute: preload() moves into the workspace
     paths = args.paths or _rule_modules(root)
     if args.list:
         for path in paths:
@@ -490,21 +580,29 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for path in paths:
             module = path.removesuffix(".py").replace("/", ".")
-            record = RESULTS / f"{module}.json"
+            record = results_dir / f"{module}.json"
             if workspace is None:
                 if record.exists():
                     results[module] = json.loads(record.read_text(encoding="utf-8"))["mutants"]
                 continue
             if covering is None:  # every rule module's, so that later runs of other modules reuse it
-                covering = line_coverage(root, workspace, sorted({*paths, *_rule_modules(root)}), RESULTS)
+                covering = line_coverage(root, workspace, sorted({*paths, *_rule_modules(root)}), results_dir)
+                preload(workspace, sorted({t for lines in covering.values() for ids in lines.values() for t in ids}))
             results[module] = mutate_module(
-                root, workspace, path, args.timeout, RESULTS, covering[path], retry=args.retry_survivors
+                root,
+                workspace,
+                path,
+                args.timeout,
+                results_dir,
+                covering[path],
+                retry=args.retry_survivors,
+                patching=True,
             )
             print(f"{module}: {len(results[module])} mutants", file=sys.stderr, flush=True)
     finally:
         if workspace is not None:
             shutil.rmtree(workspace, ignore_errors=True)
-    lines, lowest = score_table(results, equivalent_names(), args.survivors)
+    lines, lowest = score_table(results, equivalent_names(root / EQUIVALENT), args.survivors)
     print("\n".join(lines))
     return 1 if lowest < args.target else 0
 

@@ -159,3 +159,34 @@ def test_a_whole_run_on_a_tiny_project(tmp_path: Path) -> None:
     assert lines[1].split() == ["tiny_pkg.step", "8", "1", "6", "0", "1", "85.7%"]
     assert lines[2].startswith("    survived: `tiny_pkg.step:Box:default:full")
     assert round(lowest, 1) == 85.7
+
+
+def test_a_mutant_patched_into_a_loaded_module_reaches_every_reference() -> None:
+    """The fast path: the mutant's code replaces the code of the loaded module's functions and methods in
+    place, so a reference taken before (``from m import f``, a cached wrapper, a method) runs the mutant."""
+    script = load_script()
+    source = textwrap.dedent("""
+        import functools
+
+        def step(a):
+            a = a + 1
+            return a
+
+        @functools.cache
+        def cached(a):
+            a = a + 1
+            return a
+
+        class Box:
+            def grow(self, a):
+                a = a + 1
+                return a
+    """)
+    module = ModuleType("tiny_loaded")
+    module.__file__ = "tiny_loaded.py"
+    exec(compile(source, "tiny_loaded.py", "exec"), module.__dict__)
+    step, cached, box = module.step, module.cached, module.Box()
+    assert (step(1), cached(1), box.grow(1)) == (2, 2, 2)
+    script.patch_module(module, source.replace("a = a + 1", "pass"))
+    cached.cache_clear()
+    assert (step(1), cached(1), box.grow(1)) == (1, 1, 1)
