@@ -66,9 +66,11 @@ def play_reason(deal: Any, seat: int, card: Card, trick: list[tuple[int, Card]],
     trump = deal.trump
     ids = {"FLY": ("FLY-6.3", "FLY-6.4", "FLY-6.5"), "DRF": ("DRF-6.2", "DRF-6.3", "DRF-6.5")}[rule]
     if rule == "FLY" and card == Card.parse("AS") and trump is not None and led.suit is trump and led.rank.label == "A":
+        holding = [c.symbol for c in hand if c.suit is trump]
+        although = f", although he holds the {' '.join(holding)}" if holding else ""
         return (
-            "plays the A♠ on the led ace of trumps, which he may do whatever else he holds, and the A♠ "
-            "takes the trick ({rule}`FLY-7.2`, {rule}`FLY-7.3`)"
+            f"plays the A♠ on the led ace of trumps{although}: the A♠ may be played to a led ace of trumps "
+            "whatever else its holder has, and it takes the trick ({rule}`FLY-7.2`, {rule}`FLY-7.3`)"
         )
     if card.suit is led.suit:
         return f"follows suit with the {card.symbol} ({{rule}}`{ids[0]}`)"
@@ -127,9 +129,15 @@ def _fly_declaration(deal: Any, after: Any, action: Any) -> str:
         note = " He holds the A♠, so folding is not open to him ({rule}`FLY-5.2`)." if holder else ""
         return f"Seat {seat} stands: he keeps his five cards and will play ({{rule}}`FLY-4.6`).{note}"
     drawn = after.hands[seat] - (deal.hands[seat] - action.cards)
+    ace = Card.parse("AS")
+    note = ""
+    if ace in drawn:
+        note = " He has drawn the A♠: he holds it when play begins, so he scores as its holder ({rule}`FLY-8.3`)."
+    elif ace in action.cards:
+        note = " He has thrown the A♠ away, and with it its bonus and its penalty ({rule}`FLY-4.7`)."
     return (
         f"Seat {seat} exchanges {_number(len(action.cards))}: he throws {_cards(action.cards)} face down and takes "
-        f"{_cards(drawn)} from the top of the stock ({{rule}}`FLY-4.4`)."
+        f"{_cards(drawn)} from the top of the stock ({{rule}}`FLY-4.4`).{note}"
     )
 
 
@@ -165,6 +173,8 @@ def fly_story(start: Any, tokens: list[str]) -> list[str]:
     holder = next((s for s, h in enumerate(start.hands) if Card.parse("AS") in h), None)
     if holder is not None:
         story.say(f"Seat {holder} has been dealt the A♠, the card this game is about.")
+    elif start.trump_card != Card.parse("AS"):
+        story.say("Nobody has been dealt the A♠, the card this game is about: it lies in the stock.")
     dealt = f"Dealt: seat {dealer} deals, the {start.trump_card.symbol} is turned up."
     intro = (
         "Starting on the dealer's left, each player in turn makes one declaration ({rule}`FLY-4.1`): "
@@ -228,7 +238,8 @@ def _fly_scoring(story: _Story, start: Any, end: Any) -> None:
         elif taken:
             bonus = rules.ace_bonus_trumps if end.trump.name == "SPADES" else rules.ace_bonus
             extra = bonus if seat == end.ace_of_spades_holder else 0
-            told.append(f"seat {seat} took {_number(taken)} trick{'s' * (taken != 1)}: {first} → {last}")
+            bonus_note = f", the A♠ bonus of {extra} included" if extra else ""
+            told.append(f"seat {seat} took {_number(taken)} trick{'s' * (taken != 1)}: {first} → {last}{bonus_note}")
             expected = first - taken * rules.trick_value - extra
         elif seat == end.ace_of_spades_holder:
             told.append(

@@ -14,39 +14,24 @@ from tests.test_svg import _fly_deal
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 import sampledeal  # the docs extension, importable once its folder is on the path
 
-FLY_MOVES = [
-    "xQD6H",
-    "x7DTDQH",
-    "xJH8STSQS",
-    "f",
-    "pQC",
-    "pAC",
-    "p8C",
-    "pJC",
-    "p9D",
-    "p7C",
-    "pAH",
-    "p9H",
-    "pKH",
-    "pAS",
-    "pTH",
-    "p6S",
-    "pJD",
-    "pKD",
-    "pTC",
-]
+FLY_MOVES = "x7C9CTC f x8C7D8S x6C6D pAH pAS p7H pKH pKC p6H pTH pKS p8H p9D pAD pTS pAC pQC p6S".split()  # noqa: SIM905
 
 
-def test_fly_8_3_the_fly_story_tells_each_trick_and_the_scores_the_engine_gives() -> None:
-    """FLY-8.3, FLY-8.4: the four-player sample deal says who took each trick, the A♠ holder's first trick
-    writing off six, the remise of the player who took nothing, and replays to the engine's records."""
-    text = sampledeal.sample_deal_markdown("fly", 4, 386, 0, FLY_MOVES)
+def test_fly_7_3_the_fly_story_tells_the_privilege_each_trick_and_the_scores_the_engine_gives() -> None:
+    """FLY-7.3, FLY-8.3, FLY-8.4: the page's four-player deal: seat 3 draws the A♠, takes the led ace of
+    trumps with it although he holds hearts, writes off six with that first trick, the player who led the
+    ace pays the remise, and the replay gives the engine's records."""
+    text = sampledeal.sample_deal_markdown("fly", 4, 8, 0, FLY_MOVES)
     assert text.count("**Trick ") == 5
     assert text.count('<figure class="fly-table">') == 2 + 5  # dealt, after the declarations, each trick
+    assert "Nobody has been dealt the A♠" in text
+    assert "He has drawn the A♠" in text
+    assert "seat 3 plays the A♠ on the led ace of trumps, although he holds the 10♥ K♥" in text
     assert "his record goes 25 → 19: one for the trick and 5 more because he holds the A♠" in text
-    assert "seat 3 took no trick: the remise of five, 25 → 30" in text
-    assert "Seat 0 folds" in text
-    assert ">>> deal.records\n(25, 24, 16, 30)" in text
+    assert "seat 1 took no trick: the remise of five, 25 → 30" in text
+    assert "seat 3 took three tricks: 25 → 17, the A♠ bonus of 5 included" in text
+    assert "Seat 2 folds" in text
+    assert ">>> deal.records\n(23, 30, 25, 17)" in text
 
 
 def test_drf_7_2_the_dreyfus_story_scores_overtricks_below_and_shortfalls_above() -> None:
@@ -69,11 +54,11 @@ def test_drf_7_2_the_dreyfus_story_scores_overtricks_below_and_shortfalls_above(
 def test_fly_6_3_a_move_the_rules_refuse_or_a_move_too_many_stops_the_story() -> None:
     """FLY-6.3: a card that does not follow suit is refused by the engine, so the page cannot be built; so
     are moves left over after the deal has ended."""
-    with pytest.raises(RuleViolation) as refused:  # seat 2 holds clubs, so the A♥ cannot answer the Q♣
-        sampledeal.sample_deal_markdown("fly", 4, 386, 0, [*FLY_MOVES[:4], "pQC", "pAH"])
+    with pytest.raises(RuleViolation) as refused:  # seat 3 holds hearts, so the 9♦ cannot answer the A♥
+        sampledeal.sample_deal_markdown("fly", 4, 8, 0, [*FLY_MOVES[:4], "pAH", "p9D"])
     assert refused.value.rule == "FLY-6.3"
     with pytest.raises(ValueError, match="left after the end"):
-        sampledeal.sample_deal_markdown("fly", 4, 386, 0, [*FLY_MOVES, "pAC"])
+        sampledeal.sample_deal_markdown("fly", 4, 8, 0, [*FLY_MOVES, "pAC"])
 
 
 def test_fly_7_2_each_card_is_told_with_the_duty_that_allowed_it() -> None:
