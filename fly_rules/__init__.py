@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+from fly_rules import _startup  # noqa: F401 - first: Ctrl-C while the program imports (see its docstring)
 from fly_rules.actions import Action, Exchange, Fold, Play, Stand
 from fly_rules.cards import (
     ACE_BELOW_JACK,

@@ -9,14 +9,17 @@ does the same for Dreyfus, ending with the settlement.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Final, TextIO
 
 import fly_rules
 from fly_rules.commands import register
+from fly_rules.commands.common import Stopped
+from fly_rules.commands.files import STOPS
 from fly_rules.errors import FlyRulesError
 
 __all__ = ["main"]
@@ -30,31 +33,53 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _interrupt_once(_signal: int, _frame: object) -> None:
-    """The first Ctrl-C stops the command (``KeyboardInterrupt``); any more are ignored, so that the
-    command's stopping (workers ended, a game saved) is never cut short."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    raise KeyboardInterrupt
+_WHY: Final = {
+    signal.SIGINT: "interrupted",
+    signal.SIGTERM: "stopped by SIGTERM",
+    signal.SIGHUP: "stopped by SIGHUP (the terminal closed)",
+}
+
+
+def _stop_once(number: int, _frame: object) -> None:
+    """The first Ctrl-C, SIGTERM or SIGHUP stops the command (:class:`Stopped`, a ``KeyboardInterrupt``);
+    any more are ignored, so that the command's stopping (workers ended, a game saved) is never cut short."""
+    for stop in STOPS:
+        signal.signal(stop, signal.SIG_IGN)
+    raise Stopped(_WHY[signal.Signals(number)], 128 + number)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command; returns the exit code (0 ok, 1 invalid input, 2 usage, 130 interrupted)."""
     stream = sys.stdout if out is None else out
     if argv is None:  # run as the program (not called with arguments by other code)
-        signal.signal(signal.SIGINT, _interrupt_once)
+        for stop in STOPS:
+            signal.signal(stop, _stop_once)
     try:
         args = _parser().parse_args(argv)
         code: int = args.run(args, stream)
     except FlyRulesError as error:
         print(f"fly-rules: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:  # Ctrl-C: the command has stopped its workers and saved what it keeps
-        print("\nfly-rules: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as stop:  # the command has stopped its workers and saved what it keeps
+        why, code, note = (stop.why, stop.code, stop.note) if isinstance(stop, Stopped) else ("interrupted", 130, "")
+        if code == _BROKEN_PIPE:
+            _quiet_stdout()
+        with contextlib.suppress(OSError):  # a closed terminal may take no more text
+            print(f"\nfly-rules: {why}{note}", file=sys.stderr)
+        return code
     except BrokenPipeError:  # the reader (say `head`) stopped listening: not an error of ours
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _quiet_stdout()
         return 0
     return code
+
+
+_BROKEN_PIPE: Final = 128 + signal.SIGPIPE
+"""The exit code of a command whose output closed before it was done, as a shell reports SIGPIPE."""
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so that Python's last flush of it finds no closed pipe."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,6 +15,7 @@ from fly_rules.notation.games import make_rules
 __all__ = [
     "CommandError",
     "InputEnded",
+    "Stopped",
     "bot_names",
     "bots_help",
     "game_argument",
@@ -35,6 +36,18 @@ class CommandError(FlyRulesError):
 
 class InputEnded(CommandError):
     """Standard input ran out while ``play`` was waiting for a move."""
+
+
+class Stopped(KeyboardInterrupt):
+    """The command was stopped from outside: Ctrl-C, SIGTERM, SIGHUP (the terminal closed) or its
+    output closing (a broken pipe). ``main`` prints ``why`` and ``note`` on one line of standard
+    error and exits with ``code`` (128 and the signal's number, as a shell reports it)."""
+
+    def __init__(self, why: str = "interrupted", code: int = 130, note: str = "") -> None:
+        super().__init__(why)
+        self.why = why
+        self.code = code
+        self.note = note
 
 
 def whole_number_argument(text: str) -> int:

@@ -9,10 +9,11 @@ import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Final
 
 from fly_rules.commands.common import CommandError
 
-__all__ = ["check_target", "interrupts_held", "read", "write_atomically"]
+__all__ = ["STOPS", "check_target", "interrupts_held", "read", "write_atomically"]
 
 
 def check_target(path: Path, *, force: bool) -> None:
@@ -32,11 +33,15 @@ def check_target(path: Path, *, force: bool) -> None:
     os.unlink(probe)
 
 
+STOPS: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""The signals that stop a command and that a save holds back: Ctrl-C, ``kill``, the terminal closing."""
+
+
 @contextlib.contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Hold back Ctrl-C (SIGINT) until the block is done; it is delivered as soon as it ends."""
+    """Hold back Ctrl-C, SIGTERM and SIGHUP until the block is done; they are delivered as soon as it ends."""
     try:
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, set(STOPS))
     except ValueError:  # pragma: no cover - not the main interpreter (no signals to hold)
         yield
         return

@@ -56,8 +56,11 @@ def run_jobs(
 
 
 def _leave_interrupts_to_the_parent() -> None:  # pragma: no cover - runs in the worker processes
-    """A worker ignores Ctrl-C: the terminal sends it to the whole group, and the parent stops the pool."""
+    """A worker ignores Ctrl-C: the terminal sends it to the whole group, and the parent stops the pool;
+    SIGTERM and SIGHUP end it at once (``Pool.terminate`` sends SIGTERM), not through the parent's handler."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def _run_job(job: tuple[Any, ...]) -> Any:  # pragma: no cover - runs in the worker processes

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,6 +17,7 @@ from fly_rules.commands import files
 from fly_rules.commands.common import (
     CommandError,
     InputEnded,
+    Stopped,
     bot_names,
     bots_help,
     game_options,
@@ -114,6 +116,8 @@ def _why_not(state: Any, action: Any) -> str:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Play the match, telling it from the player's seat; save it as ``--save`` asks."""
+    if sys.stdin is None:  # started with standard input closed (`0<&-`)
+        raise CommandError("standard input is closed: play reads your moves from it")
     start, save = _starting_state(args)
     rules = start.rules
     players = players_of(rules)
@@ -122,12 +126,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     bots = {s: make_bot(others[k], rules) for k, s in enumerate(x for x in range(players) if x != args.seat)}
     taken = len(start.actions)
     rng = random.Random(f"{start.seed}:play" if not taken else f"{start.seed}:play:{taken}")
-    latest = [start]  # the last whole state reached: what a stop saves
+    reached = [start]  # the state the match has reached, or will reach by the action just chosen: what a stop saves
+    saved_deal = [deal_of(start).deal_number]
 
     def choose(state: Any, legal: Sequence[Any]) -> Any:
-        if save is not None and deal_of(state).deal_number != deal_of(latest[0]).deal_number:
+        reached[0] = state
+        if save is not None and deal_of(state).deal_number != saved_deal[0]:
             _save_game(save, state)  # a deal has ended
-        latest[0] = state
+            saved_deal[0] = deal_of(state).deal_number
         seat = state.to_move
         view = state.view(seat)
         if seat == args.seat:
@@ -137,6 +143,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             action = bots[seat].choose(view, legal, rng)
             if isinstance(action, Play):
                 print(f"   seat {seat} plays {action.card.symbol}", file=out)
+        reached[0] = state.apply(action)  # chosen is as good as played: a stop from here on keeps it
         return action
 
     resumed = f" (resumed from {args.resume} after {taken} actions)" if args.resume is not None else ""
@@ -145,21 +152,36 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         file=out,
     )
     try:
-        state = narrate(start, choose, out, seat=args.seat)
+        reached[0] = narrate(start, choose, out, seat=args.seat)
+        if save is not None:
+            _save_game(save, reached[0])
     except InputEnded as error:
         if save is None:
             raise
-        _save_game(save, latest[0])
+        _save_game(save, reached[0])
         raise CommandError(f"{error}; the game so far is saved: fly-rules play --resume {save}") from None
-    except KeyboardInterrupt:
-        if save is not None:
-            _save_game(save, latest[0])
-            print(f"\ngame saved to {save}; continue it with: fly-rules play --resume {save}", file=out)
-        raise
+    except (KeyboardInterrupt, BrokenPipeError) as stop:  # Ctrl-C, SIGTERM, SIGHUP, or the output closed
+        if save is None:
+            raise
+        _save_game(save, reached[0])
+        kept = (
+            f"the finished game is saved to {save}"
+            if reached[0].is_over
+            else f"the game so far is saved: fly-rules play --resume {save}"
+        )
+        raise _stopped(stop, f"; {kept}") from None
     if save is not None:
-        _save_game(save, state)
         print(f"history saved to {save}", file=out)
     return 0
+
+
+def _stopped(stop: BaseException, note: str) -> Stopped:
+    """What stopped the game (a signal or the output closing), with ``note`` on the game saved."""
+    if isinstance(stop, Stopped):
+        return Stopped(stop.why, stop.code, note)
+    if isinstance(stop, BrokenPipeError):
+        return Stopped("the output closed (broken pipe)", 128 + signal.SIGPIPE, note)
+    return Stopped("interrupted", 130, note)
 
 
 def _starting_state(args: argparse.Namespace) -> tuple[Any, Path | None]:
@@ -188,4 +210,7 @@ def _resumed(path: Path) -> Any:
 
 
 def _save_game(path: Path, state: Any) -> None:
-    files.write_atomically(path, dump_history(state))
+    """Write the history of ``state`` to ``path``, with Ctrl-C, SIGTERM and SIGHUP held back from the
+    first step (building the text of a long match takes a while) to the last."""
+    with files.interrupts_held():
+        files.write_atomically(path, dump_history(state))

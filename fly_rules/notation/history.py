@@ -490,7 +490,9 @@ def _replay_deal(reader: _Reader, table: Mapping[str, Any], number: int, state: 
         if table.get(key) != value:
             line = reader.key_line(key, deal=number)
             raise reader.fail(table.get(key), f"{field}.{key}", f"the replay has {value!r}", "REC-3.1", line)
-    entries = table.get("actions", [])
+    if "actions" not in table:  # a deal is written once it has an action [REC-3.1]
+        raise reader.fail("", f"{field}.actions", "is missing", "REC-3.3", _deal_line(reader, number))
+    entries = table["actions"]
     if not isinstance(entries, list):
         raise reader.fail(entries, f"{field}.actions", "must be an array of strings", "REC-3.3")
     done: Deal | None = None

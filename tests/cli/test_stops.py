@@ -108,8 +108,9 @@ def test_rec_1_1_play_saves_on_ctrl_c_and_resumes(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     with keys(6), contextlib.redirect_stderr(err):
         assert main([*LONG, "--save", str(saved)], out) == 130
-    assert one_line(err.getvalue()) == "fly-rules: interrupted"
-    assert f"continue it with: fly-rules play --resume {saved}" in out.getvalue()
+    assert (
+        one_line(err.getvalue()) == f"fly-rules: interrupted; the game so far is saved: fly-rules play --resume {saved}"
+    )
     kept = load_history(saved.read_text(encoding="utf-8"))
     assert not kept.is_over
     assert len(kept.actions) >= 6
@@ -174,18 +175,23 @@ def test_rec_1_1_play_resume_refuses_what_it_cannot_continue(tmp_path: Path) -> 
     assert "not valid TOML" in one_line(run("play", "--resume", str(broken)).stderr)
 
 
-def test_rec_1_1_play_killed_with_sigint_leaves_a_valid_resumable_history(tmp_path: Path) -> None:
-    """REC-1.1: a real `play --save` process, sent SIGINT while it waits at the prompt, exits 130 with
-    one line and leaves a history that loads and that `play --resume` plays to the end."""
-    saved = tmp_path / "g.toml"
-    process = subprocess.Popen(
+def play_process(saved: Path) -> subprocess.Popen[bytes]:
+    """A real `play --save saved` process of up to 100 deals, its three streams pipes."""
+    return subprocess.Popen(
         [sys.executable, "-m", "fly_rules", *LONG, "--save", str(saved)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+
+
+def stop_at_prompt(saved: Path, stop: signal.Signals, answers: int = 5) -> tuple[int, str]:
+    """A real `play --save saved` process, given ``answers`` answers and sent ``stop`` while it waits for
+    the next: its exit code and standard error (bounded in time: killed if it hangs)."""
+    process = play_process(saved)
     assert process.stdin is not None
     assert process.stdout is not None
+    assert process.stderr is not None
     shown = bytearray()
     stdout = process.stdout
 
@@ -195,29 +201,46 @@ def test_rec_1_1_play_killed_with_sigint_leaves_a_valid_resumable_history(tmp_pa
 
     reader = threading.Thread(target=collect, daemon=True)
     reader.start()
-    answers = 5
     process.stdin.write(b"1\n" * answers)
     process.stdin.flush()
     deadline = time.monotonic() + 60
     while shown.count(b"your choice> ") <= answers and time.monotonic() < deadline:
         time.sleep(0.05)
     assert shown.count(b"your choice> ") == answers + 1  # waiting for the next answer
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     try:
         process.wait(timeout=60)
     finally:
         process.kill()  # a no-op once it has ended; never leave a hung run behind
     reader.join(timeout=10)
-    assert process.stderr is not None
     err = process.stderr.read()
     process.stdin.close()
     process.stderr.close()
     stdout.close()
-    assert process.returncode == 130
-    assert one_line(err.decode()) == "fly-rules: interrupted"
+    return process.returncode, err.decode()
+
+
+@pytest.mark.parametrize(
+    ("stop", "why"),
+    [
+        (signal.SIGINT, "interrupted"),
+        (signal.SIGTERM, "stopped by SIGTERM"),
+        (signal.SIGHUP, "stopped by SIGHUP (the terminal closed)"),
+    ],
+)
+def test_rec_1_1_play_stopped_by_a_signal_leaves_a_valid_resumable_history(
+    tmp_path: Path, stop: signal.Signals, why: str
+) -> None:
+    """REC-1.1: a real `play --save` process, sent SIGINT, SIGTERM or SIGHUP while it waits at the prompt,
+    saves the game, says so in one line of standard error and exits 128 + the signal's number; the
+    history loads and `play --resume` plays it to the end."""
+    saved = tmp_path / "g.toml"
+    code, err = stop_at_prompt(saved, stop)
+    assert code == 128 + stop
+    assert one_line(err) == f"fly-rules: {why}; the game so far is saved: fly-rules play --resume {saved}"
     kept = load_history(saved.read_text(encoding="utf-8"))
     assert not kept.is_over
-    assert len(kept.actions) > answers
+    assert len(kept.actions) > 5
     resumed = run("play", "--resume", str(saved), stdin="1\n" * 2000)
     assert resumed.returncode == 0, resumed.stderr
     final = load_history(saved.read_text(encoding="utf-8"))

@@ -1,0 +1,138 @@
+"""Issue 21's reproducers, each a test: the last ways a saved game was lost, and the tracebacks a
+user could still see (the signal and pipe cases as real processes, each bounded in time) [REC-1.1]."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fly_rules.cli import main
+from fly_rules.notation.history import dump_history, load_history
+from tests.cli.test_commands import run_once as run
+from tests.cli.test_stops import PLAY, one_line, play_process
+
+
+def test_rec_1_1_ctrl_c_as_the_match_ends_keeps_the_last_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """REC-1.1 (issue 21, 1): Ctrl-C while the final history is being built is held back until it is
+    written: the file holds the finished match, and the one line says it is saved."""
+    saved = tmp_path / "g.toml"
+    real = dump_history
+    pressed: list[int] = []
+
+    def slow(state: Any) -> str:
+        if state.is_over and not pressed:  # the final save: Ctrl-C arrives while its text is being built
+            pressed.append(1)
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(state)
+
+    monkeypatch.setattr("fly_rules.commands.play.dump_history", slow)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        sys_stdin, sys.stdin = sys.stdin, io.StringIO("1\n" * 2000)
+        try:
+            code = main([*PLAY, "--save", str(saved)])
+        finally:
+            sys.stdin = sys_stdin
+    assert code == 130
+    assert one_line(err.getvalue()) == f"fly-rules: interrupted; the finished game is saved to {saved}"
+    assert load_history(saved.read_text(encoding="utf-8")).is_over
+
+
+def test_rec_1_1_a_broken_output_pipe_saves_the_moves_and_says_so(tmp_path: Path) -> None:
+    """REC-1.1 (issue 21, 6): `yes 1 | fly-rules play --save g.toml | head -c 6000`: the output closing
+    saves every move so far, says so on standard error in one line and exits 141 (SIGPIPE)."""
+    saved = tmp_path / "g.toml"
+    process = play_process(saved)
+    assert process.stdin is not None
+    assert process.stdout is not None
+    try:
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.write(b"1\n" * 3000)
+            process.stdin.close()
+        head = process.stdout.read(6000)
+        process.stdout.close()  # `head` has what it wanted and goes
+        process.wait(timeout=60)
+    finally:
+        process.kill()
+    assert process.stderr is not None
+    with process.stderr:
+        err = process.stderr.read()
+    assert len(head) == 6000
+    assert process.returncode == 141
+    assert one_line(err.decode()) == (
+        f"fly-rules: the output closed (broken pipe); the game so far is saved: fly-rules play --resume {saved}"
+    )
+    kept = load_history(saved.read_text(encoding="utf-8"))
+    assert not kept.is_over
+    told = head.decode(errors="replace").count("your choice> ")
+    assert len(kept.actions) > told  # every answer read before the pipe closed, and the bots' moves
+
+
+def test_ctrl_c_while_the_program_starts_is_one_line_and_exit_130() -> None:
+    """Issue 21, 7: SIGINT while Python imports the program (the imports timed to find the moment)
+    gives one line and exit code 130, not a KeyboardInterrupt traceback."""
+    landed = 0
+    for _ in range(5):
+        process = subprocess.Popen(
+            [sys.executable, "-X", "importtime", "-m", "fly_rules", "rules"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        assert process.stderr is not None
+        seen = b""
+        deadline = time.monotonic() + 30
+        while b"fly_rules.errors" not in seen and time.monotonic() < deadline:
+            seen += process.stderr.readline()  # the package's first imports are done: its handler is in place
+        process.send_signal(signal.SIGINT)
+        try:
+            rest = process.communicate(timeout=30)[1]
+        finally:
+            process.kill()
+        lines = [line for line in (seen + rest).decode().splitlines() if not line.startswith("import time:")]
+        assert process.returncode == 130, lines
+        assert "Traceback" not in rest.decode()
+        assert lines == ["", "fly-rules: interrupted"]
+        landed += b"fly_rules.cli\n" not in rest  # stopped before the command's module was imported
+        if landed:
+            break
+    assert landed
+
+
+def test_rec_1_1_play_with_standard_input_closed_is_one_line() -> None:
+    """Issue 21, 5: `fly-rules play 0<&-` says standard input is closed in one line, exit 1."""
+    result = subprocess.run(
+        [sys.executable, "-m", "fly_rules", *PLAY],
+        stdin=None,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        preexec_fn=lambda: os.close(0),
+    )
+    assert result.returncode == 1
+    assert one_line(result.stderr) == "fly-rules: standard input is closed: play reads your moves from it"
+    assert result.stdout == ""
+
+
+def test_rec_3_3_replay_refuses_a_deal_without_actions(tmp_path: Path) -> None:
+    """REC-3.3 (issue 21, 4): a [[deal]] with no `actions` key is refused by `replay` and by `replay
+    --check` alike, in one line naming deal[0].actions."""
+    saved = tmp_path / "g.toml"
+    assert run(*PLAY, "--save", str(saved), stdin="1\n" * 2000).returncode == 0
+    text = saved.read_text(encoding="utf-8")
+    start = text.index("actions = [")
+    cut = tmp_path / "cut.toml"
+    cut.write_text(text[:start] + text[text.index("]\n", start) + 2 :], encoding="utf-8")
+    for check in ((), ("--check",)):
+        result = run("replay", str(cut), *check)
+        assert result.returncode == 1
+        assert "deal[0].actions: REC-3.3: is missing" in one_line(result.stderr)
