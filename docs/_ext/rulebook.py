@@ -151,9 +151,9 @@ def rule_markdown(rule: Rule, citations: list[Citation], examples: Sequence[dict
         for value in values:
             lines += [":::{container} rule-field", f"**{label}:** {link_ids(value)}", ":::", ""]
             for position, moves in EXAMPLE_POSITION.findall(value) if label == "Example" else ():
-                lines += [
-                    line for picture in example_figures({"position": position, "moves": moves}) for line in picture
-                ]
+                cited = {"position": position, "moves": moves}
+                lines += [line for picture in example_figures(cited) for line in picture]
+                lines += try_it(cited)
     for example in examples:
         figures = example_figures(example)
         if figures:

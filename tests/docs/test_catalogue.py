@@ -82,6 +82,8 @@ def test_every_position_in_a_rule_example_replays_and_is_drawn() -> None:
             assert len(figures) == (2 if moves else 1), rule.id
             assert f'data-position="{position}"' in figures[0][1], rule.id
             expected += len(figures)
-        assert rulebook.rule_markdown(rule, []).count('<figure class="fly-table"') == expected, rule.id
+        page = rulebook.rule_markdown(rule, [])
+        assert page.count('<figure class="fly-table"') == expected, rule.id
+        assert page.count("```{try-it}") == len(found), rule.id  # a box to try each position live
         drawn += expected
     assert drawn >= 15
