@@ -182,6 +182,63 @@ def pettingzoo_player(game: str, players: int = 3) -> Player | None:
     return play_one
 
 
+def batch_player(game: str, players: int, size: int, *, argmax: bool = False) -> Player | None:
+    """One batch of ``size`` random deals per call through :mod:`fly_rules.batch` (a *decision* is one
+    game's action in a step): actions from the engine's own sampler, or with ``argmax`` the argmax of
+    random numbers times ``legal_action_mask``, as a learning loop would pick them."""
+    try:
+        import numpy as np  # noqa: PLC0415 - optional, the batch extra
+
+        from fly_rules import batch  # noqa: PLC0415
+    except ImportError:
+        return None
+    env = batch.make(game, size, players=players) if game == "fly" else batch.make(game, size)
+    rng = np.random.default_rng(12345)
+    noise = np.empty((size, env.num_actions))
+    seeds = iter(range(10**9))
+
+    def play_one() -> int:
+        state = env.init(next(seeds))
+        n = 0
+        while True:
+            live = size - int(state.terminated.sum())
+            if not live:
+                return n
+            if argmax:
+                rng.random(out=noise)
+                actions = np.argmax(noise * state.legal_action_mask, axis=1)
+            else:
+                actions = env.sample_legal(state, rng)
+            state = env.step(state, actions)
+            n += live
+
+    return play_one
+
+
+def batch_bytes_per_game(game: str, players: int, size: int) -> int:
+    """Bytes of state arrays one game of a batch holds."""
+    from fly_rules import batch  # noqa: PLC0415 - optional, the batch extra
+
+    env = batch.make(game, size, players=players) if game == "fly" else batch.make(game, size)
+    return env.init(0).nbytes // size
+
+
+BATCH_SIZES = (1, 64, 1024, 4096)
+BATCH_GAMES = (("fly", 3), ("fly", 5), ("fly", 7), ("dreyfus", 3))
+
+
+def batch_rows(reference: str) -> list[tuple[str, Player | None, str]]:
+    """The batch engine's rows: Fly 3, 5 and 7 players and Dreyfus, each batch size, both ways of
+    choosing actions, all against ``reference``."""
+    rows: list[tuple[str, Player | None, str]] = []
+    for game, players in BATCH_GAMES:
+        label = f"fly {players}p" if game == "fly" else "dreyfus"
+        for size in BATCH_SIZES:
+            rows.append((f"{label} batch {size} sampler", batch_player(game, players, size), reference))
+            rows.append((f"{label} batch {size} argmax", batch_player(game, players, size, argmax=True), reference))
+    return [row for row in rows if row[1] is not None]
+
+
 def retained_by_one_apply() -> dict[str, Any]:
     """Bytes newly allocated and kept alive by one ``apply`` on a mid-deal Fly state (tracemalloc)."""
     rules = fly.FlyRules(players=5, max_deals=1)
@@ -223,6 +280,28 @@ def peak_memory_over_deals(deals: int) -> dict[str, Any]:
     return {"deals": deals, "peak_first_half": peaks[0], "peak_second_half": peaks[1]}
 
 
+def build_rows(args: argparse.Namespace, reference: str) -> list[tuple[str, Player | None, str]]:
+    """Our rows as the options ask, each with the OpenSpiel game it is compared against."""
+    rows: list[tuple[str, Player | None, str]] = [("fly 5p", fly_player(5), reference)]
+    if args.batch_only:
+        rows = []
+    elif not args.quick:
+        rows += [(f"fly {n}p", fly_player(n), f"oh_hell(players={n},num_tricks_fixed=5)") for n in (3, 4, 6, 7)]
+    if not args.batch_only:
+        rows.append(("dreyfus", dreyfus_player(), reference))
+    if not args.quick and not args.batch_only:
+        adapters = [
+            ("fly 5p openspiel-adapter", adapter_player("python_fly(players=5)"), reference),
+            ("fly 5p pettingzoo", pettingzoo_player("fly", 5), reference),
+            ("dreyfus openspiel-adapter", adapter_player("python_dreyfus"), reference),
+            ("dreyfus pettingzoo", pettingzoo_player("dreyfus"), reference),
+        ]
+        rows += [row for row in adapters if row[1] is not None]
+    if not args.no_batch:
+        rows += batch_rows(reference)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run every row, print the table and the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -232,21 +311,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=100_000, help="deals for the memory-growth check")
     parser.add_argument("--json", help="also write the JSON to this file")
     parser.add_argument("--quick", action="store_true", help="5-player Fly and Dreyfus only, no memory checks")
+    parser.add_argument("--batch-only", action="store_true", help="the batch engine's rows and OpenSpiel's only")
+    parser.add_argument("--no-batch", action="store_true", help="leave out the batch engine's rows")
     args = parser.parse_args(argv)
 
     reference = "oh_hell(players=5,num_tricks_fixed=5)"
-    rows: list[tuple[str, Player | None, str]] = [("fly 5p", fly_player(5), reference)]
-    if not args.quick:
-        rows += [(f"fly {n}p", fly_player(n), f"oh_hell(players={n},num_tricks_fixed=5)") for n in (3, 4, 6, 7)]
-    rows.append(("dreyfus", dreyfus_player(), reference))
-    if not args.quick:
-        adapters = [
-            ("fly 5p openspiel-adapter", adapter_player("python_fly(players=5)"), reference),
-            ("fly 5p pettingzoo", pettingzoo_player("fly", 5), reference),
-            ("dreyfus openspiel-adapter", adapter_player("python_dreyfus"), reference),
-            ("dreyfus pettingzoo", pettingzoo_player("dreyfus"), reference),
-        ]
-        rows += [row for row in adapters if row[1] is not None]
+    rows = build_rows(args, reference)
     players: dict[str, Player] = {}
     for name, player, against in rows:
         assert player is not None
@@ -270,20 +340,28 @@ def main(argv: list[str] | None = None) -> int:
         "rounds": f"{args.repeats} interleaved rounds of {args.seconds} s each, median",
         "rows": results,
     }
-    if not args.quick:
+    if not args.no_batch:
+        report["batch_bytes_per_game"] = {
+            f"{game} {players}p batch {size}": batch_bytes_per_game(game, players, size)
+            for game, players in BATCH_GAMES
+            for size in (1, 4096)
+        }
+    if not args.quick and not args.batch_only:
         report["retained_by_one_apply"] = retained_by_one_apply()
         report["peak_memory"] = peak_memory_over_deals(args.deals)
-    print(f"{'row':26} {'ours dec/s':>12} {'deals/s':>9} {'±%':>5}   {'OpenSpiel game':40} {'dec/s':>9} {'ratio':>6}")
+    print(f"{'row':30} {'ours dec/s':>12} {'deals/s':>9} {'±%':>5}   {'OpenSpiel game':40} {'dec/s':>9} {'ratio':>6}")
     for r in results:
         theirs = r["openspiel"] or {}
         print(
-            f"{r['row']:26} {r['ours']['decisions_per_s']:>12,} {r['ours']['games_per_s']:>9,.0f} "
+            f"{r['row']:30} {r['ours']['decisions_per_s']:>12,} {r['ours']['games_per_s']:>9,.0f} "
             f"{r['ours']['spread_pct']:>5}   {r['openspiel_game']:40} {theirs.get('decisions_per_s', 0):>9,} "
             f"{r['ratio'] if r['ratio'] is not None else '-':>6}"
         )
     if "retained_by_one_apply" in report:
         print("retained by one apply:", report["retained_by_one_apply"])
         print("peak memory:", report["peak_memory"])
+    if "batch_bytes_per_game" in report:
+        print("batch state bytes per game:", report["batch_bytes_per_game"])
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:

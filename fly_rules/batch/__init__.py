@@ -26,15 +26,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
+
+from fly_rules.batch._dreyfus import DreyfusBatch
 from fly_rules.batch._engine import BatchEngine
 from fly_rules.batch._fly import FlyBatch
 from fly_rules.batch._state import BatchState
+from fly_rules.dreyfus.rules import PRESETS, DreyfusRules
 from fly_rules.errors import InvalidRules
 from fly_rules.fly.rules import FlyRules
 
-__all__ = ["BatchEngine", "BatchState", "FlyBatch", "from_scalar", "make", "to_scalar"]
+__all__ = ["BatchEngine", "BatchState", "DreyfusBatch", "FlyBatch", "from_scalar", "make", "to_scalar"]
 
-for _class in (BatchEngine, BatchState, FlyBatch):
+for _class in (BatchEngine, BatchState, DreyfusBatch, FlyBatch):
     _class.__module__ = __name__  # documented and cited where users import them from
 
 
@@ -69,7 +73,18 @@ def make(
             raise InvalidRules("rules", f"Fly needs FlyRules, not {type(rules).__name__}")
         return FlyBatch(rules, batch_size, match=match)
     if game == "dreyfus":
-        raise InvalidRules("game", "the Dreyfus batch engine is not here yet")
+        if players not in (None, 3):
+            raise InvalidRules("players", f"DRF-1.1: Dreyfus is for 3 players, not {players!r}")
+        if rules is None:
+            if preset is not None and preset not in PRESETS:
+                DreyfusRules.preset(preset)  # raises, naming the known presets
+            base = PRESETS[preset or "default"]
+            rules = attrs.evolve(base, **options) if options else base
+        elif preset is not None or options:
+            raise InvalidRules("rules", "give either rules or preset and options, not both")
+        if getattr(rules, "game", None) != "dreyfus":
+            raise InvalidRules("rules", f"Dreyfus needs DreyfusRules, not {type(rules).__name__}")
+        return DreyfusBatch(rules, batch_size, match=match)
     raise ValueError(f"unknown game {game!r}: 'fly' or 'dreyfus'")
 
 

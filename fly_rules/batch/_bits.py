@@ -24,7 +24,6 @@ NO_CARD: Final = 52
 BIT: Final[Array] = np.array([1 << i for i in range(52)] + [0], dtype=np.uint64)
 """``BIT[c]`` is the mask of card ``c``; ``BIT[NO_CARD]`` is 0."""
 
-_POP8: Final[Array] = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 # _SELECT8[byte, j]: the position of the j-th set bit of byte (0 past the last)
 _SELECT8: Final[Array] = np.array(
     [[p for p in range(8) if b >> p & 1] + [0] * (8 - bin(b).count("1")) for b in range(256)], dtype=np.int64
@@ -37,22 +36,30 @@ def popcount(masks: Array) -> Array:
 
 
 def kth_bit(masks: Array, k: Array) -> Array:
-    """The index of the ``k``-th lowest set bit of each mask (``k`` below its popcount), as int64."""
-    size = masks.shape[0]
-    octets = np.ascontiguousarray(masks, dtype=np.uint64).view(np.uint8).reshape(size, 8)
-    counts = np.cumsum(_POP8[octets], axis=1)
-    byte = (counts <= k[:, None]).sum(axis=1)
-    rows = np.arange(size)
-    before = np.where(byte > 0, counts[rows, np.maximum(byte - 1, 0)], 0)
-    found: Array = byte * 8 + _SELECT8[octets[rows, np.minimum(byte, 7)], k - before]
+    """The index of the ``k``-th lowest set bit of each mask (``k`` below its popcount), as int64: a
+    binary search by the popcount of halves down to a byte, then a table."""
+    m = masks.astype(np.uint64)
+    k = k.astype(np.uint8)
+    position = np.zeros(m.shape[0], np.int64)
+    for width, low in _HALVES:
+        count = np.bitwise_count(m & low)
+        upper = k >= count
+        k = k - np.where(upper, count, np.uint8(0))
+        m = np.where(upper, m >> width, m & low)
+        position += upper * int(width)
+    found: Array = position + _SELECT8[m.astype(np.int64), k]
     return found
+
+
+_HALVES: Final = tuple((np.uint64(w), np.uint64((1 << w) - 1)) for w in (32, 16, 8))
 
 
 def random_bit(masks: Array, rng: np.random.Generator) -> Array:
     """One set bit of each mask, chosen uniformly with ``rng``; 0 for an empty mask."""
-    counts = popcount(masks)
-    k = (rng.random(masks.shape[0]) * counts).astype(np.int64)
-    return np.where(counts > 0, kth_bit(masks, np.minimum(k, np.maximum(counts - 1, 0))), 0)
+    counts = np.bitwise_count(masks)
+    k = (rng.random(masks.shape[0]) * counts).astype(np.uint8)
+    picked = kth_bit(masks, np.minimum(k, np.maximum(counts, 1) - 1))
+    return np.where(counts > 0, picked, 0)
 
 
 def lowest_bit(masks: Array) -> Array:

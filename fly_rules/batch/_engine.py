@@ -77,11 +77,27 @@ class BatchEngine:
             raise ValueError(f"actions must be {self.batch_size} integers (one per game), not {ids.dtype} {ids.shape}")
         return ids.astype(np.int64)
 
+    @staticmethod
+    def _seed_of(state: BatchState, game: int) -> Any:
+        """Game ``game``'s seed as the scalar engine takes it: ``"batch:<seed>:<game>"`` for a game the
+        batch dealt, the scalar state's own for one started by ``from_scalar``."""
+        if state.own_seed[game]:
+            return f"batch:{state.batch_seed[0]}:{game}"
+        return state.seeds[game]
+
     def _refuse(self, state: BatchState, game: int, action: int) -> RuleViolation:
         """The scalar engine's refusal of ``action`` in game ``game``, with the game's index."""
         scalar = self.to_scalar(state, game)
         try:
-            scalar.apply(self.action_to_scalar(state, game, action))  # either may raise
+            scalar.apply(self._as_scalar(state, game, action))  # either may raise
         except RuleViolation as error:
             return RuleViolation(error.rule, f"game {game}: {error.detail}", action)
+        return self._order_refusal(state, game, action)
+
+    def _as_scalar(self, state: BatchState, game: int, action: int) -> Any:
+        """The scalar action whose refusal explains why ``action`` is outside the mask."""
+        return self.action_to_scalar(state, game, action)
+
+    def _order_refusal(self, state: BatchState, game: int, action: int) -> RuleViolation:
+        """Why an action the scalar engine would take is outside the mask (an engine's own encoding)."""
         raise AssertionError(f"game {game}: action {action} outside the mask was accepted by the scalar engine")

@@ -74,10 +74,6 @@ _LOG: Final = 64  # actions of one deal: at most 3n+1 declarations and 5n plays
 _I = np.int64
 
 
-def _suit_masks() -> Array:
-    return np.array([0x1FFF << (13 * s) for s in range(4)] + [0], dtype=np.uint64)
-
-
 class FlyBatch(BatchEngine):
     """Fly for ``batch_size`` games at once, all under ``rules`` [FLY-1.1].
 
@@ -197,7 +193,6 @@ class FlyBatch(BatchEngine):
         self._led_ace_mode = mode.startswith("led_trump_ace")
         self._ace_joins_led_ace = mode == "led_trump_ace"
         self._top_trump = mode == "top_trump"
-        self._plain_suits = _suit_masks()
 
     # --- a new batch ----------------------------------------------------------------------------
 
@@ -249,7 +244,7 @@ class FlyBatch(BatchEngine):
             "trick_leaders": np.full((b, 5), -1, _I),
             "trick_winners": np.full((b, 5), -1, _I),
             "tricks_done": z(b, _I),
-            "played_by": z((b, n), np.uint64),
+            "trick_seat_history": np.full((b, 5, n), -1, _I),
             "winners": z((b, n), bool),
             "void": z(b, bool),
             "redeal": z(b, bool),
@@ -260,7 +255,9 @@ class FlyBatch(BatchEngine):
             "log_len": z(b, _I),
             "games": np.arange(b, dtype=_I),
             "key": np.zeros(1, np.uint64),
-            "seeds": np.zeros(b, object),
+            "seeds": np.full(b, None, object),
+            "own_seed": np.zeros(b, bool),
+            "batch_seed": np.zeros(1, object),
         }
 
     def init(self, seed: int, dealer: int | None = None) -> BatchState:
@@ -276,7 +273,8 @@ class FlyBatch(BatchEngine):
             dealers = np.full(b, dealer, _I)
         else:
             raise RuleViolation("FLY-1.2", f"the dealer must be a seat 0 to {n - 1}, not {dealer!r}", dealer)
-        state.seeds[:] = [f"batch:{seed}:{i}" for i in range(b)]
+        state.batch_seed[0] = seed
+        state.own_seed[:] = True
         state.first_dealer[:] = dealers
         state.records[:] = self.rules.start_record
         self._deal(state, np.arange(b), dealers)
@@ -303,50 +301,55 @@ class FlyBatch(BatchEngine):
         self, state: BatchState, rows: Array, dealers: Array, hands: Array, trump_card: Array, stock: Array, size: Array
     ) -> None:
         """Set ``rows`` at the start of the exchange: the player left of the dealer declares first [FLY-4.1]."""
+        at = slice(None) if len(rows) == self.batch_size else rows  # all rows: no gather
         s = state
-        s.hands[rows] = hands
-        s.start_hands[rows] = hands
-        s.stock[rows] = stock
-        s.start_stock[rows] = stock
-        s.stock_pos[rows] = 0
-        s.stock_len[rows] = size
+        s.hands[at] = hands
+        s.start_hands[at] = hands
+        s.stock[at] = stock
+        s.start_stock[at] = stock
+        s.stock_pos[at] = 0
+        s.stock_len[at] = size
         union = np.zeros((len(rows), 53), np.uint64)
         union[:, 1:] = np.cumsum(BIT[stock], axis=1, dtype=np.uint64)
-        s.stock_union[rows] = union
-        s.trump_card[rows] = trump_card
-        s.trump[rows] = trump_card // 13
-        s.dealer[rows] = dealers
-        s.start_records[rows] = s.records[rows]
-        s.phase[rows] = _EXCHANGE_PHASE
-        s.active[rows] = True
-        s.declaration_round[rows] = 0
-        s.must_confirm[rows] = False
-        s.exchanged[rows] = 0
-        s.refills[rows] = 0
-        s.turnup_here[rows] = True
-        s.discards[rows] = 0
-        s.gave_ace[rows] = False
-        s.declared[rows] = 0
-        s.tricks_taken[rows] = 0
-        s.last_trick[rows] = 0
-        s.leader[rows] = -1
-        s.ace_holder[rows] = -1
-        s.bonus_due[rows] = False
-        s.in_play[rows] = 0
-        s.trick[rows] = NO_CARD
-        s.trick_seats[rows] = -1
-        s.trick_len[rows] = 0
-        s.tricks[rows] = NO_CARD
-        s.trick_leaders[rows] = -1
-        s.trick_winners[rows] = -1
-        s.tricks_done[rows] = 0
-        s.played_by[rows] = 0
-        s.winners[rows] = False
-        s.void[rows] = False
-        s.redeal[rows] = False
-        s.log_len[rows] = 0
-        s.current_player[rows] = self._left[dealers]
+        s.stock_union[at] = union
+        s.trump_card[at] = trump_card
+        s.trump[at] = trump_card // 13
+        s.dealer[at] = dealers
+        s.start_records[at] = s.records[rows]
+        s.phase[at] = _EXCHANGE_PHASE
+        s.active[at] = True
+        s.declaration_round[at] = 0
+        s.must_confirm[at] = False
+        s.exchanged[at] = 0
+        s.refills[at] = 0
+        s.turnup_here[at] = True
+        s.discards[at] = 0
+        s.gave_ace[at] = False
+        s.declared[at] = 0
+        s.tricks_taken[at] = 0
+        s.last_trick[at] = 0
+        s.leader[at] = -1
+        s.ace_holder[at] = -1
+        s.bonus_due[at] = False
+        s.in_play[at] = 0
+        s.trick[at] = NO_CARD
+        s.trick_seats[at] = -1
+        s.trick_len[at] = 0
+        s.tricks[at] = NO_CARD
+        s.trick_leaders[at] = -1
+        s.trick_winners[at] = -1
+        s.tricks_done[at] = 0
+        s.trick_seat_history[at] = -1
+        s.winners[at] = False
+        s.void[at] = False
+        s.redeal[at] = False
+        s.log_len[at] = 0
+        s.current_player[at] = self._left[dealers]
         self._declaration_legal(s, rows)
+
+    def _sel(self, rows: Array) -> Any:
+        """``rows`` as an index: a slice when it is every game (a view, not a gather)."""
+        return slice(None) if len(rows) == self.batch_size else rows
 
     # --- the exchange ---------------------------------------------------------------------------
 
@@ -443,7 +446,7 @@ class FlyBatch(BatchEngine):
             else:
                 pool = int(s.discards[row])
                 s.discards[row] = 0
-            order = refill_order(pool, s.seeds[row], int(s.deal_number[row]), int(s.refills[row]))
+            order = refill_order(pool, self._seed_of(s, row), int(s.deal_number[row]), int(s.refills[row]))
             s.refills[row] += 1
             for card in order[:count]:
                 drawn |= 1 << card
@@ -468,14 +471,17 @@ class FlyBatch(BatchEngine):
         s.must_confirm[rows[fold | stand]] = False
         exchange = (ids > EXCHANGE) & (ids < SWAP)
         swap = (ids >= SWAP) & (ids < PLAY)
-        if exchange.any() or swap.any():
-            cards = bit_list(hand, 5)
-            card_bits = BIT[cards]
         if exchange.any():
             r, sx, m = rows[exchange], seat[exchange], ids[exchange] - EXCHANGE
-            chosen = (m[:, None] >> np.arange(5)) & 1
-            discard = (card_bits[exchange] * chosen.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
-            count = chosen.sum(axis=1)
+            rest = hand[exchange]
+            discard = np.zeros(len(r), np.uint64)
+            count = np.zeros(len(r), _I)
+            for j in range(5):  # the hand's cards lowest first: position j is the j-th lowest
+                low = rest & (~rest + _ONE)
+                rest ^= low
+                chosen = (m >> j) & 1 != 0
+                discard |= np.where(chosen, low, _ZERO)
+                count += chosen
             drawn = self._draw(s, r, count)
             s.hands[r, sx] = s.hands[r, sx] & ~discard | drawn
             s.discards[r] |= discard
@@ -487,7 +493,7 @@ class FlyBatch(BatchEngine):
                 stays[exchange] = True
         if swap.any():
             r, sx = rows[swap], seat[swap]
-            card = cards[swap, ids[swap] - SWAP]
+            card = bit_list(hand[swap], 5)[np.arange(int(swap.sum())), ids[swap] - SWAP]
             s.hands[r, sx] = s.hands[r, sx] & ~BIT[card] | BIT[s.trump_card[r]]
             s.discards[r] |= BIT[card]
             s.turnup_here[r] = False
@@ -569,7 +575,8 @@ class FlyBatch(BatchEngine):
     def _flush_holder(self, s: BatchState, rows: Array, leader: Array) -> Array:
         """The seat whose flush wins, or -1: a flush in trumps first, else the first from the dealer's left
         [FLY-12.1]."""
-        trumps = self._plain_suits[s.trump[rows]]
+        trump = s.trump[rows]
+        trumps = self._suit_mask[trump, trump]  # with the A♠ when it is the top trump [FLY-7.1]
         first = np.full(len(rows), -1, _I)
         trump_flush = np.full(len(rows), -1, _I)
         for k in range(self.num_players - 1, -1, -1):  # the nearest last
@@ -579,7 +586,7 @@ class FlyBatch(BatchEngine):
             trump_flush = np.where(active & (hand & ~trumps == 0), seat, trump_flush)
             one_suit = np.zeros(len(rows), bool)
             for suit in range(4):
-                one_suit |= hand & ~self._plain_suits[suit] == 0
+                one_suit |= hand & ~self._suit_mask[trump, suit] == 0
             first = np.where(active & one_suit, seat, first)
         return np.where(trump_flush >= 0, trump_flush, first)
 
@@ -593,7 +600,7 @@ class FlyBatch(BatchEngine):
             number = s.tricks_done[r]
             s.tricks[r, number, 0] = card
             s.trick_leaders[r, number] = w
-            s.played_by[r, w] |= BIT[card]
+            s.trick_seat_history[r, number, 0] = w
             over = self._take_trick(s, r, w)
             live[np.flatnonzero(live)[over]] = False
             if not live.any():
@@ -602,22 +609,24 @@ class FlyBatch(BatchEngine):
 
     def _lead(self, s: BatchState, rows: Array, seat: Array) -> None:
         """``seat`` leads the next trick: any card [FLY-6.1] [FLY-6.5]."""
-        s.current_player[rows] = seat
-        s.leader[rows] = seat
-        s.trick_len[rows] = 0
-        s.trick[rows] = NO_CARD
-        s.trick_seats[rows] = -1
-        s.best_card[rows] = NO_CARD
-        s.best_power[rows] = -1
-        s.legal[rows] = s.hands[rows, seat]
+        sel = self._sel(rows)
+        s.current_player[sel] = seat
+        s.leader[sel] = seat
+        s.trick_len[sel] = 0
+        s.trick[sel] = NO_CARD
+        s.trick_seats[sel] = -1
+        s.best_card[sel] = NO_CARD
+        s.best_power[sel] = -1
+        s.legal[sel] = s.hands[rows, seat]
 
     def _playable(self, s: BatchState, rows: Array, hand: Array) -> Array:
         """The cards of ``hand`` that may be played to each row's trick [FLY-6.3] [FLY-6.4] [FLY-7.2]."""
+        sel = self._sel(rows)
         rules = self.rules
-        trump = s.trump[rows]
+        trump = s.trump[sel]
         led_card = s.trick[rows, 0]
         led = self._suit[trump, led_card]
-        best = s.best_card[rows]
+        best = s.best_card[sel]
         best_suit = self._suit[trump, best]
         in_suit = hand & self._suit_mask[trump, led]
         if rules.must_head_trick:
@@ -640,24 +649,25 @@ class FlyBatch(BatchEngine):
 
     def _play(self, s: BatchState, rows: Array, card: Array) -> None:
         """Each row's seat to move plays ``card`` [FLY-6.2] [FLY-6.6]."""
-        seat = s.current_player[rows]
+        sel = self._sel(rows)
+        seat = s.current_player[sel].copy()  # a view when sel is every row
         s.hands[rows, seat] ^= BIT[card]
-        position = s.trick_len[rows]
+        position = s.trick_len[sel].copy()
         s.trick[rows, position] = card
         s.trick_seats[rows, position] = seat
-        s.trick_len[rows] = position + 1
-        trump = s.trump[rows]
+        s.trick_len[sel] = position + 1
+        trump = s.trump[sel]
         leads = position == 0
         if leads.any():
             led = self._suit[trump[leads], card[leads]]
             ace = (card[leads] == trump[leads] * 13 + 12) & self._led_ace_mode
             s.power_row[rows[leads]] = trump[leads] * 8 + led * 2 + ace
-        power = self._power[s.power_row[rows], card]
-        better = power > s.best_power[rows]
-        s.best_power[rows] = np.where(better, power, s.best_power[rows])
-        s.best_card[rows] = np.where(better, card, s.best_card[rows])
-        s.best_pos[rows] = np.where(better, position, s.best_pos[rows])
-        complete = position + 1 == s.in_play[rows]
+        power = self._power[s.power_row[sel], card]
+        better = power > s.best_power[sel]
+        s.best_power[sel] = np.where(better, power, s.best_power[sel])
+        s.best_card[sel] = np.where(better, card, s.best_card[sel])
+        s.best_pos[sel] = np.where(better, position, s.best_pos[sel])
+        complete = position + 1 == s.in_play[sel]
         going = ~complete
         if going.any():
             r = rows[going]
@@ -670,10 +680,7 @@ class FlyBatch(BatchEngine):
             number = s.tricks_done[r]
             s.tricks[r, number] = s.trick[r]
             s.trick_leaders[r, number] = s.leader[r]
-            for j in range(self.num_players):
-                played = s.trick_seats[r, j]
-                has = played >= 0
-                s.played_by[r[has], played[has]] |= BIT[s.trick[r[has], j]]
+            s.trick_seat_history[r, number] = s.trick_seats[r]
             s.trick_len[r] = 0
             s.trick[r] = NO_CARD
             s.trick_seats[r] = -1
@@ -686,16 +693,17 @@ class FlyBatch(BatchEngine):
     def _take_trick(self, s: BatchState, rows: Array, seat: Array) -> Array:
         """Credit the trick just completed to ``seat`` and write its points off [FLY-8.2] [FLY-8.3]
         [FLY-9.1] [FLY-9.2] [FLY-9.3]; after the fifth, settle the deal. Whether each deal is over."""
+        sel = self._sel(rows)
         rules = self.rules
-        number = s.tricks_done[rows] + 1
-        s.tricks_done[rows] = number
+        number = s.tricks_done[sel] + 1
+        s.tricks_done[sel] = number
         s.trick_winners[rows, number - 1] = seat
         s.tricks_taken[rows, seat] += 1
         s.last_trick[rows, seat] = number
-        holder = s.bonus_due[rows] & (seat == s.ace_holder[rows])
-        spades = s.trump[rows] == _SPADES
+        holder = s.bonus_due[sel] & (seat == s.ace_holder[sel])
+        spades = s.trump[sel] == _SPADES
         bonus = np.where(holder, np.where(spades, rules.ace_bonus_trumps, rules.ace_bonus), 0)
-        s.bonus_due[rows] &= ~holder
+        s.bonus_due[sel] &= ~holder
         record = s.records[rows, seat] - rules.trick_value - bonus
         record = np.where(record < 0, np.where(bonus > 0, 0, rules.start_record), record)
         s.records[rows, seat] = record
@@ -712,19 +720,20 @@ class FlyBatch(BatchEngine):
     def _finish_deal(self, s: BatchState, rows: Array) -> None:
         """Settle a completed deal: the remise and the A♠ holder's penalty; the winners at its end [FLY-8.4]
         [FLY-8.5] [FLY-8.6] [FLY-9.4]."""
+        sel = self._sel(rows)
         rules = self.rules
         seats = np.arange(self.num_players)
-        blank = s.active[rows] & (s.tricks_taken[rows] == 0)
-        spades = (s.trump[rows] == _SPADES)[:, None]
+        blank = s.active[sel] & (s.tricks_taken[sel] == 0)
+        spades = (s.trump[sel] == _SPADES)[:, None]
         penalty = np.where(spades, rules.ace_no_trick_penalty_trumps, rules.ace_no_trick_penalty)
-        holder = seats[None, :] == s.ace_holder[rows][:, None]
-        s.records[rows] += np.where(blank, np.where(holder, penalty, rules.remise), 0)
+        holder = seats[None, :] == s.ace_holder[sel][:, None]
+        s.records[sel] += np.where(blank, np.where(holder, penalty, rules.remise), 0)
         if rules.stop_mode == "end_of_deal":
-            zero = s.records[rows] == 0
+            zero = s.records[sel] == 0
             if rules.tie_break == "shared":
-                s.winners[rows] = zero
+                s.winners[sel] = zero
             else:
-                order = np.where(zero, s.last_trick[rows] * 8 + seats[None, :], 1 << 20)
+                order = np.where(zero, s.last_trick[sel] * 8 + seats[None, :], 1 << 20)
                 first = order.argmin(axis=1)
                 s.winners[rows[zero.any(axis=1)], first[zero.any(axis=1)]] = True
 
@@ -764,20 +773,21 @@ class FlyBatch(BatchEngine):
         s = state
         live = ~s.terminated
         playing = s.phase == _PLAY_PHASE
-        bit = np.where(playing, ids - PLAY, ids)
-        fits = (bit >= 0) & (bit < 64) & np.where(playing, ids >= PLAY, ids < PLAY)
-        legal = fits & ((s.legal >> np.where(fits, bit, 0).astype(np.uint64)) & _ONE != 0)
-        bad = np.flatnonzero(live & ~legal)
-        if len(bad):
+        shift = ids - playing * PLAY  # the bit of the id in the legal mask (cards in the play)
+        fits = (shift >= 0) & (shift < 64)
+        legal = fits & ((s.legal >> np.where(fits, shift, 0).astype(np.uint64)) & _ONE != 0)
+        if not (legal | ~live).all():
+            bad = np.flatnonzero(live & ~legal)
             raise self._refuse(s, int(bad[0]), int(ids[bad[0]]))
         before = s.records.copy()
         rows = np.flatnonzero(live)
-        s.log[rows, s.log_len[rows]] = ids[rows]
-        s.log_len[rows] += 1
-        plays = rows[playing[rows]]
+        sel = self._sel(rows)
+        s.log[rows, s.log_len[sel]] = ids[sel]
+        s.log_len[sel] += 1
+        plays = rows[playing[sel]]
         if len(plays):
             self._play(s, plays, ids[plays] - PLAY)
-        declarations = rows[~playing[rows]]
+        declarations = rows[~playing[sel]]
         if len(declarations):
             self._declare(s, declarations, ids[declarations])
         np.subtract(before, s.records, out=s.rewards, casting="unsafe")
@@ -812,8 +822,11 @@ class FlyBatch(BatchEngine):
             has = played >= 0
             out[rows[has], at + 52 * played[has] + s.trick[has, j]] = 1
         at += 52 * n
-        for seat_ in range(n):
-            out[:, at + 52 * seat_ : at + 52 * seat_ + 52] = unpack(s.played_by[:, seat_], 52)
+        for number in range(5):
+            for j in range(n):
+                played, card = s.trick_seat_history[:, number, j], s.tricks[:, number, j]
+                has = played >= 0
+                out[rows[has], at + 52 * played[has] + card[has]] = 1
         at += 52 * n
         out[:, at : at + 4 * n] = s.declared.reshape(b, 4 * n)
         at += 4 * n
@@ -895,7 +908,11 @@ class FlyBatch(BatchEngine):
         s = state
         stock = tuple(int(c) for c in s.start_stock[game] if c != NO_CARD)
         table = DealTable(
-            self.rules, int(s.dealer[game]), ALL_CARDS[int(s.trump_card[game])], s.seeds[game], int(s.deal_number[game])
+            self.rules,
+            int(s.dealer[game]),
+            ALL_CARDS[int(s.trump_card[game])],
+            self._seed_of(s, game),
+            int(s.deal_number[game]),
         )
         hands = tuple(int(h) for h in s.start_hands[game])
         deal = start_deal(table, hands, stock, tuple(int(r) for r in s.start_records[game]))
@@ -906,7 +923,9 @@ class FlyBatch(BatchEngine):
             return deal
         over = bool(s.terminated[game])
         played = int(s.deal_number[game]) + over
-        return FlyMatch._make((self.rules, s.seeds[game], int(s.first_dealer[game]), deal, None, played, over, None))
+        return FlyMatch._make(
+            (self.rules, self._seed_of(s, game), int(s.first_dealer[game]), deal, None, played, over, None)
+        )
 
     def from_scalar(self, states: Sequence[Any], seed: int = 0) -> BatchState:
         """A batch whose game ``i`` starts where ``states[i]`` stands: a deal or match of these rules

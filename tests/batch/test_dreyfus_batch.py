@@ -1,0 +1,203 @@
+"""The Dreyfus batch engine plays every game as the scalar engine does (issue 24)."""
+
+from __future__ import annotations
+
+import random
+from math import comb
+from typing import Any
+
+import numpy as np
+import pytest
+
+from fly_rules import batch, dreyfus
+from fly_rules.actions import Exchange, Play, Stand
+from fly_rules.batch import BatchEngine, BatchState
+from fly_rules.cards import CardSet, Rank, Suit
+from fly_rules.engine import Phase
+from fly_rules.errors import InvalidRules, RuleViolation
+from tests.batch.differential import TRAJECTORIES, random_options, run
+
+DREYFUS_CHOICES: dict[str, tuple[Any, ...]] = {
+    "par_tricks": (2, 4, 6),
+    "target_lower": (1, 3, 10),
+    "contract_cycle": (
+        (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, None),
+        (None,),
+        (Suit.HEARTS, None, Suit.CLUBS),
+    ),
+    "show_trump_indicator": (True, False),
+    "deal_packet_size": (1, 3, 4, 12),
+    "dealer_rotation": ("left", "right"),
+    "fosk_ranks": (frozenset(Rank(r) for r in range(3, 11)), frozenset(Rank(r) for r in range(3, 9)), "any"),
+    "fosk_excludes_trump": (False, True),
+    "exchange_mode": ("batch", "incremental"),
+    "reveal_discards": (False, True),
+    "reveal_leftover_talon": (False, True),
+    "first_lead": ("eldest", "first_actual_buyer"),
+    "trump_duty": ("any_trump", "overtrump", "overtrump_or_free"),
+    "must_head_trick": (False, True),
+    "winner_rule": ("first_to_reach", "highest_lower"),
+    "max_deals": (1, 2, 3),
+    "settlement": ("gross", "net_of_winner_upper", "pairwise"),
+    "shortfall_floor_zero": (True, False),
+    "revoke_mode": ("prevent", "penalize"),
+    "revoke_upper_penalty": (0, 10),
+    "revoke_penalty_per": ("deal", "occurrence"),
+    "revoke_adds_undertricks": (False, True),
+}
+DREYFUS_FIELDS = ("hands", "upper", "lower", "tricks_taken", "revokes", "trick_len", "trick", "tricks_done", "marked")
+
+
+def dreyfus_score(state: Any) -> tuple[int, ...]:
+    return tuple(state.scores)
+
+
+def check_dreyfus(
+    env: BatchEngine, state: BatchState, lists: dict[str, list[Any]], i: int, scalar: Any, mask: int
+) -> None:
+    """Legal actions (the marks and the stand against the scalar engine's discard sets), hands, records,
+    revokes, the trick, the completed tricks and their takers, the winner."""
+    deal = getattr(scalar, "deal", scalar)
+    marked = lists["marked"][i]
+    if scalar.is_over:
+        assert mask == 0
+    elif deal.phase is Phase.PLAY:
+        assert marked == 0
+        assert mask == deal.legal_mask
+    else:
+        eligible, left = deal.discardable_mask, deal.talon_left
+        legal = deal.legal_actions()
+        if deal.rules.exchange_mode == "incremental":
+            assert len(legal) == 1 + (eligible.bit_count() if left else 0)
+            assert mask == (eligible if left else 0) | 1 << 52
+        else:
+            top = min(left, eligible.bit_count())
+            assert len(legal) == 1 + sum(comb(eligible.bit_count(), k) for k in range(1, top + 1))
+            assert marked & ~eligible == 0
+            above = eligible & ~((1 << marked.bit_length()) - 1)
+            assert mask == (above if marked.bit_count() < left else 0) | 1 << 52
+    assert tuple(lists["hands"][i]) == deal.hand_masks
+    assert tuple(lists["upper"][i]) == deal.upper
+    assert tuple(lists["lower"][i]) == deal.lower
+    assert tuple(lists["tricks_taken"][i]) == deal.tricks_taken
+    assert tuple(lists["revokes"][i]) == deal.revokes
+    length = lists["trick_len"][i]
+    assert tuple(lists["trick"][i][:length]) == deal.trick_cards
+    assert lists["tricks_done"][i] == len(deal.past_tricks)
+    if deal.past_tricks and (length == 0 or deal.is_over):
+        for number, (leader, cards) in enumerate(deal.past_tricks):
+            assert tuple(state.tricks[i, number].tolist()) == cards
+            assert state.trick_leaders[i, number] == leader
+        winners = state.trick_winners[i, : len(deal.past_tricks)].tolist()
+        assert tuple(winners.count(seat) for seat in range(3)) == deal.tricks_taken
+        if not deal.is_over:
+            assert winners[-1] == deal.leader
+    assert state.winner[i] == (-1 if deal.winner is None else deal.winner)
+
+
+def random_dreyfus_rules(rng: random.Random) -> dreyfus.DreyfusRules:
+    while True:
+        try:
+            return dreyfus.DreyfusRules(**random_options(rng, DREYFUS_CHOICES))
+        except InvalidRules:
+            continue
+
+
+@pytest.mark.parametrize("part", range(2))
+def test_dreyfus_batch_plays_as_the_scalar_engine(part: int) -> None:
+    """Random legal play under random options, single deals and matches: after every action the legal
+    actions, hands, records, revokes, tricks, trick takers and the winner are the scalar engine's
+    [DRF-4.3] [DRF-6.6]."""
+    rng = random.Random(100 + part)
+    games = 0
+    size = 48
+    while games < TRAJECTORIES // 4:
+        env = batch.make("dreyfus", size, rules=random_dreyfus_rules(rng), match=rng.random() < 0.4)
+        seed = rng.randrange(1 << 30)
+        argmax = rng.random() < 0.2
+        run(env, seed, check_dreyfus, dreyfus_score, DREYFUS_FIELDS, np.random.default_rng(games), argmax=argmax)
+        games += size
+
+
+def test_dreyfus_batch_default_match() -> None:
+    """The default rules, matches of at most three deals, and the ``table`` preset [DRF-8.1] [DRF-10.1]."""
+    for preset in ("default", "table", "shram"):
+        env = batch.make("dreyfus", 16, preset=preset, match=True, max_deals=3)
+        run(env, 5, check_dreyfus, dreyfus_score, DREYFUS_FIELDS, np.random.default_rng(5))
+
+
+def test_dreyfus_batch_actions_map_to_the_scalar_engine() -> None:
+    """An exchange is its cards marked in ascending order, then the stand; out of order it is refused
+    [DRF-4.3] [DRF-4.4]."""
+    env = batch.make("dreyfus", 2)
+    state = env.init(4, dealer=0)
+    deal = batch.to_scalar(state, 0)
+    eligible = deal.discardable_mask
+    two = CardSet(eligible & -eligible | 1 << (eligible.bit_length() - 1))
+    exchange = Exchange(two)
+    first = env.scalar_to_action(state, 0, exchange)
+    assert first == (two.mask & -two.mask).bit_length() - 1
+    assert env.action_to_scalar(state, 0, first) is None
+    assert env.scalar_to_action(state, 0, Stand()) == 52
+    assert env.action_to_scalar(state, 0, 52) == Stand()
+    state = env.step(state, np.array([first, 52]))
+    second = env.scalar_to_action(state, 0, exchange)
+    assert second == two.mask.bit_length() - 1
+    state = env.step(state, np.array([second, 0]) if state.legal_action_mask[1, 0] else np.array([second, 52]))
+    assert env.scalar_to_action(state, 0, exchange) == 52
+    assert env.action_to_scalar(state, 0, 52) == exchange
+    with pytest.raises(ValueError, match="do not begin"):
+        env.scalar_to_action(state, 0, Exchange(CardSet(eligible & -eligible)))
+    state = env.step(state, np.array([52, env.sample_legal(state, np.random.default_rng(0))[1]]))
+    assert batch.to_scalar(state, 0) == deal.apply(exchange)
+    assert env.scalar_to_action(state, 0, Play("AS")) == 51
+    with pytest.raises(ValueError, match="not a Dreyfus action"):
+        env.scalar_to_action(state, 0, "fold")
+
+
+def test_dreyfus_batch_refuses_an_action_outside_the_mask() -> None:
+    """An illegal id raises RuleViolation naming the game and the rule, and changes nothing [DRF-4.2]."""
+    env = batch.make("dreyfus", 3)
+    state = env.init(9)
+    before = {name: array.copy() for name, array in state.arrays().items()}
+    hand = int(state.hands[1, state.current_player[1]])
+    eligible = hand & int(env._fosk[state.contract[1]])  # type: ignore[attr-defined]  # the фоски of the contract
+    kept = (hand & ~eligible) & -(hand & ~eligible)
+    actions = env.sample_legal(state, np.random.default_rng(2))
+    actions[1] = kept.bit_length() - 1
+    with pytest.raises(RuleViolation, match="game 1:") as error:
+        env.step(state, actions)
+    assert error.value.rule == "DRF-4.2"
+    actions[1] = 99
+    with pytest.raises(RuleViolation, match="DRF-4.3"):
+        env.step(state, actions)
+    low = eligible & -eligible
+    high = 1 << (eligible.bit_length() - 1)
+    actions[1] = high.bit_length() - 1
+    state = env.step(state, actions)  # marks the highest
+    actions = np.full(3, 52)
+    actions[1] = low.bit_length() - 1
+    before = {name: array.copy() for name, array in state.arrays().items()}
+    with pytest.raises(RuleViolation, match="ascending") as error:
+        env.step(state, actions)
+    assert error.value.rule == "DRF-4.3"
+    for name, array in state.arrays().items():
+        assert np.array_equal(array, before[name]), name
+    with pytest.raises(InvalidRules, match="players"):
+        batch.make("dreyfus", 2, players=4)
+    with pytest.raises(InvalidRules, match="preset"):
+        batch.make("dreyfus", 2, preset="nonesuch")
+
+
+def test_dreyfus_batch_from_scalar_and_back() -> None:
+    """A batch started from scalar matches plays their deals; to_scalar gives them back [DRF-2.4]."""
+    rules = dreyfus.DreyfusRules()
+    matches = [dreyfus.new_match(rules, seed=s, dealer=s % 3) for s in range(4)]
+    state = batch.from_scalar(matches, seed=5)
+    for i, m in enumerate(matches):
+        assert batch.to_scalar(state, i) == m
+    deals = [m.deal for m in matches]
+    state = batch.from_scalar(deals)
+    assert [batch.to_scalar(state, i) for i in range(4)] == deals
+    with pytest.raises(ValueError, match="begun"):
+        batch.from_scalar([deals[0].apply(Stand())])
