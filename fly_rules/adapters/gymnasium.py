@@ -31,6 +31,13 @@ registers one environment per game of :mod:`fly_rules.registry` with Gymnasium:
   it raises ``ValueError`` instead.
 - ``reset(seed=s)`` seeds the match and the bots, so the same seed and actions replay the same
   episode; ``render_mode`` is the PettingZoo environment's (``"ansi"``, ``"human"``, ``"rgb_array"``).
+
+``"fly_rules/FlyVector-v0"`` (:func:`batch_env`, through ``gymnasium.make_vec``) is a vector
+environment on the batch engine (:mod:`fly_rules.batch`): ``num_envs`` single deals, one learning
+seat in each, all stepped in one call. Its other seats play random legal actions drawn by the engine
+(the bots decide one game at a time), its actions are the batch engine's ids, and a finished deal is
+dealt anew in the same step (``AutoresetMode.SAME_STEP``), so the learning seat is to move in every
+deal after every step.
 """
 
 from __future__ import annotations
@@ -45,11 +52,15 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("fly_rules.adapters.gymnasium needs Gymnasium: pip install 'fly_rules[gymnasium]'") from error
 
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
 from fly_rules import registry
-from fly_rules.adapters.encoding import BotDriver
+from fly_rules.adapters.encoding import OBSERVATION_HIGH, BotDriver
 from fly_rules.adapters.pettingzoo import CardGameEnv, rules_from_options
 
-__all__ = ["SeatEnv", "seat_env"]
+__all__ = ["BatchSeatEnv", "SeatEnv", "batch_env", "seat_env"]
 
 _SEED_RANGE: Final = 2**63
 
@@ -199,9 +210,174 @@ def seat_env(
     return SeatEnv(table, seat=seat, opponents=opponents, illegal_reward=illegal_reward)
 
 
-def _env_id(game: registry.Game) -> str:
-    """The Gymnasium id of one seat of ``game``: ``fly_rules/Fly-v0``."""
-    return f"fly_rules/{game.title}-v0"
+class BatchSeatEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
+    """``num_envs`` deals of the batch engine (:mod:`fly_rules.batch`), one learning seat in each, stepped
+    in one call; make one with :func:`batch_env` or ``gymnasium.make_vec("fly_rules/FlyVector-v0", …)``.
+
+    Raises:
+        ValueError: a bad seat, or ``opponents`` other than ``"random"``.
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
+
+    def __init__(self, engine: Any, *, seat: int = 0, opponents: str = "random") -> None:
+        if type(seat) is not int or not 0 <= seat < engine.num_players:
+            raise ValueError(f"seat must be one of 0 to {engine.num_players - 1}, not {seat!r}")
+        if opponents != "random":
+            raise ValueError(
+                f"opponents={opponents!r}: the batch engine's other seats play its own random legal actions "
+                "(the bots decide one game at a time); use opponents='random', or fly_rules/Fly-v0 for bots"
+            )
+        self.engine = engine
+        """The batch engine, ``num_envs`` games at once."""
+        self.seat = seat
+        """The learning seat, the same in every game."""
+        self.num_envs = engine.batch_size
+        actions = engine.num_actions
+        self.single_observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, OBSERVATION_HIGH, (engine.observation_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+            }
+        )
+        self.single_action_space = spaces.Discrete(actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.metadata = {**self.metadata, "name": f"fly_rules/{engine.game}-batch"}
+        self.state: Any = None
+        """The batch's state (:class:`fly_rules.batch.BatchState`); None before :meth:`reset`."""
+        self._fresh: Any = None
+        self._taken = 0
+        self._returns = np.zeros(self.num_envs)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[_Observation, _Info]:
+        """Deal every game anew from ``seed`` (or from the generator's next draws); the other seats move
+        first where they are to, so the learning seat is to move in every game."""
+        super().reset(seed=seed)
+        self.state = self.engine.init(self._next_seed())
+        self._fresh, self._taken = None, 0
+        self._returns = np.zeros(self.num_envs)
+        self._play_others()  # nothing is scored before every seat has declared
+        return self._observe()
+
+    def step(self, actions: Any) -> tuple[_Observation, Any, Any, Any, _Info]:
+        """The learning seat of every game takes its action, then the other seats move until it is to
+        move again or the deal is over; finished deals are dealt anew at once (``SAME_STEP``), their
+        last observation in ``info["final_obs"]`` and the seat's result (its rewards' sum over the deal)
+        in ``info["final_info"][i]["result"]``.
+
+        Raises:
+            RuleViolation: an action outside a game's mask, naming the game's index and the rule;
+                nothing changes.
+        """
+        state = self.state
+        if state is None:
+            raise RuntimeError("call reset() before step()")
+        self.engine.step(state, np.asarray(actions))
+        rewards = state.rewards[:, self.seat].astype(np.float64)
+        rewards += self._play_others()
+        self._returns += rewards
+        terminated = state.terminated.copy()
+        infos: _Info = {}
+        done = np.flatnonzero(terminated)
+        if len(done):
+            final_obs = np.empty(self.num_envs, object)
+            for game in done:  # the seat's last observation: nothing left to decide
+                final_obs[game] = {
+                    "observation": np.zeros(self.engine.observation_size, np.float32),
+                    "action_mask": np.zeros(self.engine.num_actions, np.int8),
+                }
+            final_info = np.empty(self.num_envs, object)
+            final_info[done] = [{"result": float(self._returns[game])} for game in done]
+            self._returns[done] = 0.0
+            infos = {
+                "final_obs": final_obs,
+                "_final_obs": terminated,
+                "final_info": final_info,
+                "_final_info": terminated,
+            }
+            self._deal_anew(done)
+            self._play_others()
+        observation, info = self._observe()
+        return observation, rewards, terminated, np.zeros(self.num_envs, bool), {**info, **infos}
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """``bool[num_envs, actions]``: the learning seat's legal actions in every game."""
+        mask: np.ndarray[Any, np.dtype[np.bool_]] = self.state.legal_action_mask.copy()
+        return mask
+
+    def _next_seed(self) -> int:
+        return int(self.np_random.integers(_SEED_RANGE))
+
+    def _observe(self) -> tuple[_Observation, _Info]:
+        mask = self.state.legal_action_mask.astype(np.int8)
+        return {"observation": self.state.observation.copy(), "action_mask": mask}, {"action_mask": mask.copy()}
+
+    def _play_others(self) -> Any:
+        """The other seats move, each game its random legal action, until the learning seat is to move
+        or the deal is over in every game; the learning seat's rewards."""
+        state, rewards = self.state, np.zeros(self.num_envs)
+        while True:
+            others = ~state.terminated & (state.current_player != self.seat)
+            if not others.any():
+                return rewards
+            _step_only(self.engine, state, self.engine.sample_legal(state, self.np_random), others)
+            rewards += np.where(others, state.rewards[:, self.seat], 0.0)
+
+    def _deal_anew(self, games: Any) -> None:
+        """Put fresh deals in place of the finished ``games``, taken from a batch dealt ahead (one deal
+        each: a batch of single deals keeps nothing of a game but its rows)."""
+        if self._fresh is None or self._taken + len(games) > self.num_envs:
+            self._fresh, self._taken = self.engine.init(self._next_seed()), 0
+        rows = np.arange(self._taken, self._taken + len(games))
+        self._taken += len(games)
+        for name, array in self.state.arrays().items():
+            if array.shape[:1] == (self.num_envs,):
+                array[games] = getattr(self._fresh, name)[rows]
+        self.state.changed()
+
+
+def _step_only(engine: Any, state: Any, actions: Any, games: Any) -> None:
+    """Step the ``games`` (a boolean mask) of ``state`` alone: the engine leaves a game that is over as it
+    is, so the others are marked over for the step."""
+    over = state.terminated.copy()
+    state.terminated |= ~games
+    try:
+        engine.step(state, actions)
+    finally:
+        state.terminated[:] = np.where(games, state.terminated, over)
+
+
+def batch_env(
+    game: str = "fly",
+    num_envs: int = 1024,
+    players: int | None = None,
+    seat: int = 0,
+    opponents: str = "random",
+    *,
+    rules: Any = None,
+    preset: str | None = None,
+    **options: Any,
+) -> BatchSeatEnv:
+    """``num_envs`` deals of ``game`` on the batch engine, one learning seat in each: what
+    ``gymnasium.make_vec`` builds for ``"fly_rules/FlyVector-v0"``. The rules are those of
+    :func:`fly_rules.batch.make`.
+
+    Raises:
+        ValueError: a bad seat, ``opponents`` other than ``"random"``, or a ``match`` option.
+        InvalidRules: an unknown game, preset or option value, or one the batch engine does not play.
+    """
+    from fly_rules import batch  # noqa: PLC0415 - the batch extra, only when asked for
+
+    if "match" in options:
+        raise ValueError("the vector environment plays single deals: it takes no match option")
+    engine = batch.make(game, num_envs, players=players, preset=preset, rules=rules, **options)
+    return BatchSeatEnv(engine, seat=seat, opponents=opponents)
+
+
+def _env_id(game: registry.Game, kind: str = "") -> str:
+    """The Gymnasium id of one seat of ``game``: ``fly_rules/Fly-v0`` (``kind="Vector"``: ``FlyVector-v0``)."""
+    return f"fly_rules/{game.title}{kind}-v0"
 
 
 def _register() -> None:
@@ -210,6 +386,7 @@ def _register() -> None:
         described = registry.get(game)
         if _env_id(described) not in gymnasium.registry:
             gymnasium.register(_env_id(described), entry_point=seat_env, kwargs={"game": game})
+            gymnasium.register(_env_id(described, "Vector"), vector_entry_point=batch_env, kwargs={"game": game})
 
 
 _register()
