@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -18,7 +20,7 @@ from fly_rules.adapters.encoding import observation_size, write_observation
         ("dreyfus", {"reveal_discards": True, "reveal_leftover_talon": True, "exchange_mode": "incremental"}),
     ],
 )
-def test_observation_is_the_encoding_of_the_seat_to_move(game: str, options: dict[str, object]) -> None:
+def test_observation_is_the_encoding_of_the_seat_to_move(game: str, options: dict[str, Any]) -> None:
     """After every step, each game's observation is what ``write_observation`` makes of its seat to
     move's view (and, in Dreyfus, the cards it has marked) [FLY-5.1] [DRF-11.1]."""
     env = batch.make(game, 6, match=True, max_deals=2, **options)
