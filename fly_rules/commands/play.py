@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import signal
 import sys
@@ -115,9 +116,17 @@ def _why_not(state: Any, action: Any) -> str:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    """Play the match, telling it from the player's seat; save it as ``--save`` asks."""
+    """Play the match, telling it from the player's seat; save it as ``--save`` asks, holding the
+    file's lock from before it is read or checked until the last save."""
     if sys.stdin is None:  # started with standard input closed (`0<&-`)
         raise CommandError("standard input is closed: play reads your moves from it")
+    save = args.resume if args.save is None else args.save
+    with files.locked(save) if save is not None else contextlib.nullcontext():
+        return _play(args, out)
+
+
+def _play(args: argparse.Namespace, out: TextIO) -> int:
+    """Play the match, the file to save it in (if any) locked."""
     start, save = _starting_state(args)
     rules = start.rules
     players = players_of(rules)

@@ -7,6 +7,7 @@ import contextlib
 import io
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 
 from fly_rules.cli import main
+from fly_rules.commands import CommandError, write_atomically
 from fly_rules.notation.history import dump_history, load_history
 from tests.cli.test_commands import run_once as run
 from tests.cli.test_stops import PLAY, one_line, play_process
@@ -136,3 +138,97 @@ def test_rec_3_3_replay_refuses_a_deal_without_actions(tmp_path: Path) -> None:
         result = run("replay", str(cut), *check)
         assert result.returncode == 1
         assert "deal[0].actions: REC-3.3: is missing" in one_line(result.stderr)
+
+
+def wait_for_prompt(process: subprocess.Popen[bytes]) -> bytes:
+    """What ``process`` (a `play` waiting for its human) prints up to its first prompt, within a minute."""
+    assert process.stdout is not None
+    shown = b""
+    deadline = time.monotonic() + 60
+    while b"your choice> " not in shown and time.monotonic() < deadline:
+        chunk = os.read(process.stdout.fileno(), 4096)
+        if not chunk:
+            break
+        shown += chunk
+    assert b"your choice> " in shown
+    return shown
+
+
+def test_rec_1_1_a_second_writer_is_refused_naming_the_first(tmp_path: Path) -> None:
+    """REC-1.1 (issue 21, 2): while `play --save g.toml --seed 1` waits at its first prompt, another
+    `play --save g.toml --seed 2` (even with --force) and a `--resume g.toml` are refused in one line
+    naming the first one's process; Ctrl-C in the first then saves its own game, seed 1."""
+    saved = tmp_path / "g.toml"
+    first = subprocess.Popen(
+        [sys.executable, "-m", "fly_rules", *PLAY[:3], "--seed", "1", "--save", str(saved)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_for_prompt(first)
+        busy = f"fly-rules: {saved} is in use by another fly-rules (process {first.pid}); let it end first"
+        for args in (("--seed", "2", "--save", str(saved), "--force"), ("--resume", str(saved))):
+            second = run(*PLAY[:3], *args, stdin="1\n" * 2000)
+            assert second.returncode == 1
+            assert one_line(second.stderr).startswith(busy)
+        first.send_signal(signal.SIGINT)
+        first.wait(timeout=60)
+    finally:
+        first.kill()
+        for stream in (first.stdin, first.stdout, first.stderr):
+            assert stream is not None
+            stream.close()
+    assert first.returncode == 130
+    assert load_history(saved.read_text(encoding="utf-8")).seed == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.toml"]  # the lock file goes with its holder
+    again = run("play", "--resume", str(saved), stdin="1\n" * 3000)
+    assert again.returncode == 0, again.stderr
+
+
+def test_rec_1_1_a_killed_writers_temporary_files_are_cleaned(tmp_path: Path) -> None:
+    """REC-1.1 (issue 21, 12): `.g.toml.XXXXXXXX.tmp` files a killed writer left are removed by the
+    next writer of g.toml (under its lock); other files are left alone."""
+    saved = tmp_path / "g.toml"
+    stale = [tmp_path / ".g.toml.ab_cd123.tmp", tmp_path / ".g.toml.zz9x8y7w.tmp"]
+    others = [tmp_path / ".g.toml.x.ab_cd123.tmp", tmp_path / "notes.tmp"]
+    for path in stale + others:
+        path.write_text("partial", encoding="utf-8")
+    assert run(*PLAY, "--save", str(saved), stdin="1\n" * 2000).returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["g.toml", *(p.name for p in others)])
+
+
+def test_rec_1_1_the_folder_is_flushed_after_the_rename(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """REC-1.1 (issue 21, 12): a save flushes the file, then its folder (so that the rename survives a crash)."""
+    synced: list[str] = []
+    real = os.fsync
+
+    def record(handle: int) -> None:
+        synced.append("folder" if stat.S_ISDIR(os.fstat(handle).st_mode) else "file")
+        real(handle)
+
+    monkeypatch.setattr(os, "fsync", record)
+    write_atomically(tmp_path / "g.toml", "text\n")
+    assert synced == ["file", "folder"]
+
+
+def test_rec_1_1_a_symlink_is_followed_and_only_regular_files_are_replaced(tmp_path: Path) -> None:
+    """REC-1.1 (issue 21, 12): `--save LINK --force` writes the link's target (the link stays a link);
+    a FIFO is refused in one line even with --force, and stays a FIFO."""
+    target = tmp_path / "real.toml"
+    target.write_text("old game", encoding="utf-8")
+    link = tmp_path / "link.toml"
+    link.symlink_to(target)
+    assert run(*PLAY, "--save", str(link), "--force", stdin="1\n" * 2000).returncode == 0
+    assert link.is_symlink()
+    assert load_history(target.read_text(encoding="utf-8")).is_over
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    refused = run(*PLAY, "--save", str(fifo), "--force", stdin="1\n" * 2000)
+    assert refused.returncode == 1
+    assert one_line(refused.stderr) == (
+        f"fly-rules: cannot write {fifo}: it is not a regular file, and only those are replaced"
+    )
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    with pytest.raises(CommandError, match="not a regular file"):
+        write_atomically(fifo, "text")
