@@ -132,4 +132,7 @@ def _citing_tests(rule_id: str) -> list[str]:
     if not tests.is_dir():
         return ["(the tests are not installed with the package; see the rulebook online)"]
     found = [c for c in test_citations(sorted(tests.rglob("test_*.py")), root) if c.rule == rule_id]
-    return [f"{c.test}: {c.doc}" if c.doc else c.test for c in found] or ["(none)"]
+    found.sort(key=lambda c: not c.own)  # its own tests first, then those that only mention it
+    return [("" if c.own else "(mentions it) ") + (f"{c.test}: {c.doc}" if c.doc else c.test) for c in found] or [
+        "(none)"
+    ]

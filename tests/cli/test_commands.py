@@ -203,6 +203,10 @@ def test_rules_command_prints_a_rule_with_its_tests_and_searches() -> None:
     assert "Source:" in rule.stdout
     assert "Decision:" in rule.stdout
     assert "tests/fly/" in rule.stdout
+    cited = rule.stdout.split("Tests that cite it:\n", 1)[1].splitlines()
+    mentions = [line.startswith("  (mentions it) ") for line in cited]
+    assert mentions.index(True) > 0  # its own tests (FLY-7.2 in their names) first, the mentions after
+    assert mentions == sorted(mentions)
     found = run("rules", "--search", "led", "trump", "ace")
     assert found.returncode == 0
     assert "FLY-7.2" in found.stdout

@@ -18,6 +18,8 @@ KEY_PAGES = (
     "index.html",
     "how-to-play/fly.html",
     "how-to-play/dreyfus.html",
+    "play.html",
+    "explanation/defaults.html",
     "catalogue/fly.html",
     "catalogue/dreyfus.html",
     "rules/fly.html",

@@ -17,7 +17,7 @@ import sampledeal  # the docs extension, importable once its folder is on the pa
 FLY_MOVES = "x7C9CTC f x8C7D8S x6C6D pAH pAS p7H pKH pKC p6H pTH pKS p8H p9D pAD pTS pAC pQC p6S".split()  # noqa: SIM905
 
 
-def test_fly_7_3_the_fly_story_tells_the_privilege_each_trick_and_the_scores_the_engine_gives() -> None:
+def test_the_fly_story_tells_the_privilege_each_trick_and_the_scores_the_engine_gives() -> None:
     """FLY-7.3, FLY-8.3, FLY-8.4: the page's four-player deal: seat 3 draws the A♠, takes the led ace of
     trumps with it although he holds hearts, writes off six with that first trick, the player who led the
     ace pays the remise, and the replay gives the engine's records."""
@@ -34,7 +34,7 @@ def test_fly_7_3_the_fly_story_tells_the_privilege_each_trick_and_the_scores_the
     assert ">>> deal.records\n(23, 30, 25, 17)" in text
 
 
-def test_drf_7_2_the_dreyfus_story_scores_overtricks_below_and_shortfalls_above() -> None:
+def test_the_dreyfus_story_scores_overtricks_below_and_shortfalls_above() -> None:
     """DRF-7.2, DRF-7.3, DRF-4.5: the purchase is written above, tricks over four below, short ones above."""
     start, _ = sampledeal.new_deal("dreyfus", 3, 3, 0)
     deal, tokens = start, []
@@ -51,7 +51,7 @@ def test_drf_7_2_the_dreyfus_story_scores_overtricks_below_and_shortfalls_above(
     assert f">>> (deal.upper, deal.lower)\n({deal.upper!r}, {deal.lower!r})" in text
 
 
-def test_fly_6_3_a_move_the_rules_refuse_or_a_move_too_many_stops_the_story() -> None:
+def test_a_move_the_rules_refuse_or_a_move_too_many_stops_the_story() -> None:
     """FLY-6.3: a card that does not follow suit is refused by the engine, so the page cannot be built; so
     are moves left over after the deal has ended."""
     with pytest.raises(RuleViolation) as refused:  # seat 3 holds hearts, so the 9♦ cannot answer the A♥
@@ -61,7 +61,7 @@ def test_fly_6_3_a_move_the_rules_refuse_or_a_move_too_many_stops_the_story() ->
         sampledeal.sample_deal_markdown("fly", 4, 8, 0, [*FLY_MOVES, "pAC"])
 
 
-def test_fly_7_2_each_card_is_told_with_the_duty_that_allowed_it() -> None:
+def test_each_card_is_told_with_the_duty_that_allowed_it() -> None:
     """FLY-7.2, FLY-6.3, FLY-6.4, FLY-6.5: the reason given for a card: a lead, following suit, trumping
     when void, a free discard, and the A♠ on a led ace of trumps."""
     deal = _fly_deal(fly.Stand())  # seat 1 has led the A♥: the reasons read the hands, not the trick
