@@ -80,10 +80,15 @@ def try_position(position: str, moves: str = "") -> dict[str, Any]:
         "tricks_taken": list(deal.tricks_taken),
         "records": records_text(deal),
         "over": deal.is_over,
-        "outcome": [s.strip() for s in outcome_lines(deal) if s.strip()] if deal.is_over else [],
+        "outcome": outcome(deal),
         "position": _extended(position, [step["move"] for step in steps], deal),
         "picture": str(deal_picture(deal, last_trick=True)),
     }
+
+
+def outcome(state: Any) -> list[str]:
+    """How a finished deal or match came out, as the narration tells it; nothing while it goes on."""
+    return [s.strip().removeprefix("== ") for s in outcome_lines(state) if s.strip()] if state.is_over else []
 
 
 def _extended(position: str, taken: list[str], deal: Any) -> str:
@@ -221,7 +226,7 @@ class Session:
             "tricks_taken": list(deal.tricks_taken),
             "records": records_text(deal),
             "over": self.state.is_over,
-            "outcome": [s.strip() for s in outcome_lines(self.state) if s.strip()] if self.state.is_over else [],
+            "outcome": outcome(self.state),
             "picture": str(deal_picture(view, last_trick=True)),
         }
 
