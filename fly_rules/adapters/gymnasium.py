@@ -32,12 +32,12 @@ registers one environment per game of :mod:`fly_rules.registry` with Gymnasium:
 - ``reset(seed=s)`` seeds the match and the bots, so the same seed and actions replay the same
   episode; ``render_mode`` is the PettingZoo environment's (``"ansi"``, ``"human"``, ``"rgb_array"``).
 
-``"fly_rules/FlyVector-v0"`` (:func:`batch_env`, through ``gymnasium.make_vec``) is a vector
-environment on the batch engine (:mod:`fly_rules.batch`): ``num_envs`` single deals, one learning
-seat in each, all stepped in one call. Its other seats play random legal actions drawn by the engine
-(the bots decide one game at a time), its actions are the batch engine's ids, and a finished deal is
-dealt anew in the same step (``AutoresetMode.SAME_STEP``), so the learning seat is to move in every
-deal after every step.
+``"fly_rules/FlyVector-v0"`` and ``"fly_rules/DreyfusVector-v0"`` (:func:`batch_env`, through
+``gymnasium.make_vec``) are vector environments on the batch engine (:mod:`fly_rules.batch`):
+``num_envs`` single deals, one learning seat in each, all stepped in one call. Their other seats play
+random legal actions drawn by the engine (the bots decide one game at a time), their actions are the
+batch engine's ids, and a finished deal is dealt anew in the same step (``AutoresetMode.SAME_STEP``),
+so the learning seat is to move in every deal after every step.
 """
 
 from __future__ import annotations

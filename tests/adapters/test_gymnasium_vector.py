@@ -22,58 +22,68 @@ def random_actions(observation: dict[str, Any], rng: np.random.Generator) -> Any
     return np.argmax(rng.random(mask.shape) * mask, axis=1)
 
 
-def test_one_step_call_advances_every_game() -> None:
-    """``gymnasium.make_vec`` builds the batch env; one ``step`` moves the learning seat in all games
-    (each game's scalar view of that seat changes), then the others until it is to move again."""
-    envs = gymnasium.make_vec("fly_rules/FlyVector-v0", num_envs=64, players=5, seat=3)
+@pytest.mark.parametrize(
+    ("env_id", "kwargs", "size"),
+    [("fly_rules/FlyVector-v0", {"players": 5}, 730), ("fly_rules/DreyfusVector-v0", {}, 709)],
+)
+def test_one_step_call_advances_every_game(env_id: str, kwargs: dict[str, Any], size: int) -> None:
+    """``gymnasium.make_vec`` builds the batch env of either game; one ``step`` moves the learning seat
+    in all games (each game's observation of that seat changes: a mark is not yet an action of the
+    scalar engine), then the others until it is to move again; the observations have the single
+    environment's layout."""
+    seat = 2
+    envs = gymnasium.make_vec(env_id, num_envs=64, seat=seat, **kwargs)
     assert isinstance(envs, BatchSeatEnv)
     assert envs.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
     observation, info = envs.reset(seed=4)
-    assert observation["observation"].shape == (64, 730)
+    assert observation["observation"].shape == (64, size)
     assert observation in envs.observation_space
     assert np.array_equal(info["action_mask"], observation["action_mask"])
     assert np.array_equal(envs.action_masks(), observation["action_mask"] == 1)
-    before = [batch.to_scalar(envs.state, game).view(3) for game in range(64)]
+    before = observation["observation"]
     observation, rewards, terminated, truncated, info = envs.step(random_actions(observation, np.random.default_rng(0)))
-    after = [batch.to_scalar(envs.state, game).view(3) for game in range(64)]
-    assert all(a != b for a, b in zip(after, before, strict=True))
-    assert (envs.state.current_player == 3).all()
+    assert (observation["observation"] != before).any(axis=1).all()
+    assert (envs.state.current_player == seat).all()
     assert rewards.shape == terminated.shape == truncated.shape == (64,)
     assert not truncated.any()
 
 
-def test_fly_8_2_finished_deals_are_dealt_anew_in_the_same_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    """FLY-8.2: a finished deal reports ``terminated``, its last observation in ``info["final_obs"]``
-    and the seat's result in ``info["final_info"]``, and the same step returns the first observation
-    of a new deal; the seat's rewards over a deal add up to its score change in the scalar engine."""
-    envs = batch_env("fly", num_envs=16, players=4, seat=1)
+@pytest.mark.parametrize(("game", "players"), [("fly", 4), ("dreyfus", None)])
+def test_fly_8_2_drf_7_2_finished_deals_are_dealt_anew_in_the_same_step(
+    game: str, players: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FLY-8.2, DRF-7.2: a finished deal reports ``terminated``, its last observation in
+    ``info["final_obs"]`` and the seat's result in ``info["final_info"]``, and the same step returns the
+    first observation of a new deal; the seat's rewards over a deal add up to its score change in the
+    scalar engine."""
+    envs = batch_env(game, num_envs=16, players=players, seat=1)
     finished: dict[int, Any] = {}
     deal_anew = envs._deal_anew
 
     def spy(games: Any) -> None:
-        for game in games:
-            finished[int(game)] = batch.to_scalar(envs.state, int(game))
+        for row in games:
+            finished[int(row)] = batch.to_scalar(envs.state, int(row))
         deal_anew(games)
 
     monkeypatch.setattr(envs, "_deal_anew", spy)
     rng = np.random.default_rng(1)
     observation, _ = envs.reset(seed=9)
-    starts = [batch.to_scalar(envs.state, game).scores[1] for game in range(16)]
+    starts = [batch.to_scalar(envs.state, row).scores[1] for row in range(16)]
     sums = np.zeros(16)
     ended = 0
     for _ in range(60):
         observation, rewards, terminated, _, info = envs.step(random_actions(observation, rng))
         sums += rewards
-        for game in map(int, np.flatnonzero(terminated)):
-            assert info["_final_obs"][game]
-            assert info["_final_info"][game]
-            assert not info["final_obs"][game]["action_mask"].any()
-            assert info["final_info"][game]["result"] == pytest.approx(sums[game])
-            assert sums[game] == pytest.approx(finished[game].scores[1] - starts[game])
-            fresh = batch.to_scalar(envs.state, game)
+        for row in map(int, np.flatnonzero(terminated)):
+            assert info["_final_obs"][row]
+            assert info["_final_info"][row]
+            assert not info["final_obs"][row]["action_mask"].any()
+            assert info["final_info"][row]["result"] == pytest.approx(sums[row])
+            assert sums[row] == pytest.approx(finished[row].scores[1] - starts[row])
+            fresh = batch.to_scalar(envs.state, row)
             assert fresh.to_move == 1
             assert fresh.view(1).tricks == ()
-            starts[game], sums[game] = fresh.scores[1], 0.0
+            starts[row], sums[row] = fresh.scores[1], 0.0
             ended += 1
         assert "final_obs" in info or not terminated.any()
     assert ended > 16
