@@ -753,7 +753,7 @@ def catalogue_cases() -> list[Case]:
         }
         if "position" not in example:  # a settlement worked out from final records
             expression = example["expect"][0][0]
-            upper, lower, winner = ast.literal_eval(expression.removeprefix("dreyfus.settle(").split(", dreyfus.")[0])
+            upper, lower, winner = _settle_arguments(expression)
             cases.append(
                 {
                     **head,
@@ -787,6 +787,15 @@ def catalogue_cases() -> list[Case]:
             }
         )
     return cases
+
+
+def _settle_arguments(expression: str) -> tuple[Any, Any, Any]:
+    """The records and winner of a catalogue expectation ``dreyfus.settle(RULES, UPPER, LOWER, WINNER)`` (the
+    rules first, or in the former order last)."""
+    inner = expression.removeprefix("dreyfus.settle(").removesuffix(")")
+    parts = [p for p in re.split(r",?\s*dreyfus\.DreyfusRules\([^)]*\),?\s*", inner) if p.strip()]
+    upper, lower, winner = ast.literal_eval(parts[0])
+    return upper, lower, winner
 
 
 def _plain(value: str) -> Any:
@@ -996,7 +1005,7 @@ def _random_play(game: str, spec: dict[str, Any], seed: int, rng: random.Random)
         number = rng.randrange(6)
         lower = [max(0, rules.target_lower - rng.choice([10, 5, 3, 2, 1])) for _ in range(3)]
         upper = [rng.choice([0, 3, 12]) for _ in range(3)]
-        contract = contract_of(number, rules)
+        contract = contract_of(rules, number)
         position = position_of(
             dreyfus.new_deal(
                 rules, fields["hands"], fields["talon"], contract, seed % 3, upper, lower, deal_number=number

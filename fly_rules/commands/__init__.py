@@ -1,5 +1,5 @@
-"""The subcommands of ``fly-rules``: ``demo``, ``play``, ``simulate``, ``replay``, ``show`` and
-``rules`` (see the command-line reference in the documentation), one module each.
+"""The subcommands of ``fly-rules``: ``demo``, ``play``, ``simulate``, ``replay``, ``show``, ``rules``,
+``conform`` and ``engine`` (see the command-line reference in the documentation), one module each.
 
 Each subcommand module has ``add(sub)``, which adds its parser to the subparsers and sets its ``run``,
 and ``run(args, out)``, which writes the command's output to ``out`` and returns the exit code: 0 done,
@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from fly_rules.commands import demo, play, replay, rules, show, simulate
+from fly_rules.commands import conform, demo, engine, play, replay, rules, show, simulate
 from fly_rules.commands.common import CommandError, bot_names, whole_number_argument
 from fly_rules.commands.files import write_atomically
 
 __all__ = ["SUBCOMMANDS", "CommandError", "bot_names", "register", "whole_number_argument", "write_atomically"]
 
-SUBCOMMANDS: Final = (demo, play, simulate, replay, show, rules)
+SUBCOMMANDS: Final = (demo, play, simulate, replay, show, rules, conform, engine)
 """The subcommands' modules, in the order ``fly-rules --help`` lists them."""
 
 

@@ -23,8 +23,7 @@ from fly_rules import dreyfus, fly
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import DECK_48, Card, CardSet
 from fly_rules.dreyfus import deal as dreyfus_deal
-from fly_rules.dreyfus import end as dreyfus_end
-from fly_rules.engine import MatchBase, Phase, shuffled
+from fly_rules.engine import MatchBase, Phase, match_stops, shuffled
 from fly_rules.errors import FlyRulesError, InvalidNotation, InvalidRules, RuleViolation
 from fly_rules.fly import deal as fly_deal
 from fly_rules.fly import end as fly_end
@@ -210,15 +209,13 @@ def _match_after(deal: Any) -> dict[str, Any]:
     """What the match does after this deal: whether it ends, who deals next, the standings (Fly) or
     the settlement (Dreyfus) [FLY-10.1] [FLY-10.2] [FLY-2.2] [DRF-8.1] [DRF-8.3] [DRF-2.1] [DRF-9.1]."""
     rules = deal.rules
-    played = deal.deal_number + 1
+    over = match_stops(rules, deal.winner, deal.deal_number + 1)
     if deal.game == "fly":
-        over = fly_end.match_stops(rules, deal.winners, played)
-        standings = fly.FlyMatch(deal, None, deal.dealer, over, None).standings()
+        standings = fly.FlyMatch.starting(rules, 0, deal.dealer, deal).standings()
         following = None if over else fly_end.next_dealer(rules, deal.dealer, deal.redeal)
         return {"over": over, "next_dealer": following, "standings": list(standings)}
-    over = dreyfus_end.match_ends(deal.winner, played, rules)
-    settled = dreyfus.settle(deal.upper, deal.lower, deal.winner, rules) if over else None
-    following = None if over else dreyfus_deal.next_dealer(deal.dealer, rules)
+    settled = dreyfus.settle(rules, deal.upper, deal.lower, deal.winner) if over else None
+    following = None if over else dreyfus_deal.next_dealer(rules, deal.dealer)
     return {"over": over, "next_dealer": following, "settlement": None if settled is None else list(settled)}
 
 
@@ -248,8 +245,8 @@ def _deal(request: Mapping[str, Any]) -> dict[str, Any]:
     number = request.get("deal_number", 0)
     if type(number) is not int or number < 0:
         raise ProtocolError(f"deal_number must be a whole number >= 0, not {number!r}")
-    masks, talon = dreyfus_deal.deal_cards(order, dealer, rules)
-    contract = dreyfus_deal.contract_of(number, rules)
+    masks, talon = dreyfus_deal.deal_cards(rules, order, dealer)
+    contract = dreyfus_deal.contract_of(rules, number)
     return {
         "hands": [_cards(CardSet(mask)) for mask in masks],
         "talon": _cards([Card.from_index(i) for i in talon]),
@@ -287,7 +284,7 @@ def _shuffle(request: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(seed, bool) or not isinstance(seed, int | str) or type(number) is not int or number < 0:
         raise ProtocolError("shuffle takes a seed (a whole number or text) and a deal_number >= 0")
     deck = rules.deck if game == "fly" else DECK_48
-    first = fly_deal.draw_first_dealer(rules, seed) if game == "fly" else dreyfus_deal.draw_dealer(seed)
+    first = fly_deal.draw_first_dealer(rules, seed) if game == "fly" else dreyfus_deal.draw_first_dealer(rules, seed)
     return {"pack": _cards(shuffled(deck, seed, number)), "first_dealer": first}
 
 
@@ -300,7 +297,7 @@ def _settle(request: Mapping[str, Any]) -> dict[str, Any]:
         winner is not None and winner not in (0, 1, 2)
     ):
         raise ProtocolError("settle takes upper and lower (three whole numbers each) and winner (a seat or null)")
-    return {"settlement": list(dreyfus.settle(tuple(upper), tuple(lower), winner, rules))}  # type: ignore[arg-type]
+    return {"settlement": list(dreyfus.settle(rules, tuple(upper), tuple(lower), winner))}  # type: ignore[arg-type]
 
 
 def _purchase(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -309,7 +306,7 @@ def _purchase(request: Mapping[str, Any]) -> dict[str, Any]:
     bought, recorded = request.get("bought"), request.get("recorded_before_lead")
     if type(bought) is not int or not 0 <= bought <= 12 or type(recorded) is not bool:
         raise ProtocolError("purchase takes bought (0 to 12) and recorded_before_lead (true or false)")
-    return {"upper": dreyfus.purchase_record(bought, recorded, rules)}
+    return {"upper": dreyfus.purchase_record(rules, bought, recorded)}
 
 
 def perft(state: Any, depth: int) -> dict[str, int]:
