@@ -210,7 +210,7 @@ def _starting_state(args: argparse.Namespace) -> tuple[Any, Path | None]:
 
 def _resumed(path: Path) -> Any:
     """The match saved in ``path``, to be continued: a match from a seed, not over [REC-1.1]."""
-    state = load_history(files.read(path))
+    state = load_history(files.read(path), resumable=True)
     if deal_of(state) is state:
         raise CommandError(f"{path} records an explicit deal, not a match from a seed: play cannot continue it")
     if state.is_over:
@@ -222,4 +222,4 @@ def _save_game(path: Path, state: Any) -> None:
     """Write the history of ``state`` to ``path``, with Ctrl-C, SIGTERM and SIGHUP held back from the
     first step (building the text of a long match takes a while) to the last."""
     with files.interrupts_held():
-        files.write_atomically(path, dump_history(state))
+        files.write_atomically(path, dump_history(state, saved=True))

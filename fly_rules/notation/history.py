@@ -18,6 +18,8 @@ Reading uses the standard library's ``tomllib``; writing needs the ``tomli-w`` p
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -28,7 +30,7 @@ import attrs
 from fly_rules import registry
 from fly_rules._numbers import MAX_DEPTH, MAX_DIGITS, is_whole_number
 from fly_rules.engine import MatchBase
-from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation, shorten
+from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation, shorten, shown
 from fly_rules.notation.games import (
     Deal,
     Match,
@@ -55,7 +57,8 @@ VERSION: Final = 1
 """The format version this module writes and reads [REC-1.2]."""
 
 _TOP_KEYS: Final = ("format", "version", "game", "rules_version", "players", "seed", "dealer", "max_deals")
-_TABLES: Final = ("options", "start", "deal", "result")
+_TABLES: Final = ("options", "start", "deal", "result", "saved")
+_SAVED_KEYS: Final = ("actions", "digest")
 
 
 class InvalidHistory(InvalidNotation):
@@ -125,12 +128,15 @@ def history_data(
     *,
     actions: Sequence[Any] | None = None,
     start: Mapping[str, Any] | None = None,
+    saved: bool = False,
 ) -> dict[str, Any]:
     """The history of ``state`` as plain data, in canonical key order [REC-4.2].
 
     ``state`` is a match (started from a seed), or a deal made by ``new_deal`` together with
     ``start``, the keyword arguments it was made with (``hands``, ``trump_card``, … as text). The
-    actions are the state's own (both games keep them) unless ``actions`` is given.
+    actions are the state's own (both games keep them) unless ``actions`` is given. With ``saved``,
+    a game in progress also states its ``saved`` table (the count of its actions and the digest of
+    the rest), by which a truncated or edited copy is refused [REC-4.1].
 
     Raises:
         ValueError: if the actions are unknown or do not lead to ``state``.
@@ -183,7 +189,16 @@ def history_data(
         data["deal"] = deals
     if _is_over(replay):
         data["result"] = _match_results(replay)
+    elif saved:
+        data["saved"] = {"actions": len(taken), "digest": _digest(data)}
     return data
+
+
+def _digest(data: Mapping[str, Any]) -> str:
+    """``sha256:`` and the SHA-256 of ``data`` (a history's data without ``saved``) as compact JSON with
+    sorted keys [REC-4.1]: the same for any layout of the same history's text."""
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _canonical_start(deal: Deal) -> dict[str, Any]:
@@ -196,14 +211,16 @@ def dump_history(
     *,
     actions: Sequence[Any] | None = None,
     start: Mapping[str, Any] | None = None,
+    saved: bool = False,
 ) -> str:
-    """The canonical history text of ``state`` [REC-4.2] (see :func:`history_data`).
+    """The canonical history text of ``state`` [REC-4.2] (see :func:`history_data`); with ``saved``, a
+    game in progress ends with its ``saved`` table [REC-4.1].
 
     Needs the ``tomli-w`` package (``pip install 'fly_rules[cli]'``).
     """
     import tomli_w  # noqa: PLC0415 - the optional writer (cli extra): only this function needs it
 
-    return tomli_w.dumps(history_data(state, actions=actions, start=start))
+    return tomli_w.dumps(history_data(state, actions=actions, start=start, saved=saved))
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -322,12 +339,14 @@ def _start_args(reader: _Reader, game: str, start: object) -> dict[str, Any]:
     return args
 
 
-def load_history(text: str) -> Any:
+def load_history(text: str, *, resumable: bool = False) -> Any:
     """The match (or explicit deal) that ``text`` records, replayed through the engine [REC-1.1].
 
     Returns a :class:`~fly_rules.fly.FlyMatch` or :class:`~fly_rules.dreyfus.DreyfusMatch` for a
     history that starts from a seed, a :class:`~fly_rules.fly.FlyDeal` or
-    :class:`~fly_rules.dreyfus.DreyfusDeal` for one that starts from an explicit deal.
+    :class:`~fly_rules.dreyfus.DreyfusDeal` for one that starts from an explicit deal. A ``saved``
+    table must agree with the rest; with ``resumable`` (a game to be continued) a match in progress
+    must have one [REC-4.1].
 
     Raises:
         InvalidHistory: naming the field, line and rule of the first thing wrong [REC-4.3].
@@ -372,7 +391,35 @@ def load_history(text: str) -> Any:
     state = _read_start(reader, data, game, rules)
     state = _replay_deals(reader, data, state)
     _check_result(reader, data, state)
+    _check_saved(reader, data, resumable=resumable and isinstance(state, MatchBase) and not _is_over(state))
     return state
+
+
+def _check_saved(reader: _Reader, data: dict[str, Any], *, resumable: bool) -> None:
+    """The ``saved`` table, if any, states the history's count of actions and digest [REC-4.1]."""
+    saved = data.get("saved")
+    if saved is None:
+        if resumable:
+            raise reader.fail(
+                "",
+                "saved",
+                "is missing, so that a cut or edited copy cannot be told from the game as saved: "
+                "only a game saved in progress by this version can be continued (replay still reads this one)",
+                "REC-4.1",
+            )
+        return
+    if not isinstance(saved, dict) or sorted(saved) != sorted(_SAVED_KEYS):
+        raise reader.fail(saved, "saved", f"must be a table of {' and '.join(_SAVED_KEYS)}", "REC-4.1")
+    count = sum(len(deal["actions"]) for deal in data.get("deal", []))
+    if saved["actions"] != count:
+        line = reader.key_line("actions", "saved")
+        detail = f"the history holds {count} actions, it was saved with {shown(saved['actions'])}: cut or edited"
+        raise reader.fail(saved["actions"], "saved.actions", detail, "REC-4.1", line)
+    rest = {key: value for key, value in data.items() if key != "saved"}
+    if saved["digest"] != _digest(rest):
+        line = reader.key_line("digest", "saved")
+        detail = "the history differs from the one saved (edited after it was saved)"
+        raise reader.fail(saved["digest"], "saved.digest", detail, "REC-4.1", line)
 
 
 def _check_bounds(reader: _Reader, data: dict[str, Any]) -> None:

@@ -20,7 +20,7 @@ from fly_rules.cli import main
 from fly_rules.commands import CommandError, write_atomically
 from fly_rules.notation.history import dump_history, load_history
 from tests.cli.test_commands import run_once as run
-from tests.cli.test_stops import PLAY, one_line, play_process
+from tests.cli.test_stops import PLAY, one_line, play_process, stop_at_prompt
 
 
 def test_rec_1_1_ctrl_c_as_the_match_ends_keeps_the_last_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -30,11 +30,11 @@ def test_rec_1_1_ctrl_c_as_the_match_ends_keeps_the_last_deal(tmp_path: Path, mo
     real = dump_history
     pressed: list[int] = []
 
-    def slow(state: Any) -> str:
+    def slow(state: Any, **options: Any) -> str:
         if state.is_over and not pressed:  # the final save: Ctrl-C arrives while its text is being built
             pressed.append(1)
             os.kill(os.getpid(), signal.SIGINT)
-        return real(state)
+        return real(state, **options)
 
     monkeypatch.setattr("fly_rules.commands.play.dump_history", slow)
     err = io.StringIO()
@@ -232,3 +232,23 @@ def test_rec_1_1_a_symlink_is_followed_and_only_regular_files_are_replaced(tmp_p
     assert stat.S_ISFIFO(fifo.stat().st_mode)
     with pytest.raises(CommandError, match="not a regular file"):
         write_atomically(fifo, "text")
+
+
+def test_rec_4_1_resume_refuses_a_cut_or_edited_history(tmp_path: Path) -> None:
+    """REC-4.1 (issue 21, 3): `head -c 130 base.toml > t.toml; play --resume t.toml`, and a copy whose
+    max_deals was lowered, are refused in one line; neither file is touched."""
+    base = tmp_path / "base.toml"
+    code, err = stop_at_prompt(base, signal.SIGINT, answers=12)
+    assert code == 130, err
+    text = base.read_text(encoding="utf-8")
+    cut = tmp_path / "t.toml"
+    cut.write_text(text[:130], encoding="utf-8")
+    edited = tmp_path / "e.toml"
+    edited.write_text(text.replace("max_deals = 100", "max_deals = 50"), encoding="utf-8")
+    for path, why in ((cut, "saved: REC-4.1: is missing"), (edited, "saved.digest: REC-4.1: the history differs")):
+        before = path.read_text(encoding="utf-8")
+        result = run("play", "--resume", str(path), stdin="1\n" * 2000)
+        assert result.returncode == 1
+        assert why in one_line(result.stderr)
+        assert path.read_text(encoding="utf-8") == before
+    assert run("play", "--resume", str(base), stdin="1\n" * 4000).returncode == 0
