@@ -35,6 +35,8 @@ def reply(line: str) -> dict[str, Any]:
         return answer(request)
     except (ProtocolError, FlyRulesError, TypeError, ValueError) as error:
         return {"error": str(error)}
+    except ImportError as error:  # histories are written with tomli-w, from the cli extra
+        return {"error": f"{error}: install fly_rules[cli]"}
 
 
 def serve(lines: Iterable[str], out: TextIO) -> int:

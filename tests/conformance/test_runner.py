@@ -243,6 +243,14 @@ def test_a_request_the_protocol_cannot_answer_gets_an_error(request_: object, er
         assert error in got["error"]
 
 
+def test_a_missing_extra_is_an_error_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without tomli-w (the cli extra) a history request is answered with an error naming the extra."""
+    monkeypatch.setitem(sys.modules, "tomli_w", None)
+    case = next(c for c in load_cases() if c["id"] == "rec-history-replays")
+    got = reply(json.dumps({"cmd": "history", "game": "fly", "rules": case["rules"], "text": case["text"]}))
+    assert got["error"].endswith("install fly_rules[cli]")
+
+
 def test_refusals_of_a_deal_and_of_rules() -> None:
     """A dealer off the table, a Dreyfus deal number below zero, rules a rule refuses, and a history from a seed."""
     pack = " ".join(str(c) for c in __import__("fly_rules").fly.FlyRules(players=3).deck)
