@@ -18,12 +18,17 @@ from typing import TypeAlias
 import attrs
 
 from fly_rules.cards import Card, CardSet, unchecked_card_set
+from fly_rules.errors import shown
 
 __all__ = ["Action", "Exchange", "Fold", "Play", "Stand", "exchange_of_mask"]
 
 
 def _to_card(value: Card | str) -> Card:
-    return Card.parse(value) if isinstance(value, str) else value
+    if isinstance(value, str):
+        return Card.parse(value)
+    if not isinstance(value, Card):
+        raise TypeError(f"expected a Card, got {shown(value)}")
+    return value
 
 
 def _to_card_set(value: CardSet | str | object) -> CardSet:

@@ -480,7 +480,7 @@ _set_mask: Callable[[CardSet, int], None] = CardSet.__dict__["mask"].__set__
 
 def _as_card(card: object) -> Card:
     if not isinstance(card, Card):
-        raise TypeError(f"expected a Card, got {card!r}")
+        raise TypeError(f"expected a Card, got {shown(card)}")
     return card
 
 

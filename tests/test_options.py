@@ -182,3 +182,26 @@ def test_fly_11_1_the_former_revoke_mode_names_are_deprecated_aliases() -> None:
         attrs.fields_dict(fly.FlyRules)["revoke_mode"].default
         == attrs.fields_dict(dreyfus.DreyfusRules)["revoke_mode"].default
     )
+
+
+@pytest.mark.parametrize("value", [10**5000, (10**5000,), [10**5000], -(10**5000)], ids=["int", "tuple", "list", "neg"])
+def test_rec_1_5_no_constructor_prints_a_number_of_5000_digits(value: object) -> None:
+    """REC-1.5: a 5,000-digit number given as a seed, a record, a contract, a card or a deal number, alone or
+    inside a list, is refused with the library's error or a TypeError, never Python's 4,300-digit ValueError."""
+    from fly_rules.actions import Exchange, Play
+
+    hands = ["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"]
+    deal = dreyfus.new_match(dreyfus.DreyfusRules(), seed=1, dealer=0).deal
+    attempts: list[Any] = [
+        lambda: fly.new_match(fly.FlyRules(), seed=value),
+        lambda: dreyfus.new_match(dreyfus.DreyfusRules(), seed=value),
+        lambda: fly.new_deal(fly.FlyRules(players=3), hands=hands, trump_card="8H", records=(25, 25, value)),
+        lambda: dreyfus.new_deal(deal.rules, deal.dealt, deal.talon, value, 0),
+        lambda: dreyfus.new_deal(deal.rules, deal.dealt, deal.talon, "S", 0, deal_number=value),
+        lambda: Play(value),
+        lambda: Exchange(value),
+    ]
+    for attempt in attempts:
+        with pytest.raises((RuleViolation, InvalidRules, TypeError)) as caught:
+            attempt()
+        assert "4300" not in str(caught.value)

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from fly_rules._deal_tools import card_list, seat_values
 from fly_rules._numbers import check_seat
+from fly_rules._options import MAX_COUNT
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.dreyfus.deal import DealTable, check_position
 from fly_rules.dreyfus.rules import DreyfusRules
@@ -48,6 +49,8 @@ def _triple(values: Sequence[int], name: str) -> _Triple:
 def _contract(contract: Suit | str | None) -> Suit | None:
     if contract is None or isinstance(contract, Suit):
         return contract
+    if not isinstance(contract, str):
+        raise TypeError(f"contract: expected a suit, its letter, NT or None, got {shown(contract)}")
     return None if contract == "NT" else Suit.parse(contract)
 
 
@@ -78,7 +81,7 @@ def new_deal(
         RuleViolation: DRF-2.4 or DRF-1.2 for an irregular deal; DRF-8.1 if a lower
             record has already reached the target (the match is over).
         RuleViolation: DRF-2.1 for a dealer who is not a seat; DRF-2.4 for records that are not three
-            whole numbers >= 0 of at most 100 digits.
+            whole numbers >= 0 of at most 100 digits, or a deal number that is not 0 to 999,999.
         InvalidNotation: for unreadable card or contract text.
         TypeError: ``rules`` is not a :class:`DreyfusRules`, a card is not a card or its text, or ``hands``,
             ``upper`` or ``lower`` is not a sequence (one entry per seat).
@@ -86,6 +89,9 @@ def new_deal(
     if not isinstance(rules, DreyfusRules):
         raise TypeError(f"rules must be DreyfusRules, not {type(rules).__name__}")
     check_seat(dealer, 3, "DRF-2.1", "the dealer")
+    if type(deal_number) is not int or not 0 <= deal_number < MAX_COUNT:
+        detail = f"deal_number must be a whole number from 0 to {MAX_COUNT - 1}, not {shown(deal_number)}"
+        raise RuleViolation("DRF-2.4", detail, deal_number)
     masks = tuple(_mask_of(hand, f"hand {seat}") for seat, hand in enumerate(seat_values(hands, "hands")))
     talon_cards = tuple(c.index for c in card_list(talon, "talon"))
     check_position(masks, talon_cards)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Final
 
 from fly_rules.cards import ALL_CARDS, Card, CardSet
-from fly_rules.errors import RuleViolation, shorten
+from fly_rules.errors import RuleViolation, shown
 
 __all__ = ["check_seed", "shuffled", "shuffled_indices"]
 
@@ -86,7 +86,7 @@ def check_seed(seed: object) -> None:
         if not -_SEED_LIMIT < seed < _SEED_LIMIT:
             raise RuleViolation("REC-1.5", "a seed has at most 100 digits", seed)
     elif type(seed) is not str:
-        raise TypeError(f"a seed must be an int or a str, not {shorten(repr(seed))}")
+        raise TypeError(f"a seed must be an int or a str, not {shown(seed)}")
 
 
 def _generator(text: str) -> _random.Random:

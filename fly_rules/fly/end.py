@@ -1,5 +1,5 @@
-"""The end of a deal and of a match: who wins, when the match stops, who deals next
-[FLY-9.1] [FLY-9.4] [FLY-10.1] [FLY-10.3] [FLY-2.2] [FLY-5.4].
+"""The end of a deal and of a match: who wins and who deals next [FLY-9.1] [FLY-9.4] [FLY-10.3] [FLY-2.2]
+[FLY-5.4]; when the match stops is :func:`fly_rules.engine.match_stops`, shared with Dreyfus [FLY-10.1].
 """
 
 from __future__ import annotations

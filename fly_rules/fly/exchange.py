@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import attrs
 
 from fly_rules._choices import SubsetChoices
+from fly_rules._deal_tools import one_card
 from fly_rules._deprecated import deprecated_names
 from fly_rules.actions import Exchange, Fold, Stand, exchange_of_mask
 from fly_rules.cards import CARD_BITS, Card, CardSet
@@ -36,7 +37,7 @@ _FOLD = Fold()
 
 
 def _to_card(value: Card | str) -> Card:
-    return Card.parse(value) if isinstance(value, str) else value
+    return one_card(value, "swap-trump")
 
 
 @attrs.frozen
@@ -174,7 +175,7 @@ def legal_declarations(table: DealTable, exchanges: Exchanges, hands: tuple[int,
         actions += tuple(SwapTrump(card) for card in CardSet(choosable))
     limit = rules.max_exchange
     if rules.total_exchange_cap is not None or len(exchanges.stock_indices) < limit:
-        limit = exchange_limit(table, exchanges, hands)  # capped, or the stock runs short
+        limit = exchange_limit(table, exchanges, hands)
     if not limit or not choosable:
         return actions
     return SubsetChoices(actions, choosable, limit, exchange_of_mask)
@@ -223,7 +224,7 @@ def _draw(
     """
     stock = exchanges.stock_indices
     drawn = sum(map(CARD_BITS.__getitem__, stock[:count]))  # distinct cards: the sum is their union
-    if count <= len(stock):  # the stock alone covers it
+    if count <= len(stock):
         return drawn, stock[count:], exchanges.turnup_here, exchanges.discard_mask, hands, exchanges.refills
     count -= len(stock)
     stock = ()

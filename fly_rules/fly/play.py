@@ -208,7 +208,6 @@ def begin_play(table: DealTable, score: Score, active: tuple[bool, ...], hands: 
     rules = table.rules
     count = sum(active)
     if count == 0:
-        # FLY-5.4: everyone folded.
         redeal = rules.all_fold == "redeal_same_dealer"
         return None, hands, score._replace(void=True, redeal=redeal), ()
     if count == 1 and rules.lone_player == "void":

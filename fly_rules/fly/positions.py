@@ -75,10 +75,12 @@ def new_deal(
     if sum(m.bit_count() for m in masks) != 5 * n:
         raise RuleViolation("FLY-1.3", "a card is dealt twice within one hand", hands)
     start = (rules.start_record,) * n if records is None else seat_values(records, "records")
-    if len(start) != n or any(type(r) is not int or r >= _MAX_RECORD for r in start):
+    if len(start) != n or any(type(r) is not int or not -_MAX_RECORD < r < _MAX_RECORD for r in start):
         raise RuleViolation(
             "FLY-8.1", f"{n} players need {n} whole-number records of at most 100 digits, got {shown(records)}", records
         )
     if any(r <= 0 for r in start):  # type: ignore[operator]  # ints, checked above
-        raise RuleViolation("FLY-9.1", f"a record at or below zero has already ended the match: {start}", records)
+        raise RuleViolation(
+            "FLY-9.1", f"a record at or below zero has already ended the match: {shown(start)}", records
+        )
     return start_deal(DealTable(rules, dealer, turnup), tuple(masks), tuple(c.index for c in stock_cards), start)  # type: ignore[arg-type]
