@@ -185,7 +185,7 @@ def test_fly_11_1_the_former_revoke_mode_names_are_deprecated_aliases() -> None:
 
 
 @pytest.mark.parametrize("value", [10**5000, (10**5000,), [10**5000], -(10**5000)], ids=["int", "tuple", "list", "neg"])
-def test_rec_1_5_no_constructor_prints_a_number_of_5000_digits(value: object) -> None:
+def test_rec_1_5_no_constructor_prints_a_number_of_5000_digits(value: Any) -> None:
     """REC-1.5: a 5,000-digit number given as a seed, a record, a contract, a card or a deal number, alone or
     inside a list, is refused with the library's error or a TypeError, never Python's 4,300-digit ValueError."""
     from fly_rules.actions import Exchange, Play
