@@ -27,7 +27,7 @@ Told to seat 1, the others' hands and exchanged cards stay hidden:
 >>> print("\\n".join(out.getvalue().splitlines()[1:6]))
 == Deal 1: seat 0 deals; trump card Q♦
    seat 1: 7♣ 8♣ A♦ 7♠ J♠   (record 25)
-   seat 1 exchanges 5: 7♣ 8♣ A♦ 7♠ J♠
+   seat 1 exchanges 5: 7♣ 8♣ A♦ 7♠ J♠; draws 10♣ K♣ A♣ 9♠ A♠
    seat 2 exchanges 5
    seat 0 exchanges 5
 """
@@ -67,6 +67,14 @@ def deal_lines(deal: Any, seat: int | None = None) -> list[str]:
     return lines
 
 
+def _drawn(old: Any, new: Any, mover: int, action: Any) -> str:
+    """The cards ``mover`` drew for an exchange: what his hand holds after it that it did not before
+    [FLY-4.4] [DRF-4.3]; none when the stock ran out [FLY-4.5]."""
+    before = set(old.view(mover).hand)
+    drawn = [card for card in new.view(mover).hand.sorted(new.rules.rank_order) if card not in before]
+    return f"; draws {_cards(drawn)}" if drawn else "; draws nothing"
+
+
 def action_lines(before: Any, after: Any, mover: int, action: Any, seat: int | None = None) -> list[str]:
     """What one action did: the declaration, the trick it completed and who took it, the end of the deal.
 
@@ -81,7 +89,8 @@ def action_lines(before: Any, after: Any, mover: int, action: Any, seat: int | N
     lines: list[str] = []
     if isinstance(action, Exchange):
         verb, which = story.exchange_words
-        lines.append(f"   {_seat(mover)} {verb} {len(action.cards)}" + ("" if hidden else which + _cards(action.cards)))
+        told = "" if hidden else which + _cards(action.cards) + _drawn(old, new, mover, action)
+        lines.append(f"   {_seat(mover)} {verb} {len(action.cards)}{told}")
     elif isinstance(action, Stand | Fold):
         lines.append(f"   {_seat(mover)} {'stands' if isinstance(action, Stand) else 'folds'}")
     else:

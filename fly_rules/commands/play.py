@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from fly_rules import registry
-from fly_rules.actions import Play
+from fly_rules.actions import Exchange, Fold, Play
 from fly_rules.bots import make_bot
+from fly_rules.cards import ALL_CARDS, Card, CardSet
 from fly_rules.commands import files
 from fly_rules.commands.common import (
     CommandError,
@@ -28,6 +29,7 @@ from fly_rules.commands.common import (
     seat_of,
     seed_of,
 )
+from fly_rules.engine import Phase
 from fly_rules.errors import InvalidNotation, RuleViolation
 from fly_rules.narration import narrate
 from fly_rules.notation.games import action_text, deal_of, new_game, parse_action
@@ -62,43 +64,103 @@ def add(sub: Any) -> None:
     play.set_defaults(run=run)
 
 
-def _describe(view: Any, seat: int) -> list[str]:
-    """What the human player sees: hand, trump, the trick so far, the records."""
-    lines = [f"-- deal {view.deal_number + 1}, dealer seat {view.dealer}; you are seat {seat}"]
+def _describe(view: Any, seat: int, title: str, order: Any) -> list[str]:
+    """The status block reprinted above each of the player's prompts, a few lines that fit 80 columns:
+    the deal and whose turn, the game's own lines (trumps, stock or talon, records), the trick so far and
+    the hand."""
+    phase = "exchange" if view.phase is Phase.EXCHANGE else "play"
+    lines = [f"-- {title}, deal {view.deal_number + 1}, dealer seat {view.dealer}: your turn (seat {seat}), {phase}"]
     lines += registry.game_of(view).words.describe(view)
     trick = "  ".join(f"{s}:{c.symbol}" for s, c in view.trick)
-    lines.append(f"   trick so far: {trick or '(none)'}; tricks taken {view.tricks_taken}")
-    lines.append(f"   your hand: {' '.join(c.symbol for c in view.hand.sorted())}")
+    lines.append(f"   trick so far: {trick or '(none)'}; tricks taken {' '.join(map(str, view.tricks_taken))}")
+    lines.append(f"   your hand: {' '.join(c.symbol for c in view.hand.sorted(order))}")
     return lines
 
 
 _MENU = 40
+_COMMANDS = ("stand", "fold", "play", "exchange", "help", "quit")
+_HELP = """\
+   Name cards as on screen or with letters, in any case: 9c, 10h, th, ks, a♠.
+   In the exchange: the cards to give up ('9c 9h' or 'x 9c 9h'), 'stand' or 'fold'.
+   In play: a card ('ks') or 'play ks'. Also 'swap-trump 9h' where the game has it.
+   ? lists the legal actions by number (then a number picks one); quit stops the game
+   (saved when --save is given); Tab completes cards and commands."""
 
 
-def _ask(state: Any, read: Any, out: TextIO) -> Any:
-    """The human's action: the only legal one without asking; else number the legal actions and read a choice
-    (a number or an action's text, in any case) until one is legal, saying which rule refuses the others."""
+class Quit(Exception):
+    """The player typed ``quit``."""
+
+
+def _shown(action: Any) -> str:
+    """An action as the screen writes it, in card symbols (the history's text uses letters) [REC-3.2]."""
+    if isinstance(action, Exchange):
+        return "x " + " ".join(card.symbol for card in action.cards)
+    card = getattr(action, "card", None)
+    verb = action_text(action).split(" ", 1)[0]
+    return verb if card is None else f"{verb} {card.symbol}"
+
+
+def _typed(text: str, state: Any, verbs: Sequence[str]) -> Any:
+    """The action the player typed: an action's text, ``x`` and cards, or bare cards (an exchange in the
+    exchange, a play after it). Raises :class:`InvalidNotation` for text that names no action."""
+    words = text.replace(",", " ").split()
+    if words[0] in ("x", "exchange"):
+        if len(words) == 1:
+            raise InvalidNotation(text, "name the cards to give up, e.g. 'x 9c 9h'")
+        return Exchange(CardSet.of(Card.parse(w) for w in words[1:]))
+    try:
+        cards = [Card.parse(w) for w in words]
+    except InvalidNotation:
+        if words[0] not in verbs:
+            raise InvalidNotation(text, f"{words[0]!r} is neither a card nor a command") from None
+        return parse_action(text, state.game)
+    if deal_of(state).phase is Phase.EXCHANGE:
+        return Exchange(CardSet.of(cards))
+    if len(cards) != 1:
+        raise InvalidNotation(text, "play one card at a time")
+    return Play(cards[0])
+
+
+def _columns(items: list[str], width: int = 80) -> list[str]:
+    """``items`` in as many columns as fit ``width``, filled down each column."""
+    cell = max(map(len, items)) + 2
+    rows = -(-len(items) // max(1, (width - 3) // cell))
+    return ["   " + "".join(items[i].ljust(cell) for i in range(r, len(items), rows)).rstrip() for r in range(rows)]
+
+
+def _ask(state: Any, read: Any, out: TextIO, hand: str, verbs: Sequence[str]) -> Any:
+    """The human's action: read a choice (cards, a command, or a
+    number of the list ``?`` shows) until one is legal, saying which rule refuses the others."""
     legal = state.legal_actions()
-    if len(legal) == 1:
-        print(f"   your only legal action: {action_text(legal[0])}", file=out)
-        return legal[0]
     shown = [legal[i] for i in range(min(len(legal), _MENU))]
-    for number, action in enumerate(shown, start=1):
-        print(f"   {number:>2}. {action_text(action)}", file=out)
-    if len(legal) > _MENU:
-        print(f"   … {len(legal) - _MENU} more: type the action, e.g. 'exchange 7C 8D'", file=out)
+    hint = "a card to play (ks)"
+    if deal_of(state).phase is Phase.EXCHANGE:
+        hint = "cards to give up (9c 9h), stand" + (" or fold" if Fold() in legal else "")
+    print(f"   your move: {hint}; ? lists, help, quit", file=out)
     while True:
-        print("your choice> ", end="", file=out, flush=True)
-        line = read()
+        line = read("your choice> ")
         if not line:
             raise InputEnded("input ended before the match did")
-        text = line.strip()
+        text = line.strip().lower()
+        if not text:
+            continue
+        if text in ("?", "list"):
+            print("\n".join(_columns([f"{n:>2}. {_shown(a)}" for n, a in enumerate(shown, start=1)])), file=out)
+            if len(legal) > _MENU:
+                print(f"   … {len(legal) - _MENU} more: type the action, e.g. 'x 7c 8d'", file=out)
+            print(hand, file=out)
+            continue
+        if text in ("help", "h"):
+            print(_HELP, file=out)
+            continue
+        if text in ("quit", "q", "exit"):
+            raise Quit
         if text.isascii() and text.isdigit() and 1 <= int(text) <= len(shown):
             return shown[int(text) - 1]
         try:
-            action = parse_action(text.lower(), state.game)
+            action = _typed(text, state, verbs)
         except InvalidNotation as error:
-            print(f"   not understood: {error.detail}; give a number 1-{len(shown)} or an action", file=out)
+            print(f"   not understood: {error.detail} (help explains)", file=out)
             continue
         if action in legal:
             return action
@@ -146,15 +208,14 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
         seat = state.to_move
         view = state.view(seat)
         if seat == args.seat:
-            print("\n".join(_describe(view, seat)), file=out)
-            action = _ask(state, sys.stdin.readline, out)
-        else:
+            action = _your_move(state, legal, out, read, verbs)
+        else:  # a bot's card shows in the trick so far and in the completed trick's line
             action = bots[seat].choose(view, legal, rng)
-            if isinstance(action, Play):
-                print(f"   seat {seat} plays {action.card.symbol}", file=out)
         reached[0] = state.apply(action)  # chosen is as good as played: a stop from here on keeps it
         return action
 
+    verbs = [*_COMMANDS, *(form.verb for form in registry.game_of(rules).actions)]
+    read = _reader(out, verbs)
     resumed = f" (resumed from {args.resume} after {taken} actions)" if args.resume is not None else ""
     print(
         f"{registry.game_of(rules).title}, {players} players, seed {start.seed}; you are seat {args.seat}{resumed}",
@@ -164,6 +225,9 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
         reached[0] = narrate(start, choose, out, seat=args.seat)
         if save is not None:
             _save_game(save, reached[0])
+    except Quit:
+        _quit(save, reached[0], out)
+        return 0
     except InputEnded as error:
         if save is None:
             raise
@@ -182,6 +246,48 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
     if save is not None:
         print(f"history saved to {save}", file=out)
     return 0
+
+
+def _reader(out: TextIO, verbs: Sequence[str]) -> Any:
+    """How the player's lines are read: with line editing and Tab completion of cards and commands
+    (readline) when standard input and output are a terminal, else line by line from standard input."""
+    if not (sys.stdin.isatty() and out is sys.stdout):
+        return lambda prompt: print(prompt, end="", file=out, flush=True) or sys.stdin.readline()
+    with contextlib.suppress(ImportError):  # readline is missing on Windows: input() still edits lines
+        import readline  # noqa: PLC0415 - only for a terminal
+
+        cards = [str(card).lower() for card in ALL_CARDS]
+        words = [*verbs, *cards, *(c.replace("t", "10", 1) for c in cards if c.startswith("t"))]
+        readline.set_completer(lambda text, n: ([w for w in words if w.startswith(text.lower())] + [None])[n])
+        readline.parse_and_bind("tab: complete")
+
+    def read(prompt: str) -> str:
+        try:
+            return input(prompt) + "\n"
+        except EOFError:
+            return ""
+
+    return read
+
+
+def _your_move(state: Any, legal: Sequence[Any], out: TextIO, read: Any, verbs: Sequence[str]) -> Any:
+    """The player's action: the only legal one, said in a line; else asked below the status block."""
+    if len(legal) == 1:
+        print(f"   you {_shown(legal[0])} (your only legal action)", file=out)
+        return legal[0]
+    seat = state.to_move
+    status = _describe(state.view(seat), seat, registry.game_of(state).title, deal_of(state).rules.rank_order)
+    print("\n".join(status), file=out)
+    return _ask(state, read, out, status[-1], verbs)
+
+
+def _quit(save: Path | None, state: Any, out: TextIO) -> None:
+    """The player typed ``quit``: save the game to ``save`` (if given) and say how to continue it."""
+    if save is None:
+        print("game stopped; not saved (give --save FILE to keep a game)", file=out)
+        return
+    _save_game(save, state)
+    print(f"game stopped and saved to {save}\ncontinue it with: fly-rules play --resume {save}", file=out)
 
 
 def _stopped(stop: BaseException, note: str) -> Stopped:

@@ -9,7 +9,7 @@ from typing import Any
 from fly_rules import registry
 from fly_rules._numbers import whole_number
 from fly_rules.actions import Play
-from fly_rules.cards import ALL_CARDS, Card, CardSet
+from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
 from fly_rules.engine import Phase
 from fly_rules.fly import rules as fly_rules
 from fly_rules.fly.exchange import SwapTrump
@@ -53,7 +53,8 @@ class _Words:
             return []
         cards = "  ".join(f"{s}:{ALL_CARDS[c].symbol}" for s, c in new.completed[-1])
         taker = new.leader
-        return [f"   trick {len(new.completed)}: {cards}  -> {_seat(taker)} takes it (record {new.records[taker]})"]
+        line = f"   trick {len(new.completed)}: {cards}  -> {_seat(taker)} takes it (record {new.records[taker]})"
+        return [line, *_record_changes(old, new, taker)]
 
     @staticmethod
     def deal_end(deal: Any) -> list[str]:
@@ -83,6 +84,34 @@ class _Words:
             cards = " ".join(c.symbol for c in hand.sorted(deal.rules.rank_order))
             lines.append(f"  seat {seat}: {cards:<20} record {deal.records[seat]}{status}")
         return lines
+
+
+def _record_changes(old: Any, new: Any, taker: int) -> list[str]:
+    """Every record change of a trick beyond its one point, in words with its rule: the A♠ bonus
+    [FLY-8.3], an overshoot [FLY-9.2], the exemption [FLY-9.3], exact zero [FLY-9.1], and at the end of
+    the deal the remise [FLY-8.4] and the A♠ holder's penalty [FLY-8.5]."""
+    rules, score = new.rules, old.score
+    was, now = old.records[taker], new.records[taker]
+    bonus = 0
+    if score.ace_bonus_due and taker == score.ace_holder:
+        bonus = rules.ace_bonus_trumps if new.trump is Suit.SPADES else rules.ace_bonus
+    lines = []
+    why = [f"-{rules.trick_value} for the trick [FLY-8.2]"]
+    if bonus:
+        why.append(f"-{bonus} A♠ bonus [FLY-8.3]")
+    raw = was - rules.trick_value - bonus
+    if raw < 0:
+        why.append("below 0: exemption, 0 [FLY-9.3]" if bonus else f"overshoot: back to {now} [FLY-9.2]")
+    if bonus or raw < 0:
+        lines.append(f"      {_seat(taker)}: record {was} -> {now}: {', '.join(why)}")
+    if now == 0 and taker in new.winners:
+        lines.append(f"      {_seat(taker)} reaches exactly 0 and wins [FLY-9.1]")
+    for seat in range(len(new.records)):
+        added = new.records[seat] - old.records[seat]
+        if seat != taker and added > 0:
+            rule = "A♠ holder without a trick [FLY-8.5]" if seat == score.ace_holder else "remise [FLY-8.4]"
+            lines.append(f"      {_seat(seat)}: no trick, +{added} {rule}: record {new.records[seat]}")
+    return lines
 
 
 def _tricks(count: int) -> str:

@@ -82,8 +82,9 @@ def test_play_tells_trick_takers_takes_forced_moves_explains_refusals_and_reads_
     assert "   seat 0 stands" in out
     assert "not a legal action now: play 8s: FLY-6.3 (Following suit): must follow suit" in out
     assert re.search(r"   trick 1: .* -> seat \d takes it \(record \d+\)$", out, flags=re.MULTILINE)  # after a prompt
-    assert "   your only legal action: play" in out
-    assert out.count("your choice>") == out.count("    1. ") + 1  # asked only given a choice; again after 8s
+    assert re.search(r"^   you play \S+[♠♥♦♣] \(your only legal action\)$", out, flags=re.MULTILINE)
+    assert "    1. " not in out  # the numbered list only on '?'
+    assert out.count("your choice>") == out.count("   your hand:") + 1  # the hand above every prompt; again after 8s
     assert re.search(r"^   seat 2 exchanges \d$", out, flags=re.MULTILINE)  # how many, never which
     assert run("replay", "--check", str(saved)).returncode == 0
 

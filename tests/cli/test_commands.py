@@ -55,7 +55,7 @@ def in_process(argv: list[str], stdin: str) -> tuple[int, str, str]:
 def test_rec_3_3_play_with_scripted_input_rejects_bad_input_and_saves_the_history(tmp_path: Path) -> None:
     """REC-3.3, FLY-4.2: play shows hand, trump and numbered actions, asks again on bad input, saves a history."""
     saved = tmp_path / "game.toml"
-    answers = "banana\n99\nplay ZZ\nexchange AS KS QS JS TS 9S\n" + "1\n" * 300
+    answers = "banana\n?\n99\nplay ZZ\nexchange AS KS QS JS TS 9S\n" + "1\n" * 300
     args = ("play", "--players", "3", "--max-deals", "1", "--seed", "4", "--save", str(saved), "--force")
     result = run(*args, stdin=answers)  # --force: run() plays it twice, as a subprocess and in this process
     assert result.returncode == 0, result.stderr
@@ -74,9 +74,10 @@ def test_rec_3_3_play_with_scripted_input_rejects_bad_input_and_saves_the_histor
 
 def test_drf_4_4_play_dreyfus_offers_typed_exchanges_and_fails_when_input_ends(tmp_path: Path) -> None:
     """DRF-4.4: in Dreyfus the long list of exchanges is cut short; input ending early exits with code 1."""
-    result = run("play", "--game", "dreyfus", "--seat", "1", "--seed", "2", stdin="1\n")
+    result = run("play", "--game", "dreyfus", "--seat", "1", "--seed", "2", stdin="?\n")
     assert result.returncode == 1
     assert "more: type the action" in result.stdout
+    assert max(map(len, result.stdout.splitlines())) <= 80  # the list in columns of one 80-column screen
     assert result.stderr.count("\n") == 1
     assert "input ended" in result.stderr
 
