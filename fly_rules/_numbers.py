@@ -13,12 +13,24 @@ from typing import Final
 
 from fly_rules.errors import InvalidNotation, RuleViolation, shown
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "check_seat", "is_whole_number", "whole_number"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_DIGITS",
+    "MAX_HISTORY_CHARS",
+    "MAX_POSITION_CHARS",
+    "check_seat",
+    "is_whole_number",
+    "whole_number",
+]
 
 MAX_DIGITS: Final = 100
 """The most digits a number in a position, a history or a command's argument may have [REC-1.5]."""
 MAX_DEPTH: Final = 32
-"""The deepest nesting of arrays and tables a history may have [REC-1.5]."""
+"""The deepest nesting of arrays and tables a history may have, and the most parts of a key [REC-1.5]."""
+MAX_HISTORY_CHARS: Final = 64 * 2**20
+"""The most characters a history may have [REC-1.5]: some 70,000 deals of seven players."""
+MAX_POSITION_CHARS: Final = 10_000
+"""The most characters a position may have [REC-1.5]: some twenty times a seven-player deal's."""
 
 _WHOLE: Final = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}", re.ASCII)
 

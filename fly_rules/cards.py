@@ -177,7 +177,7 @@ class Card:
         fly_rules.errors.InvalidNotation: invalid notation '1S': not a card ...
         """
         if not isinstance(text, str):
-            raise InvalidNotation(repr(text), "a card must be given as text")
+            raise InvalidNotation(shown(text), "a card must be given as text")
         match = _CARD_RE.fullmatch(text.strip())
         if match is None:
             raise InvalidNotation(
@@ -486,7 +486,7 @@ def _as_card(card: object) -> Card:
 
 def _split_cards(text: str) -> list[str]:
     if not isinstance(text, str):
-        raise InvalidNotation(repr(text), "cards must be given as text")
+        raise InvalidNotation(shown(text), "cards must be given as text")
     return text.replace(",", " ").split()
 
 

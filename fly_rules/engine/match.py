@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
 
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.engine.protocols import DealState, Phase, Rules
-from fly_rules.errors import RuleViolation
+from fly_rules.errors import RuleViolation, shown
 
 __all__ = ["MATCH_FIELDS", "MatchBase", "Pictured", "match_stops", "unwind"]
 
@@ -133,7 +133,7 @@ class MatchBase(Pictured, Generic[_D, _V]):
         # the one place a match is built from its fields in order (the hot path: benchmarks/bench.py)
         rules, seed, first_dealer, deal, previous, played, over, history = self
         if over:
-            raise RuleViolation(self.over_rule, f"the match is over; no action is accepted ({action!r})", action)
+            raise RuleViolation(self.over_rule, f"the match is over; no action is accepted ({shown(action)})", action)
         deal = deal.apply(action)
         if deal.phase is _OVER:
             played += 1

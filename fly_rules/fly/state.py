@@ -28,7 +28,7 @@ from fly_rules._numbers import check_seat
 from fly_rules.actions import Action, Exchange, Fold, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
 from fly_rules.engine import Phase, Pictured, unwind
-from fly_rules.errors import RuleViolation
+from fly_rules.errors import RuleViolation, shown
 from fly_rules.fly.deal import DealTable
 from fly_rules.fly.exchange import Exchanges, SwapTrump, apply_declaration, legal_declarations
 from fly_rules.fly.play import begin_play, play_card, playable_mask, trick_seats
@@ -199,17 +199,19 @@ class FlyDeal(_DealFields, Pictured):
             if type(action) is not Play:
                 if type(action) is Fold:
                     raise RuleViolation("FLY-4.6", "a player who exchanged or stood must play the deal out", action)
-                raise RuleViolation("FLY-4.1", f"the declarations are over; play a card, not {action!r}", action)
+                raise RuleViolation("FLY-4.1", f"the declarations are over; play a card, not {shown(action)}", action)
             seat, hands, score, trick = play_card(table, score, exchanges.active, hands, trick, seat, legal, action)  # type: ignore[arg-type]
         elif phase is _EXCHANGE:
             if not isinstance(action, _DECLARATIONS):
-                raise RuleViolation("FLY-4.1", f"every player declares before the play begins, not {action!r}", action)
+                raise RuleViolation(
+                    "FLY-4.1", f"every player declares before the play begins, not {shown(action)}", action
+                )
             seat, hands, exchanges = apply_declaration(table, exchanges, hands, seat, action)  # type: ignore[arg-type]
             if seat is None:
                 seat, hands, score, trick = begin_play(table, score, exchanges.active, hands)
                 phase = _PLAY
         else:
-            raise RuleViolation("FLY-10.3", f"the deal is over; no action is accepted ({action!r})", action)
+            raise RuleViolation("FLY-10.3", f"the deal is over; no action is accepted ({shown(action)})", action)
         if seat is None:
             phase, legal = _OVER, 0
         elif phase is _PLAY:

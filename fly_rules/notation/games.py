@@ -16,7 +16,7 @@ from fly_rules import registry
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.engine import MatchBase
-from fly_rules.errors import InvalidNotation, InvalidRules
+from fly_rules.errors import InvalidNotation, InvalidRules, shown
 from fly_rules.tricks import TrumpDuty
 
 __all__ = [
@@ -214,6 +214,8 @@ def parse_action(text: str, game: str | None = None) -> Any:
     >>> parse_action("exchange 7c 8d"), parse_action("  stand ")
     (Exchange(cards=CardSet.parse('7C 8D')), Stand())
     """
+    if not isinstance(text, str):
+        raise InvalidNotation(shown(text), "an action must be given as text")
     verb, _, rest = text.strip().partition(" ")
     rest = rest.strip()
     forms = {form.verb: form.cls for form in _forms(game)}

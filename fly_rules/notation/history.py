@@ -28,7 +28,7 @@ from typing import Any, Final, cast
 import attrs
 
 from fly_rules import registry
-from fly_rules._numbers import MAX_DEPTH, MAX_DIGITS, is_whole_number
+from fly_rules._numbers import MAX_DEPTH, MAX_DIGITS, MAX_HISTORY_CHARS, is_whole_number
 from fly_rules.engine import MatchBase
 from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation, shorten, shown
 from fly_rules.notation.games import (
@@ -253,7 +253,7 @@ class _Reader:
                 keys.setdefault(line.split("=", 1)[0].strip(), number + 1)
 
     def fail(self, value: object, field: str, detail: str, rule: str, line: int | None = None) -> InvalidHistory:
-        return InvalidHistory(value if isinstance(value, str) else repr(value), field, detail, rule=rule, line=line)
+        return InvalidHistory(value if isinstance(value, str) else shown(value), field, detail, rule=rule, line=line)
 
     def key_line(self, key: str, table: str | None = None, deal: int | None = None) -> int | None:
         """The line of ``key = …`` at the top level, in ``[table]`` or in the ``deal``-th ``[[deal]]``."""
@@ -352,8 +352,12 @@ def load_history(text: str, *, resumable: bool = False) -> Any:
         InvalidHistory: naming the field, line and rule of the first thing wrong [REC-4.3].
     """
     if not isinstance(text, str):
-        raise InvalidHistory(repr(text)[:40], "document", "a history must be given as text", rule="REC-1.1")
+        raise InvalidHistory(shown(text), "document", "a history must be given as text", rule="REC-1.1")
+    if len(text) > MAX_HISTORY_CHARS:
+        detail = f"has {len(text)} characters; a history has at most {MAX_HISTORY_CHARS}"
+        raise InvalidHistory(text[:40], "document", detail, rule="REC-1.5")
     reader = _Reader(text)
+    _check_keys(reader)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -420,6 +424,38 @@ def _check_saved(reader: _Reader, data: dict[str, Any], *, resumable: bool) -> N
         line = reader.key_line("digest", "saved")
         detail = "the history differs from the one saved (edited after it was saved)"
         raise reader.fail(saved["digest"], "saved.digest", detail, "REC-4.1", line)
+
+
+def _check_keys(reader: _Reader) -> None:
+    """No line with a key of more than ``MAX_DEPTH`` dotted parts [REC-1.5], found before ``tomllib``
+    reads the text (it takes time in the square of a key's parts: a 400 kB key, half a minute). Dots in
+    quoted strings do not count; a line of fewer dots than that is passed over unscanned."""
+    for number, line in enumerate(reader.lines):
+        if line.count(".") > MAX_DEPTH and _dots_outside_strings(line) > MAX_DEPTH:
+            detail = f"a key has more than {MAX_DEPTH} dotted parts (nested more than {MAX_DEPTH} deep)"
+            raise reader.fail(line[:40], "document", detail, "REC-1.5", number + 1)
+
+
+def _dots_outside_strings(line: str) -> int:
+    """The dots of ``line`` outside its quoted strings ('…' and "…", with backslash escapes in the latter)."""
+    dots = 0
+    quote = ""
+    escaped = False
+    for char in line:
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\" and quote == '"':
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == ".":
+            dots += 1
+        elif char == "#":
+            break
+    return dots
 
 
 def _check_bounds(reader: _Reader, data: dict[str, Any]) -> None:

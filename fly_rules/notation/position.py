@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from fly_rules import registry
-from fly_rules._numbers import is_whole_number, whole_number
+from fly_rules._numbers import MAX_POSITION_CHARS, is_whole_number, whole_number
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import Card, CardSet
 from fly_rules.engine import MatchBase
-from fly_rules.errors import FlyRulesError, InvalidNotation
+from fly_rules.errors import FlyRulesError, InvalidNotation, shown
 from fly_rules.notation.games import (
     Deal,
     first_dealer,
@@ -172,7 +172,9 @@ def parse_position(text: str) -> Deal:
             detail when the dealt position or a move breaks a rule.
     """
     if not isinstance(text, str):
-        raise InvalidNotation(repr(text), "a position must be given as text")
+        raise InvalidNotation(shown(text), "a position must be given as text")
+    if len(text) > MAX_POSITION_CHARS:  # before any work on it [REC-1.5]
+        raise InvalidNotation(text[:40], f"has {len(text)} characters; a position has at most {MAX_POSITION_CHARS}")
     line = text.strip()
     fields = line.split(" ")
     game = fields[0] if fields else ""

@@ -12,6 +12,8 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
+import attrs
+
 from fly_rules import dreyfus, fly
 from fly_rules.cards import Card, CardSet
 from fly_rules.errors import FlyRulesError
@@ -60,6 +62,12 @@ _WORDS: Final = [
     "[[deal]]",
     "[start]",
     "[result]",
+    "[saved]",
+    "a." * 40 + "a = 1",
+    "[" + "a." * 40 + "a]",
+    "[[" + "a." * 2000 + "a]]",
+    "x = {" + "a." * 40 + "a = 1}",
+    "options." + "a." * 40 + "a = 1",
 ]
 
 
@@ -210,3 +218,81 @@ def read(kind: str, text: str) -> FlyRulesError | None:
     except FlyRulesError as error:
         return error
     return None
+
+
+ODD_VALUES: Final[list[object]] = [
+    None,
+    True,
+    0,
+    -1,
+    3,
+    7,
+    10**200,
+    -(10**5000),
+    10**5000,
+    1.5,
+    3.0,
+    float("nan"),
+    "",
+    "x" * 200,
+    "9" * 5000,
+    "3",
+    b"AS",
+    [],
+    [3, 2],
+    [10**5000],
+    {},
+    {"a": 1},
+    ("S", "H"),
+    object(),
+    Card.parse("AS"),
+    fly.Stand(),
+]
+"""Values of the wrong Python type or size, given where text, an option, a seed, a seat or an action goes."""
+
+CALLS: Final = ("object", "rules", "match", "view", "apply")
+"""The kinds of call :func:`call` makes: a text reader given a non-text value, a rules object given an
+odd option value, a match given an odd seed or dealer, a view of an odd seat, and ``apply`` of an odd
+or mutated action."""
+
+
+def _options(cls: type) -> list[str]:
+    """The keyword arguments of a rules class's constructor."""
+    return [field.alias for field in attrs.fields(cls) if field.init]
+
+
+def call(kind: str, rng: random.Random, actions: list[str]) -> FlyRulesError | TypeError | None:
+    """One random call of ``kind`` (one of :data:`CALLS`): None if it was accepted, the library's error
+    (or the documented ``TypeError`` for a wrong Python type) if it was refused; anything else propagates."""
+    odd = rng.choice(ODD_VALUES)
+    game = rng.choice([fly, dreyfus])
+    cls: type = fly.FlyRules if game is fly else dreyfus.DreyfusRules
+    try:
+        if kind == "object":
+            READERS[rng.choice(sorted(READERS))](odd)  # type: ignore[arg-type]
+        elif kind == "rules":
+            cls(**{rng.choice(_options(cls)): odd})
+        elif kind == "match":
+            game.new_match(cls(), **rng.choice([{"seed": odd}, {"seed": 1, "dealer": odd}]))
+        elif kind == "view":
+            game.new_match(cls(), seed=rng.randrange(100)).view(odd)
+        else:
+            match: Any = game.new_match(cls(), seed=rng.randrange(100))
+            for _ in range(rng.randrange(30)):
+                if match.is_over:
+                    break
+                legal = match.legal_actions()
+                match = match.apply(legal[rng.randrange(len(legal))])
+            text = mutate(rng.choice(actions), rng) if rng.random() < 0.5 else None
+            match.apply(odd if text is None else _action_or_text(text))
+    except (FlyRulesError, TypeError) as error:
+        return error
+    return None
+
+
+def _action_or_text(text: str) -> object:
+    """The action ``text`` reads as, or the text itself when it reads as none (``apply`` is given it as is)."""
+    try:
+        return parse_action(text)
+    except FlyRulesError:
+        return text
