@@ -121,6 +121,15 @@ def _typed(text: str, state: Any, verbs: Sequence[str]) -> Any:
     return Play(cards[0])
 
 
+def _example(actions: Sequence[Any], kind: type) -> str:
+    """The cards of an action of ``kind`` among ``actions`` (two cards when it can), as the player may type
+    them (``9c 10h``)."""
+    found: list[Any] = [a for a in actions if isinstance(a, kind)]
+    cards = [list(a.cards) if kind is Exchange else [a.card] for a in found]
+    cards.sort(key=lambda c: len(c) != 2)
+    return " ".join(str(card).lower().replace("t", "10") for card in cards[0]) if cards else ""
+
+
 def _columns(items: list[str], width: int = 80) -> list[str]:
     """``items`` in as many columns as fit ``width``, filled down each column."""
     cell = max(map(len, items)) + 2
@@ -133,9 +142,9 @@ def _ask(state: Any, read: Any, out: TextIO, hand: str, verbs: Sequence[str]) ->
     number of the list ``?`` shows) until one is legal, saying which rule refuses the others."""
     legal = state.legal_actions()
     shown = [legal[i] for i in range(min(len(legal), _MENU))]
-    hint = "a card to play (ks)"
+    hint = f"a card to play ({_example(shown, Play)})"
     if deal_of(state).phase is Phase.EXCHANGE:
-        hint = "cards to give up (9c 9h), stand" + (" or fold" if Fold() in legal else "")
+        hint = f"cards to give up ({_example(shown, Exchange)}), stand" + (" or fold" if Fold() in legal else "")
     print(f"   your move: {hint}; ? lists, help, quit", file=out)
     while True:
         line = read("your choice> ")

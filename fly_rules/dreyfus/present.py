@@ -49,9 +49,10 @@ class _Words:
     @staticmethod
     def tricks(old: Any, new: Any, action: Any) -> list[str]:
         if len(new.tricks) == len(old.tricks):
-            return []
+            return _record_changes(old, new, "the purchase [DRF-4.5]")
         played = "  ".join(f"{seat}:{card.symbol}" for seat, card in new.tricks[-1])
-        return [f"   trick {len(new.tricks)}: {played}  -> {_seat(new.leader)} takes it"]
+        line = f"   trick {len(new.tricks)}: {played}  -> {_seat(new.leader)} takes it"
+        return [line, *_record_changes(old, new, "short of four tricks [DRF-7.3]")]
 
     @staticmethod
     def deal_end(deal: Any) -> list[str]:
@@ -75,6 +76,19 @@ class _Words:
             cards = " ".join(c.symbol for c in deal.view(seat).hand.sorted())
             lines.append(f"  seat {seat}: {cards}  upper {deal.upper[seat]} lower {deal.lower[seat]}")
         return lines
+
+
+def _record_changes(old: Any, new: Any, upper_why: str) -> list[str]:
+    """Every record an action changed, in words with its rule: an overtrick written below [DRF-7.2]; a
+    purchase, or at the end of the deal the tricks short of four, written above [DRF-7.3]."""
+    lines = []
+    for seat in range(3):
+        if new.lower[seat] != old.lower[seat]:
+            why = "a trick beyond four [DRF-7.2]"
+            lines.append(f"      {_seat(seat)}: lower {old.lower[seat]} -> {new.lower[seat]}, {why}")
+        if new.upper[seat] != old.upper[seat]:
+            lines.append(f"      {_seat(seat)}: upper {old.upper[seat]} -> {new.upper[seat]}, {upper_why}")
+    return lines
 
 
 def _tricks(count: int) -> str:

@@ -4,6 +4,7 @@ bots, adapters), registered when :mod:`fly_rules.fly` is imported.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from fly_rules import registry
@@ -28,8 +29,9 @@ def _who(seat: int | None) -> str:
     return "nobody (over)" if seat is None else f"seat {seat}"
 
 
-def _records(records: tuple[int, ...]) -> str:
-    return ", ".join(f"seat {s} {r}" for s, r in enumerate(records))
+def _by_seat(pairs: Iterable[tuple[int, int]]) -> str:
+    """Records as ``seat:record``, short enough for seven seats on one line of 80 columns."""
+    return "  ".join(f"{seat}:{record}" for seat, record in pairs)
 
 
 class _Words:
@@ -53,24 +55,25 @@ class _Words:
             return []
         cards = "  ".join(f"{s}:{ALL_CARDS[c].symbol}" for s, c in new.completed[-1])
         taker = new.leader
-        line = f"   trick {len(new.completed)}: {cards}  -> {_seat(taker)} takes it (record {new.records[taker]})"
-        return [line, *_record_changes(old, new, taker)]
+        taken = f"-> {_seat(taker)} takes it (record {new.records[taker]})"
+        line = f"   trick {len(new.completed)}: {cards}  {taken}"
+        lines = [line] if len(line) <= 80 else [line[: -len(taken) - 2], f"      {taken}"]  # 80 columns
+        return [*lines, *_record_changes(old, new, taker)]
 
     @staticmethod
     def deal_end(deal: Any) -> list[str]:
         void = ["   deal void: records unchanged"] if deal.void else []
-        return [*void, "   records: " + ", ".join(f"{_seat(s)} {r}" for s, r in enumerate(deal.records))]
+        return [*void, "   records by seat: " + _by_seat(enumerate(deal.records))]
 
     @staticmethod
     def match_end(match: Any) -> str:
-        standings = ", ".join(f"{_seat(s)} {match.records[s]}" for s in match.standings())
-        return f"   standings: {standings}"
+        return "   standings (seat:record): " + _by_seat((s, match.records[s]) for s in match.standings())
 
     @staticmethod
     def describe(view: Any) -> list[str]:
         return [
             f"   trump card {view.trump_card.symbol}; stock {view.stock_size} cards",
-            f"   records: {_records(view.records)}",
+            "   records by seat: " + _by_seat(enumerate(view.records)),
         ]
 
     @staticmethod

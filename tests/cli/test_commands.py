@@ -62,7 +62,7 @@ def test_rec_3_3_play_with_scripted_input_rejects_bad_input_and_saves_the_histor
     out = result.stdout
     assert "your hand:" in out
     assert "trump card" in out
-    assert "records:" in out
+    assert "records by seat:" in out
     assert "   1. " in out
     assert "not understood" in out
     assert "not a legal action now" in out
@@ -122,7 +122,7 @@ def test_rec_4_3_replay_narrates_checks_and_rejects(tmp_path: Path) -> None:
     told = run("replay", str(good))
     assert told.returncode == 0
     assert "== Deal 1: seat" in told.stdout
-    assert "   records: seat 0 " in told.stdout
+    assert "   records by seat: 0:" in told.stdout
     bad = tmp_path / "bad.toml"
     other_version = f"rules_version = {fly.RULES_VERSION + 1}"
     bad.write_text(good.read_text().replace(f"rules_version = {fly.RULES_VERSION}", other_version), encoding="utf-8")
