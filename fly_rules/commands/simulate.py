@@ -61,17 +61,19 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     seed = seed_of(args.seed)
     max_deals = None  # already in the rules
     tally = Tally(players, tuple(names))
-    pieces = pool.chunks(args.matches, args.workers * 8 if args.workers > 1 else args.matches)
-    jobs = [(rules, names, seed, piece, max_deals) for piece in pieces]
+    jobs = ((rules, names, seed, piece, max_deals) for piece in pool.pieces(args.matches, args.workers))
     new_game(rules, seed=seed)  # bad settings refused here, before a progress bar is drawn
     progress = None if args.no_progress or args.json else _progress(args.matches)
+
+    def take(results: list[Any]) -> None:  # the results are tallied as they come, and not kept
+        for result in results:
+            tally.add(result)
+
     try:
-        results = pool.run_jobs(args.backend, args.workers, jobs, progress.advance if progress else None)
+        pool.run_jobs(args.backend, args.workers, jobs, take, progress.advance if progress else None)
     finally:
         if progress:
             progress.stop()
-    for result in sorted(results, key=lambda r: r.index):
-        tally.add(result)
     summary = tally.summary()
     summary["game"] = args.game
     summary["seed"] = seed

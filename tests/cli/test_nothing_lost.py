@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from fly_rules.cli import main
-from fly_rules.commands import CommandError, write_atomically
+from fly_rules.commands import CommandError, jobs, write_atomically
 from fly_rules.notation.history import dump_history, load_history
 from tests.cli.test_commands import run_once as run
 from tests.cli.test_stops import PLAY, one_line, play_process, stop_at_prompt
@@ -252,3 +252,36 @@ def test_rec_4_1_resume_refuses_a_cut_or_edited_history(tmp_path: Path) -> None:
         assert why in one_line(result.stderr)
         assert path.read_text(encoding="utf-8") == before
     assert run("play", "--resume", str(base), stdin="1\n" * 4000).returncode == 0
+
+
+def test_simulate_streams_a_huge_n_in_flat_memory() -> None:
+    """Issue 21, 8: `simulate -n 100000000` plays at once in the memory of a small run (it took 800 MB
+    within ten seconds: the tallies are kept, not the results), and Ctrl-C stops it with one line."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fly_rules", "simulate", "-n", "100000000", "--no-progress"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        time.sleep(4)
+        status = Path(f"/proc/{process.pid}/status").read_text()
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    peak = int(next(line for line in status.splitlines() if line.startswith("VmHWM:")).split()[1])
+    assert peak < 100_000  # kB; a run of 1,000 matches peaks near 30 MB
+    assert process.returncode == 130
+    assert one_line(err.decode()) == "fly-rules: interrupted"
+
+
+def test_simulate_pieces_are_made_as_needed_and_cover_every_match() -> None:
+    """Issue 21, 8: the matches are cut into pieces of at most 1,000, made lazily (a range of 10**99
+    costs nothing), in order, whatever the number of workers."""
+    for total, workers in ((1, 1), (2500, 1), (2500, 3), (17, 4)):
+        made = list(jobs.pieces(total, workers))
+        assert [i for piece in made for i in piece] == list(range(total))
+        assert max(map(len, made)) <= jobs.PIECE
+    huge = jobs.pieces(10**99, 2)
+    assert next(huge) == range(1000)
+    assert next(huge) == range(1000, 2000)
