@@ -38,15 +38,17 @@ def popcount(masks: Array) -> Array:
 def kth_bit(masks: Array, k: Array) -> Array:
     """The index of the ``k``-th lowest set bit of each mask (``k`` below its popcount), as int64: a
     binary search by the popcount of halves down to a byte, then a table."""
-    m = masks.astype(np.uint64)
+    m = masks.astype(np.uint64)  # a copy, narrowed in place
     k = k.astype(np.uint8)
     position = np.zeros(m.shape[0], np.int64)
     for width, low in _HALVES:
-        count = np.bitwise_count(m & low)
+        lower = m & low
+        count = np.bitwise_count(lower)
         upper = k >= count
-        k = k - np.where(upper, count, np.uint8(0))
-        m = np.where(upper, m >> width, m & low)
-        position += upper * int(width)
+        np.subtract(k, count, out=k, where=upper)
+        np.right_shift(m, width, out=m)
+        np.copyto(m, lower, where=~upper)
+        np.add(position, int(width), out=position, where=upper)
     found: Array = position + _SELECT8[m.astype(np.int64), k]
     return found
 

@@ -151,7 +151,6 @@ class DreyfusBatch(BatchEngine):
             "trick_leaders": np.full((b, 12), -1, _I),
             "trick_winners": np.full((b, 12), -1, _I),
             "tricks_done": z(b, _I),
-            "played_by": z((b, 3), np.uint64),
             "start_upper": z((b, 3), _I),
             "start_lower": z((b, 3), _I),
             "log": z((b, _LOG), np.int16),
@@ -218,7 +217,6 @@ class DreyfusBatch(BatchEngine):
         s.trick_leaders[at] = -1
         s.trick_winners[at] = -1
         s.tricks_done[at] = 0
-        s.played_by[at] = 0
         s.log_len[at] = 0
         s.phase[at] = _EXCHANGE_PHASE
         eldest = (dealers + 1) % 3
@@ -295,20 +293,23 @@ class DreyfusBatch(BatchEngine):
     # --- the play -------------------------------------------------------------------------------
 
     def _lead(self, s: BatchState, rows: Array, seat: Array) -> None:
-        s.current_player[rows] = seat
-        s.leader[rows] = seat
-        s.trick_len[rows] = 0
-        s.trick[rows] = NO_CARD
-        s.best_power[rows] = -1
-        s.best_card[rows] = NO_CARD
-        s.legal[rows] = s.hands[rows, seat]
+        """``seat`` leads the next trick: any card [DRF-5.2]."""
+        sel = self._sel(rows)
+        s.current_player[sel] = seat
+        s.leader[sel] = seat
+        s.trick_len[sel] = 0
+        s.trick[sel] = NO_CARD
+        s.best_power[sel] = -1
+        s.best_card[sel] = NO_CARD
+        s.legal[sel] = s.hands[rows, seat]
 
     def _required(self, s: BatchState, rows: Array, hand: Array) -> Array:
         """The cards of ``hand`` that keep every duty of play [DRF-6.2] [DRF-6.3] [DRF-6.4] [DRF-6.5]."""
+        sel = self._sel(rows)
         rules = self.rules
-        trump = s.contract[rows]
+        trump = s.contract[sel]
         led = self._suit[s.trick[rows, 0]]
-        best = s.best_card[rows]
+        best = s.best_card[sel]
         best_suit = self._suit[best]
         in_suit = hand & self._suit_mask[led]
         if rules.must_head_trick:
@@ -327,9 +328,10 @@ class DreyfusBatch(BatchEngine):
     def _play(self, s: BatchState, rows: Array, card: Array) -> None:
         """Each row's seat to move plays ``card``; the third card completes the trick [DRF-6.1] [DRF-6.6]
         [DRF-10.1]."""
-        seat = s.current_player[rows]
+        sel = self._sel(rows)
+        seat = s.current_player[sel].copy()  # views when sel is every row
         hand = s.hands[rows, seat]
-        position = s.trick_len[rows]
+        position = s.trick_len[sel].copy()
         if self._penalize:
             following = position > 0
             required = np.where(following, self._required(s, rows, hand), hand)
@@ -338,14 +340,14 @@ class DreyfusBatch(BatchEngine):
                 self._revoke(s, rows[revoked], seat[revoked])
         s.hands[rows, seat] = hand ^ BIT[card]
         s.trick[rows, position] = card
-        s.trick_len[rows] = position + 1
+        s.trick_len[sel] = position + 1
         leads = position == 0
         s.power_row[rows[leads]] = s.contract[rows[leads]] * 5 + self._suit[card[leads]]
-        power = self._power[s.power_row[rows], card]
-        better = power > s.best_power[rows]
-        s.best_power[rows] = np.where(better, power, s.best_power[rows])
-        s.best_card[rows] = np.where(better, card, s.best_card[rows])
-        s.best_pos[rows] = np.where(better, position, s.best_pos[rows])
+        power = self._power[s.power_row[sel], card]
+        better = power > s.best_power[sel]
+        s.best_power[sel] = np.where(better, power, s.best_power[sel])
+        s.best_card[sel] = np.where(better, card, s.best_card[sel])
+        s.best_pos[sel] = np.where(better, position, s.best_pos[sel])
         going = position < 2
         if going.any():
             r = rows[going]
@@ -358,17 +360,16 @@ class DreyfusBatch(BatchEngine):
     def _complete_trick(self, s: BatchState, r: Array) -> None:
         """The trick's taker [DRF-6.6] writes an overtrick below at once [DRF-7.2] [DRF-8.2]; the taker
         leads the next [DRF-5.2], or the deal ends after the twelfth [DRF-6.7]."""
+        sel = self._sel(r)
         rules = self.rules
-        winner = (s.leader[r] + s.best_pos[r]) % 3
-        number = s.tricks_done[r]
-        s.tricks[r, number] = s.trick[r]
-        s.trick_leaders[r, number] = s.leader[r]
+        winner = (s.leader[sel] + s.best_pos[sel]) % 3
+        number = s.tricks_done[sel].copy()  # a view when sel is every row
+        s.tricks[r, number] = s.trick[sel]
+        s.trick_leaders[r, number] = s.leader[sel]
         s.trick_winners[r, number] = winner
-        s.tricks_done[r] = number + 1
-        for j in range(3):
-            s.played_by[r, (s.leader[r] + j) % 3] |= BIT[s.trick[r, j]]
-        s.trick[r] = NO_CARD
-        s.trick_len[r] = 0
+        s.tricks_done[sel] = number + 1
+        s.trick[sel] = NO_CARD
+        s.trick_len[sel] = 0
         count = s.tricks_taken[r, winner] + 1
         s.tricks_taken[r, winner] = count
         scores = (count > rules.par_tricks) & (s.revokes[r, winner] == 0)
@@ -510,8 +511,12 @@ class DreyfusBatch(BatchEngine):
             player = (s.leader + j) % 3
             out[rows[has], at + 52 * player[has] + s.trick[has, j]] = 1
         at += 156
-        for other in range(3):
-            out[:, at + 52 * other : at + 52 * other + 52] = unpack(s.played_by[:, other], 52)
+        for number in range(12):
+            for j in range(3):
+                card = s.tricks[:, number, j]
+                has = card != NO_CARD
+                player = (s.trick_leaders[:, number] + j) % 3
+                out[rows[has], at + 52 * player[has] + card[has]] = 1
         at += 156
         out[:, at : at + 3] = s.bought / 12
         out[:, at + 3] = (12 - s.talon_taken) / 12

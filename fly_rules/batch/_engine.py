@@ -77,6 +77,10 @@ class BatchEngine:
             raise ValueError(f"actions must be {self.batch_size} integers (one per game), not {ids.dtype} {ids.shape}")
         return ids.astype(np.int64)
 
+    def _sel(self, rows: Array) -> Any:
+        """``rows`` (ascending game numbers) as an index: a slice when it is every game (a view, not a gather)."""
+        return slice(None) if len(rows) == self.batch_size else rows
+
     @staticmethod
     def _seed_of(state: BatchState, game: int) -> Any:
         """Game ``game``'s seed as the scalar engine takes it: ``"batch:<seed>:<game>"`` for a game the

@@ -347,10 +347,6 @@ class FlyBatch(BatchEngine):
         s.current_player[at] = self._left[dealers]
         self._declaration_legal(s, rows)
 
-    def _sel(self, rows: Array) -> Any:
-        """``rows`` as an index: a slice when it is every game (a view, not a gather)."""
-        return slice(None) if len(rows) == self.batch_size else rows
-
     # --- the exchange ---------------------------------------------------------------------------
 
     def _limit(self, s: BatchState, rows: Array) -> Array:
