@@ -59,6 +59,7 @@ nitpick_ignore_regex = [
     # the adapters' third-party libraries (numpy arrays, OpenSpiel and PettingZoo base classes)
     ("py:class", r"(numpy|np|pyspiel|pettingzoo|gymnasium)\..*"),
     ("py:class", r"Floats"),  # the adapters' alias of a numpy array of float32
+    ("py:class", r"Array"),  # the batch engine's alias of a numpy array
     # the private named-tuple fields behind a Dreyfus match (its own page lists what they mean)
     ("py:class", r"fly_rules\.dreyfus\.match\._MatchFields"),
     # The game modules, cited by docstrings before they land; once they exist, they resolve.

@@ -488,7 +488,7 @@ class DreyfusBatch(BatchEngine):
 
     def observation(self, state: BatchState) -> Array:
         """``float32[B, observation_size]``: each game's seat to move's view, in the layout of
-        :func:`fly_rules.adapters.encoding.write_dreyfus_observation` [DRF-11.1] [DRF-4.6]."""
+        :mod:`fly_rules.adapters.encoding` [DRF-11.1] [DRF-4.6]."""
         s, b, rules = state, self.batch_size, self.rules
         rows = np.arange(b)
         seat = np.maximum(s.current_player, 0)

@@ -805,7 +805,7 @@ class FlyBatch(BatchEngine):
 
     def observation(self, state: BatchState) -> Array:
         """``float32[B, observation_size]``: each game's seat to move's view, in the layout of
-        :func:`fly_rules.adapters.encoding.write_fly_observation` (nothing marked) [FLY-5.1]."""
+        :mod:`fly_rules.adapters.encoding` (nothing marked) [FLY-5.1]."""
         s, n, b = state, self.num_players, self.batch_size
         rows = np.arange(b)
         seat = np.maximum(s.current_player, 0)
