@@ -123,8 +123,9 @@ class DreyfusBatch(BatchEngine):
             "legal": z(b, np.uint64),
             "hands": z((b, 3), np.uint64),
             "dealt": z((b, 3), np.uint64),
-            "talon": z((b, 12), _I),
+            "talon": z((b, 12), np.int8),
             "talon_taken": z(b, _I),
+            "talon_union": z((b, 13), np.uint64),
             "contract": z(b, _I),
             "dealer": z(b, _I),
             "first_dealer": z(b, _I),
@@ -147,7 +148,7 @@ class DreyfusBatch(BatchEngine):
             "best_card": np.full(b, NO_CARD, _I),
             "best_pos": z(b, _I),
             "power_row": z(b, _I),
-            "tricks": np.full((b, 12, 3), NO_CARD, _I),
+            "tricks": np.full((b, 12, 3), NO_CARD, np.int8),
             "trick_leaders": np.full((b, 12), -1, _I),
             "trick_winners": np.full((b, 12), -1, _I),
             "tricks_done": z(b, _I),
@@ -178,10 +179,10 @@ class DreyfusBatch(BatchEngine):
         state.batch_seed[0] = seed
         state.own_seed[:] = True
         state.first_dealer[:] = dealers
-        self._deal(state, np.arange(b), dealers)
+        self._deal(state, np.arange(b), dealers, fresh=True)
         return state
 
-    def _deal(self, s: BatchState, rows: Array, dealers: Array) -> None:
+    def _deal(self, s: BatchState, rows: Array, dealers: Array, *, fresh: bool = False) -> None:
         """Deal the next deal of each game of ``rows`` [DRF-2.2] [DRF-2.3] [DRF-3.3]."""
         packs = shuffled_decks(s.key[0], s.games[rows], s.deal_number[rows], self._deck)
         got = packs[:, self._positions]  # [R, 4, 12]
@@ -190,17 +191,28 @@ class DreyfusBatch(BatchEngine):
         seats = np.arange(len(rows))
         for receiver in range(3):
             hands[seats, (dealers + 1 + receiver) % 3] = masks[:, receiver]
-        self._begin_deal(s, rows, dealers, hands, got[:, 3])
+        self._begin_deal(s, rows, dealers, hands, got[:, 3], fresh=fresh)
 
-    def _begin_deal(self, s: BatchState, rows: Array, dealers: Array, hands: Array, talon: Array) -> None:
+    def _begin_deal(
+        self, s: BatchState, rows: Array, dealers: Array, hands: Array, talon: Array, *, fresh: bool = False
+    ) -> None:
         """Set ``rows`` at eldest's exchange turn [DRF-4.1]."""
         at = slice(None) if len(rows) == self.batch_size else rows  # all rows: no gather
         s.hands[at] = hands
         s.dealt[at] = hands
         s.talon[at] = talon
-        s.talon_taken[at] = 0
+        union = np.zeros((len(rows), 13), np.uint64)
+        union[:, 1:] = np.cumsum(BIT[talon], axis=1, dtype=np.uint64)  # drawing k cards: two look-ups
+        s.talon_union[at] = union
         s.contract[at] = self._cycle[s.deal_number[rows] % len(self._cycle)]
         s.dealer[at] = dealers
+        eldest = (dealers + 1) % 3
+        s.leader[at] = eldest
+        s.current_player[at] = eldest
+        if fresh:  # the arrays were just made with these values
+            self._exchange_legal(s, rows)
+            return
+        s.talon_taken[at] = 0
         s.exchange_step[at] = 0
         s.marked[at] = 0
         s.discards[at] = 0
@@ -219,9 +231,6 @@ class DreyfusBatch(BatchEngine):
         s.tricks_done[at] = 0
         s.log_len[at] = 0
         s.phase[at] = _EXCHANGE_PHASE
-        eldest = (dealers + 1) % 3
-        s.leader[at] = eldest
-        s.current_player[at] = eldest
         self._exchange_legal(s, rows)
 
     # --- the exchange ---------------------------------------------------------------------------
@@ -255,10 +264,7 @@ class DreyfusBatch(BatchEngine):
         seat = s.current_player[rows]
         size = popcount(discard)
         taken = s.talon_taken[rows]
-        drawn = np.zeros(len(rows), np.uint64)
-        for j in range(12):
-            takes = (j >= taken) & (j < taken + size)
-            drawn |= np.where(takes, BIT[s.talon[rows, j]], _ZERO)
+        drawn = s.talon_union[rows, taken + size] ^ s.talon_union[rows, taken]
         s.hands[rows, seat] = s.hands[rows, seat] & ~discard | drawn
         s.discards[rows, seat] |= discard
         s.bought[rows, seat] += size
@@ -513,7 +519,7 @@ class DreyfusBatch(BatchEngine):
         at += 156
         for number in range(12):
             for j in range(3):
-                card = s.tricks[:, number, j]
+                card = s.tricks[:, number, j].astype(_I)
                 has = card != NO_CARD
                 player = (s.trick_leaders[:, number] + j) % 3
                 out[rows[has], at + 52 * player[has] + card[has]] = 1
@@ -664,7 +670,7 @@ class DreyfusBatch(BatchEngine):
         given = np.array([_NO_TRUMP if getattr(x, "contract", None) is None else int(x.contract) for x in states])
         if not np.array_equal(given, self._cycle[state.deal_number % cycle]):
             raise ValueError("from_scalar: a deal's contract is not the one the cycle gives its number (DRF-3.3)")
-        self._begin_deal(state, np.arange(b), dealers, hands, talon)
+        self._begin_deal(state, np.arange(b), dealers, hands, talon, fresh=True)
         return state
 
 

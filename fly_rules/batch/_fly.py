@@ -207,7 +207,7 @@ class FlyBatch(BatchEngine):
             "phase": z(b, _I),
             "legal": z(b, np.uint64),
             "hands": z((b, n), np.uint64),
-            "stock": np.full((b, 52), NO_CARD, _I),
+            "stock": np.full((b, 52), NO_CARD, np.int8),
             "stock_pos": z(b, _I),
             "stock_len": z(b, _I),
             "stock_union": z((b, 53), np.uint64),
@@ -240,16 +240,16 @@ class FlyBatch(BatchEngine):
             "best_power": np.full(b, -1, _I),
             "best_pos": z(b, _I),
             "power_row": z(b, _I),
-            "tricks": np.full((b, 5, n), NO_CARD, _I),
+            "tricks": np.full((b, 5, n), NO_CARD, np.int8),
             "trick_leaders": np.full((b, 5), -1, _I),
             "trick_winners": np.full((b, 5), -1, _I),
             "tricks_done": z(b, _I),
-            "trick_seat_history": np.full((b, 5, n), -1, _I),
+            "trick_seat_history": np.full((b, 5, n), -1, np.int8),
             "winners": z((b, n), bool),
             "void": z(b, bool),
             "redeal": z(b, bool),
             "start_hands": z((b, n), np.uint64),
-            "start_stock": np.full((b, 52), NO_CARD, _I),
+            "start_stock": np.full((b, 52), NO_CARD, np.int8),
             "start_records": z((b, n), _I),
             "log": z((b, _LOG), np.int16),
             "log_len": z(b, _I),
@@ -277,15 +277,15 @@ class FlyBatch(BatchEngine):
         state.own_seed[:] = True
         state.first_dealer[:] = dealers
         state.records[:] = self.rules.start_record
-        self._deal(state, np.arange(b), dealers)
+        self._deal(state, np.arange(b), dealers, fresh=True)
         return state
 
-    def _deal(self, state: BatchState, rows: Array, dealers: Array) -> None:
+    def _deal(self, state: BatchState, rows: Array, dealers: Array, *, fresh: bool = False) -> None:
         """Deal the next deal of each game of ``rows`` [FLY-3.1] [FLY-3.2] [FLY-3.4]."""
         packs = shuffled_decks(state.key[0], state.games[rows], state.deal_number[rows], self._deck)
-        self._start(state, rows, dealers, packs)
+        self._start(state, rows, dealers, packs, fresh=fresh)
 
-    def _start(self, state: BatchState, rows: Array, dealers: Array, packs: Array) -> None:
+    def _start(self, state: BatchState, rows: Array, dealers: Array, packs: Array, *, fresh: bool) -> None:
         """Start deals from packs in dealing order (hands, then the trump card, then the stock)."""
         n = self.num_players
         dealt = 5 * n
@@ -295,10 +295,19 @@ class FlyBatch(BatchEngine):
         rest = packs.shape[1] - dealt - 1
         stock[:, :rest] = packs[:, dealt + 1 :]
         trump_card = packs[:, dealt]
-        self._begin_deal(state, rows, dealers, hands, trump_card, stock, np.full(len(rows), rest, _I))
+        self._begin_deal(state, rows, dealers, hands, trump_card, stock, np.full(len(rows), rest, _I), fresh=fresh)
 
     def _begin_deal(
-        self, state: BatchState, rows: Array, dealers: Array, hands: Array, trump_card: Array, stock: Array, size: Array
+        self,
+        state: BatchState,
+        rows: Array,
+        dealers: Array,
+        hands: Array,
+        trump_card: Array,
+        stock: Array,
+        size: Array,
+        *,
+        fresh: bool = False,
     ) -> None:
         """Set ``rows`` at the start of the exchange: the player left of the dealer declares first [FLY-4.1]."""
         at = slice(None) if len(rows) == self.batch_size else rows  # all rows: no gather
@@ -316,13 +325,17 @@ class FlyBatch(BatchEngine):
         s.trump[at] = trump_card // 13
         s.dealer[at] = dealers
         s.start_records[at] = s.records[rows]
-        s.phase[at] = _EXCHANGE_PHASE
         s.active[at] = True
+        s.turnup_here[at] = True
+        s.current_player[at] = self._left[dealers]
+        if fresh:  # the arrays were just made with these values
+            self._declaration_legal(s, rows)
+            return
+        s.phase[at] = _EXCHANGE_PHASE
         s.declaration_round[at] = 0
         s.must_confirm[at] = False
         s.exchanged[at] = 0
         s.refills[at] = 0
-        s.turnup_here[at] = True
         s.discards[at] = 0
         s.gave_ace[at] = False
         s.declared[at] = 0
@@ -344,7 +357,6 @@ class FlyBatch(BatchEngine):
         s.void[at] = False
         s.redeal[at] = False
         s.log_len[at] = 0
-        s.current_player[at] = self._left[dealers]
         self._declaration_legal(s, rows)
 
     # --- the exchange ---------------------------------------------------------------------------
@@ -820,7 +832,8 @@ class FlyBatch(BatchEngine):
         at += 52 * n
         for number in range(5):
             for j in range(n):
-                played, card = s.trick_seat_history[:, number, j], s.tricks[:, number, j]
+                played = s.trick_seat_history[:, number, j].astype(_I)
+                card = s.tricks[:, number, j].astype(_I)
                 has = played >= 0
                 out[rows[has], at + 52 * played[has] + card[has]] = 1
         at += 52 * n
@@ -958,5 +971,5 @@ class FlyBatch(BatchEngine):
             state.deal_number[i] = deal.deal_number
             state.seeds[i] = deal.table.seed
             state.first_dealer[i] = getattr(scalar, "first_dealer", deal.dealer)
-        self._begin_deal(state, np.arange(self.batch_size), dealers, hands, trump, stock, size)
+        self._begin_deal(state, np.arange(self.batch_size), dealers, hands, trump, stock, size, fresh=True)
         return state
