@@ -87,21 +87,37 @@ class MatchBase(Pictured, Generic[_D, _V]):
     if TYPE_CHECKING:  # the fields (read only), in the order of MATCH_FIELDS
 
         @property
-        def rules(self) -> Any: ...
+        def rules(self) -> Any:
+            """The rules the match is played under."""
+
         @property
-        def seed(self) -> int | str: ...
+        def seed(self) -> int | str:
+            """The seed every deal of the match is shuffled from."""
+
         @property
-        def first_dealer(self) -> int: ...
+        def first_dealer(self) -> int:
+            """The seat that dealt the first deal."""
+
         @property
-        def deal(self) -> _D: ...
+        def deal(self) -> _D:
+            """The deal being played (the last one once the match is over)."""
+
         @property
-        def previous_deal(self) -> _D | None: ...
+        def previous_deal(self) -> _D | None:
+            """The deal played before the current one, or None during the first."""
+
         @property
-        def deals_played(self) -> int: ...
+        def deals_played(self) -> int:
+            """How many deals have been played out."""
+
         @property
-        def is_over(self) -> bool: ...
+        def is_over(self) -> bool:
+            """Whether the match has ended."""
+
         @property
-        def history(self) -> tuple[Any, ...] | None: ...
+        def history(self) -> tuple[Any, ...] | None:
+            """The finished deals' actions as nested ``(newest, rest)`` pairs (:func:`unwind` lists them), or None."""
+
         def __iter__(self) -> Iterator[Any]: ...
 
     @classmethod
