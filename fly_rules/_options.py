@@ -54,10 +54,22 @@ def changed_options(rules: Any, default: Any) -> dict[str, object]:
     }
 
 
-def whole(default: int | None, low: int, high: int, *, rule: str = "") -> Any:
+def whole(default: int | None, low: int, high: int, *, rule: str = "", says: str = "") -> Any:
     """An attrs field for a whole-number option from ``low`` to ``high`` (or None, where the annotation
-    allows it); ``rule`` (a rule ID) leads the message of a refused value."""
-    return attrs.field(default=default, metadata={_RANGE: (low, high, rule)})
+    allows it); ``rule`` (a rule ID) leads the message of a refused value, and ``says`` (formatted with
+    ``low`` and ``high``) puts the range in the game's own words instead of "must be a whole number".
+
+    >>> @attrs.frozen
+    ... class Table:
+    ...     players: int = whole(3, 3, 5, rule="X-1", says="the table seats {low} to {high} players")
+    ...     def __attrs_post_init__(self) -> None:
+    ...         check_options(self)
+    >>> Table(players=6)
+    Traceback (most recent call last):
+    ...
+    fly_rules.errors.InvalidRules: invalid rules option players: X-1: the table seats 3 to 5 players, not 6
+    """
+    return attrs.field(default=default, metadata={_RANGE: (low, high, rule, says)})
 
 
 def check_options(rules: Any) -> None:
@@ -75,13 +87,14 @@ def check_options(rules: Any) -> None:
         elif bounds is None:
             if type(value) is not bool:
                 raise InvalidRules(name, f"must be True or False, not {shown(value)}")
-        elif not (type(value) is int and bounds[0] <= value <= bounds[1]) and not (value is None and bounds[3]):
-            low, high, rule, optional = bounds
-            what = f"{'None or ' if optional else ''}a whole number from {low} to {high}"
-            raise InvalidRules(name, f"{rule}{': ' if rule else ''}must be {what}, not {shown(value)}")
+        elif not (type(value) is int and bounds[0] <= value <= bounds[1]) and not (value is None and bounds[4]):
+            low, high, rule, says, optional = bounds
+            says = says or f"must be {'None or ' if optional else ''}a whole number from {{low}} to {{high}}"
+            said = says.format(low=low, high=high)
+            raise InvalidRules(name, f"{rule}{': ' if rule else ''}{said}, not {shown(value)}")
 
 
-_Check = tuple[str, tuple[object, ...] | None, tuple[int, int, str, bool] | None]
+_Check = tuple[str, tuple[object, ...] | None, tuple[int, int, str, str, bool] | None]
 
 
 def _checks(cls: type) -> tuple[_Check, ...]:
@@ -96,7 +109,7 @@ _CHECKS: dict[type, tuple[_Check, ...]] = {}
 
 def _read_checks(cls: type) -> tuple[_Check, ...]:
     """Per checked option of ``cls``: its name, the values of its ``Literal`` (or None), and for a whole
-    number its (low, high, rule, None allowed); a ``bool`` option has neither."""
+    number its (low, high, rule, words, None allowed); a ``bool`` option has neither."""
     hints = typing.get_type_hints(cls)
     found: list[_Check] = []
     for field in attrs.fields(cls):
@@ -105,8 +118,8 @@ def _read_checks(cls: type) -> tuple[_Check, ...]:
         optional = type(None) in args
         kinds = [arg for arg in args if arg is not type(None)]
         if _RANGE in field.metadata:
-            low, high, rule = field.metadata[_RANGE]
-            found.append((field.name, None, (low, high, rule, optional)))
+            low, high, rule, says = field.metadata[_RANGE]
+            found.append((field.name, None, (low, high, rule, says, optional)))
         elif kinds and all(typing.get_origin(arg) is typing.Literal for arg in kinds):
             values = tuple(v for arg in kinds for v in typing.get_args(arg))
             found.append((field.name, (None, *values) if optional else values, None))

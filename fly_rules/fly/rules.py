@@ -59,10 +59,10 @@ class FlyRules:
     >>> FlyRules(players=8)
     Traceback (most recent call last):
     ...
-    fly_rules.errors.InvalidRules: invalid rules option players: FLY-1.1: must be a whole number from 3 to 7, not 8
+    fly_rules.errors.InvalidRules: invalid rules option players: FLY-1.1: Fly is for 3 to 7 players, not 8
     """
 
-    players: int = whole(4, 3, 7, rule="FLY-1.1")
+    players: int = whole(4, 3, 7, rule="FLY-1.1", says="Fly is for {low} to {high} players")
     """Number of players, 3 to 7 [FLY-1.1]."""
     direction: Literal["clockwise", "anticlockwise"] = "clockwise"
     """Which way the deal, the declarations, the play and the dealership pass [FLY-1.2]."""

@@ -28,7 +28,7 @@ def test_fly_10_1_demo_prints_a_whole_match() -> None:
     assert "== Deal 1: seat" in text
     assert "trump card" in text
     assert "trick 1:" in text
-    assert "records:" in text
+    assert "records by seat:" in text
     assert "== Match over after" in text
     assert "wins the match" in text or "no winner" in text
 
