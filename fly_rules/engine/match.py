@@ -123,7 +123,7 @@ class MatchBase(Pictured, Generic[_D, _V]):
     @classmethod
     def starting(cls, rules: Any, seed: int | str, dealer: int, deal: _D) -> Self:
         """The match at its first deal ``deal``, dealt by ``dealer`` from ``seed`` under ``rules``."""
-        built: Self = cast(Any, cls)(
+        built: Self = cls(  # type: ignore[call-arg]
             rules=rules,
             seed=seed,
             first_dealer=dealer,

@@ -171,7 +171,7 @@ def legal_declarations(table: DealTable, exchanges: Exchanges, hands: tuple[int,
         return actions
     hand = hands[seat]
     choosable = hand if rules.ace_of_spades_discardable else hand & ~_AS_BIT
-    if _may_swap(table, exchanges, seat):
+    if rules.turnup_use == "dealer_swap" and seat == table.dealer and exchanges.turnup_here:  # _may_swap, inline
         actions += tuple(SwapTrump(card) for card in CardSet(choosable))
     limit = rules.max_exchange
     if rules.total_exchange_cap is not None or len(exchanges.stock_indices) < limit:

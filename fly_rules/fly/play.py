@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 _AS_BIT = 1 << ACE_OF_SPADES
+_new = tuple.__new__
 _DUTY_RULES = {Duty.FOLLOW: "FLY-6.3", Duty.HEAD: "FLY-6.3", Duty.TRUMP: "FLY-6.4", Duty.OVERTRUMP: "FLY-6.4"}
 
 _Played = tuple[int | None, tuple[int, ...], Score, tuple[int, ...]]
@@ -217,17 +218,28 @@ def begin_play(table: DealTable, score: Score, active: tuple[bool, ...], hands: 
         if active[seat] and mask & _AS_BIT:
             ace_holder = seat
     leader = _next_active(table, active, table.dealer)
-    started = Score(
-        records=score.records,
-        tricks_taken=(0,) * rules.players,
-        last_trick_of=(0,) * rules.players,
-        leader=leader,
-        ace_holder=ace_holder,
-        ace_bonus_due=ace_holder is not None,
-        in_play=count,
-        next_in_play=table.left
-        if count == rules.players
-        else tuple(_next_active(table, active, s) for s in range(rules.players)),
+    n = rules.players
+    following = table.left if count == n else tuple(_next_active(table, active, s) for s in range(n))
+    # the fields in order (once a deal, on the hot path): records, tricks taken, last trick of, completed,
+    # leader, A♠ holder, bonus due, winners, void, redeal, in play, next in play, revokes
+    zeros = (0,) * n
+    started = _new(
+        Score,
+        (
+            score.records,
+            zeros,
+            zeros,
+            (),
+            leader,
+            ace_holder,
+            ace_holder is not None,
+            (),
+            False,
+            False,
+            count,
+            following,
+            (),
+        ),
     )
     if count == 1:
         return _awarded(table, started, active, hands, leader)  # FLY-5.5

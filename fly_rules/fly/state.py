@@ -496,13 +496,16 @@ _position = operator.attrgetter(*FlyDeal._fields[:-1])  # every field but the hi
 def start_deal(table: DealTable, hands: tuple[int, ...], stock: tuple[int, ...], records: tuple[int, ...]) -> FlyDeal:
     """The deal at the start of the exchange: the player left of the dealer declares first [FLY-4.1]."""
     n = table.rules.players
+    # the pieces in field order: one deal each, on the hot path of random play (benchmarks/bench.py)
+    exchanges = _new(Exchanges, (stock, (True,) * n, ((),) * n, True, 0, 0, False, 0, 0))
+    score = _new(Score, (records, (0,) * n, (0,) * n, (), None, None, False, (), False, False, 0, (), ()))
     return FlyDeal(
         table=table,
         phase=_EXCHANGE,
         to_move=table.left[table.dealer],
         hand_masks=hands,
-        exchanges=Exchanges(stock_indices=stock, active=(True,) * n, declared=((),) * n),
-        score=Score(records=records, tricks_taken=(0,) * n, last_trick_of=(0,) * n),
+        exchanges=exchanges,
+        score=score,
         trick_cards=(),
         legal_mask=0,
         history=None,
