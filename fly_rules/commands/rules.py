@@ -6,6 +6,7 @@ import argparse
 import re
 import textwrap
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from fly_rules.cards import Card
@@ -121,9 +122,18 @@ def _print_rule(rule: Rule, out: TextIO) -> None:
     for label, values in (("Source", rule.sources), ("Decision", rule.decisions), ("Options", rule.options)):
         for value in values:
             print(f"{label}: {value}\n", file=out)
+    if any("seeds/" in source for source in rule.sources):
+        print(f"(seeds/ is the folder of the source documents: {_seeds_dir()})\n", file=out)
     print("Tests that cite it:", file=out)
     for line in _citing_tests(rule.id):
         print(f"  {line}", file=out)
+
+
+def _seeds_dir() -> Path:
+    """The source documents' folder: ``seeds/`` beside ``specs/`` in a checkout, shipped in the wheel as
+    ``fly_rules/_seeds``."""
+    beside = find_spec_dir().parent / "seeds"
+    return beside if beside.is_dir() else Path(__file__).resolve().parents[1] / "_seeds"
 
 
 def _citing_tests(rule_id: str) -> list[str]:
