@@ -44,10 +44,11 @@ _STEP_TIGHT: Final = 21  # the same for hands of more than eight cards
 _GAP: Final = 14  # margins and gaps
 _PAD: Final = 8  # inside a seat's panel
 _PANEL_MIN: Final = 176  # the narrowest seat panel: room for the name, record and declaration
-_PANEL_TEXT: Final = 40  # the two lines of a seat's panel above its hand
+_PANEL_TEXT: Final = 56  # the three lines of a seat's panel above its hand: name, record, declaration
+_BUTTON: Final = 24  # room for the dealer's button at the right of a panel's first line
 _MIDDLE: Final = (2 * CARD_WIDTH + 12, CARD_HEIGHT + 34)  # the trump card, the stock and the note under them
 _TRICK_RX: Final = 118  # the ellipse the trick's cards lie on
-_TRICK_RY: Final = 104
+_TRICK_RY: Final = 112  # tall enough that no trick card of five seats covers the word over the trump card
 _TITLE_HEIGHT: Final = 30
 _RED: Final = "#c8102e"
 _BLACK: Final = "#1a1a1a"
@@ -116,6 +117,21 @@ def _draw_card(parent: ET.Element, face: Card | None, x: float, y: float) -> Non
     _suit(group, face.suit, CARD_WIDTH - 32, CARD_HEIGHT - 34, 26)
     title = ET.SubElement(group, "title")
     title.text = face.symbol
+
+
+# Widths of characters in ems, a little over DejaVu Sans (the widest of the common sans-serif fonts), so that a
+# panel or a picture sized from them holds its text in any browser.
+_NARROW: Final = frozenset(" ,.:;'!|()[]/fijlrt")
+_WIDE: Final = frozenset("mwMW")
+
+
+def _text_width(text: str, size: int, *, bold: bool = False) -> float:
+    """The width a label of that font size takes, estimated (an SVG has no text metrics before a browser
+    draws it): pictures and panels are sized from it so that no text runs past their edge."""
+    ems = sum(
+        0.4 if c in _NARROW else 1.0 if c in _WIDE else 0.8 if c.isupper() or not c.isascii() else 0.64 for c in text
+    )
+    return ems * size * (1.1 if bold else 1.0)
 
 
 def _label(
@@ -234,6 +250,21 @@ def _draw_dealer_button(group: ET.Element, x: float, y: float) -> None:
     ET.SubElement(button, "text", {**text, "font-weight": "bold", "text-anchor": "middle"}).text = "D"
 
 
+def _record_text(record: object) -> str:
+    return f"record {record}" if isinstance(record, int) else str(record)
+
+
+def _panel_width(counts: Sequence[int], texts: Sequence[tuple[object, str | None]], seats: int) -> int:
+    """The seats' panels' common width: room for the longest hand, name (with the dealer's button), record
+    and declaration."""
+    lines = [
+        _text_width(f"▶ seat {seats - 1}", 13, bold=True) + _BUTTON,
+        *(_text_width(_record_text(r), 12) for r, _ in texts if r is not None),
+        *(_text_width(d, 12) for _, d in texts if d),
+    ]
+    return math.ceil(max(_PANEL_MIN, *(_hand_width(c) + 2 * _PAD for c in counts), *(w + 2 * _PAD for w in lines)))
+
+
 def _draw_seat(
     group: ET.Element,
     seat: int,
@@ -255,13 +286,10 @@ def _draw_seat(
     if dealer:
         _draw_dealer_button(group, x + panel[0] - 14, y + 12)
     record, declaration = texts
-    offset = _PAD
     if record is not None:
-        text = f"record {record}" if isinstance(record, int) else str(record)
-        _label(group, text, x + offset, y + 32, size=12)
-        offset += max(78, 7 * len(text) + 10)
+        _label(group, _record_text(record), x + _PAD, y + 32, size=12)
     if declaration:
-        _label(group, declaration, x + offset, y + 32, size=12, colour=_YELLOW)
+        _label(group, declaration, x + _PAD, y + 48, size=12, colour=_YELLOW)
     if hand is None:
         _label(group, "hidden", x + _PAD, y + _PANEL_TEXT + 20, size=12)
         return
@@ -322,12 +350,20 @@ def table(
         if not 0 <= seat < seats:
             raise ValueError(f"seat {seat!r} is out of range for {seats} seats")
     counts = [len(h) if isinstance(h, CardSet) else h or 0 for h in hands]
-    panel = (max(_PANEL_MIN, *(_hand_width(c) + 2 * _PAD for c in counts)), _PANEL_TEXT + CARD_HEIGHT + _PAD)
+    texts = [
+        (None if records is None else records[s], None if declarations is None else declarations[s])
+        for s in range(seats)
+    ]
+    panel = (_panel_width(counts, texts, seats), _PANEL_TEXT + CARD_HEIGHT + _PAD)
     centres, spots = _layout(seats, panel)
     boxes = [_box(x, y, *panel) for x, y in centres] + [_box(x, y, CARD_WIDTH, CARD_HEIGHT) for x, y in spots]
     left, top_edge = min(b[0] for b in boxes) - _GAP, min(b[1] for b in boxes) - _GAP
     top = _TITLE_HEIGHT if title else 0
     width = math.ceil(max(b[2] for b in boxes) + _GAP - left)
+    # A caption wider than the table widens the picture; the table stays in the middle.
+    wide = math.ceil(_text_width(title, 16, bold=True) + 2 * _GAP) if title else 0
+    left -= max(0, wide - width) / 2
+    width = max(width, wide)
     height = math.ceil(max(b[3] for b in boxes) + _GAP - top_edge) + top
     cx, cy = -left, top - top_edge
     root = _document(width, height)
@@ -349,11 +385,7 @@ def table(
     for seat, hand in enumerate(hands):
         corner = (cx + centres[seat][0] - panel[0] / 2, cy + centres[seat][1] - panel[1] / 2)
         group = ET.SubElement(root, "g", {"class": "seat", "data-seat": str(seat)})
-        texts = (
-            None if records is None else records[seat],
-            None if declarations is None else declarations[seat],
-        )
-        _draw_seat(group, seat, hand, corner, panel, texts, to_move=seat == to_move, dealer=seat == dealer)
+        _draw_seat(group, seat, hand, corner, panel, texts[seat], to_move=seat == to_move, dealer=seat == dealer)
     return _serialise(root)
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import html
+import json
 import shutil
 import struct
 import subprocess
 import xml.etree.ElementTree as ET
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -299,8 +302,7 @@ def test_deal_picture_refuses_other_values_and_seats() -> None:
 def test_a_browser_draws_the_table(tmp_path: Path, which: str) -> None:
     """Headless Chromium renders the SVG (a table, and a deal drawn by deal_picture): the screenshot has the
     picture's size and shows the felt, white card faces and red hearts."""
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    assert browser, "the browser check needs Debian's chromium (scripts/test installs it as root)"
+    browser = _browser()
     picture = _example() if which == "table" else deal_picture(_fly_deal())
     root = ET.fromstring(picture)
     width, height = int(root.get("width", "0")), int(root.get("height", "0"))
@@ -345,3 +347,101 @@ def test_deals_matches_and_views_show_themselves_in_jupyter() -> None:
         assert view == deal_picture(match.view(1))
         assert ET.fromstring(view).tag == "{http://www.w3.org/2000/svg}svg"
         assert view.count('class="card back"') > whole.count('class="card back"')
+
+
+def _browser() -> str:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert browser, "the browser check needs Debian's chromium (scripts/test installs it as root)"
+    return browser
+
+
+def _played_into_the_play(match: Any, tricks: int) -> Any:
+    """The match after every seat's last exchange choice (the longest declarations) and ``tricks`` tricks."""
+    while match.deal.phase is Phase.EXCHANGE or len(match.deal.view(0).tricks) < tricks:
+        actions = match.legal_actions()
+        match = match.apply(actions[-1] if match.deal.phase is Phase.EXCHANGE else actions[0])
+    return match
+
+
+def _pictures_with_long_labels() -> dict[str, str]:
+    """Every table size of both games with the longest labels they draw: records of three digits, a
+    declaration of every kind, a folded (hidden) hand, a whole trick and a long caption; and real deals."""
+    pictures: dict[str, str] = {}
+    for seats in range(3, 8):
+        for cards, record in ((5, 125), (12, "upper 120, lower 115")):
+            hands: list[CardSet | int | None] = [cards] * seats
+            hands[seats // 2] = None
+            pictures[f"{seats} seats, {cards} cards"] = table(
+                hands,
+                trump=Card.parse("QH"),
+                stock=12,
+                trick=[(seat, Card.parse("10S")) for seat in range(seats)],
+                records=[record] * seats,
+                to_move=seats - 1,
+                dealer=seats - 1,
+                declarations=["took the trump card, exchanged 4, 5 tricks"] * seats,
+                trick_note="seat 6 led; seat 6 takes it",
+                title="Trick 3: seat 6 led, and the A♠ takes the trick and its bonus",
+            )
+        match = fly.new_match(fly.FlyRules(players=seats), seed=seats, dealer=seats - 1)
+        pictures[f"Fly, {seats} seats"] = deal_picture(_played_into_the_play(match, 1), last_trick=True)
+    match = dreyfus.new_match(dreyfus.DreyfusRules(), seed=7, dealer=2)
+    pictures["Dreyfus"] = deal_picture(_played_into_the_play(match, 2), last_trick=True)
+    return pictures
+
+
+_MEASURE = """
+const found = [];
+for (const box of document.querySelectorAll("div[data-name]")) {
+  const svg = box.querySelector("svg");
+  const [vx, vy, vw, vh] = svg.getAttribute("viewBox").split(" ").map(Number);
+  const into = svg.getScreenCTM().inverse();
+  for (const text of svg.querySelectorAll("text")) {
+    const b = text.getBBox();
+    const m = into.multiply(text.getScreenCTM());
+    const xs = [], ys = [];
+    for (const [x, y] of [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]]) {
+      const p = new DOMPoint(x, y).matrixTransform(m);
+      xs.push(p.x);
+      ys.push(p.y);
+    }
+    found.push({picture: box.dataset.name, text: text.textContent, left: Math.min(...xs) - vx,
+      top: Math.min(...ys) - vy, right: Math.max(...xs) - vx - vw, bottom: Math.max(...ys) - vy - vh});
+  }
+}
+document.getElementById("out").textContent = JSON.stringify(found);
+"""
+
+
+def test_every_label_lies_inside_the_picture_in_a_browser(tmp_path: Path) -> None:
+    """Headless Chromium lays out every text of every picture (3 to 7 seats, hands of 5 and 12 cards, the
+    longest labels): each text's box, in the picture's own units, lies inside its viewBox (a label of the
+    right-hand seat once ran past the right edge)."""
+    pictures = _pictures_with_long_labels()
+    page = tmp_path / "pictures.html"
+    boxes = "".join(f'<div data-name="{name}">{svg}</div>' for name, svg in pictures.items())
+    page.write_text(
+        f'<!DOCTYPE html><html><meta charset="utf-8"><body>{boxes}<pre id="out"></pre>'
+        f"<script>{_MEASURE}</script></body></html>",
+        encoding="utf-8",
+    )
+    command = [
+        _browser(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--dump-dom",
+        page.as_uri(),
+    ]
+    dom = subprocess.run(command, capture_output=True, timeout=120, check=True, text=True).stdout
+    measured = json.loads(html.unescape(dom.split('<pre id="out">', 1)[1].split("</pre>", 1)[0]))
+    assert {m["picture"] for m in measured} == set(pictures)
+    assert len(measured) > 20 * len(pictures)
+    assert any(m["text"] == "took the trump card, exchanged 4, 5 tricks" for m in measured)
+    outside = [m for m in measured if m["left"] < 0 or m["top"] < 0 or m["right"] > 0 or m["bottom"] > 0]
+    assert outside == []
