@@ -385,8 +385,8 @@ def _pictures_with_long_labels() -> dict[str, str]:
             )
         match = fly.new_match(fly.FlyRules(players=seats), seed=seats, dealer=seats - 1)
         pictures[f"Fly, {seats} seats"] = deal_picture(_played_into_the_play(match, 1), last_trick=True)
-    match = dreyfus.new_match(dreyfus.DreyfusRules(), seed=7, dealer=2)
-    pictures["Dreyfus"] = deal_picture(_played_into_the_play(match, 2), last_trick=True)
+    three = dreyfus.new_match(dreyfus.DreyfusRules(), seed=7, dealer=2)
+    pictures["Dreyfus"] = deal_picture(_played_into_the_play(three, 2), last_trick=True)
     return pictures
 
 

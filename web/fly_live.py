@@ -247,11 +247,14 @@ def _hidden(action: Any) -> str:
 _session: Session | None = None
 
 
-def new_match(game: str, players: int, preset: str, seed: str, seat: int, bots: str) -> dict[str, Any]:
-    """Start a match for the reader at ``seat``; the bots move until it is the reader's turn."""
+def new_match(
+    game: str, players: int, preset: str, seed: str, seat: int, bots: str, max_deals: int | None = None
+) -> dict[str, Any]:
+    """Start a match for the reader at ``seat``, of at most ``max_deals`` deals (None: no limit; FLY-10.1,
+    DRF-8.3); the bots move until it is the reader's turn."""
     global _session  # noqa: PLW0603 - one match per page
     try:
-        rules = make_rules(game, players=players if game == "fly" else None, preset=preset)
+        rules = make_rules(game, players=players if game == "fly" else None, preset=preset, max_deals=max_deals)
         seats = players if game == "fly" else 3
         if not 0 <= seat < seats:
             raise RuleViolation(
@@ -289,9 +292,11 @@ def history() -> str:
     return _session.history()
 
 
-def play_events(game: str, players: int, preset: str, seed: str, seat: int, bots: str) -> list[dict[str, Any]]:
+def play_events(
+    game: str, players: int, preset: str, seed: str, seat: int, bots: str, max_deals: int | None = None
+) -> list[dict[str, Any]]:
     """Every event of a whole match where the reader's seat makes its first legal move: the tests' reader."""
-    answer = new_match(game, players, preset, seed, seat, bots)
+    answer = new_match(game, players, preset, seed, seat, bots, max_deals)
     events = list(answer["events"])
     while not answer["view"]["over"]:
         answer = act(answer["view"]["legal"][0])
@@ -299,10 +304,12 @@ def play_events(game: str, players: int, preset: str, seed: str, seat: int, bots
     return events
 
 
-def play_through(game: str, players: int, preset: str, seed: str, seat: int, bots: str) -> dict[str, Any]:
+def play_through(
+    game: str, players: int, preset: str, seed: str, seat: int, bots: str, max_deals: int | None = None
+) -> dict[str, Any]:
     """The tricks (each with its deal's number, cards and taker), the records after each deal and the
     outcome of the match :func:`play_events` plays."""
-    events = play_events(game, players, preset, seed, seat, bots)
+    events = play_events(game, players, preset, seed, seat, bots, max_deals)
     assert _session is not None
     view = _session.view()
     return {

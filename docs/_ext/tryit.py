@@ -88,8 +88,13 @@ def _options(values: list[tuple[str, str]], selected: str) -> str:
     )
 
 
+PLAY_MAX_DEALS = 10
+"""The play page's cap on a match's deals (the rules' ``max_deals``; FLY-10.1, DRF-8.3): a Fly match of six or
+seven players can run to hundreds of deals, and a Dreyfus match need not end at all."""
+
+
 def play_table_html() -> str:
-    """The play page's settings (game, players, preset, seat, bots, seed) and its empty table."""
+    """The play page's settings (game, players, preset, seat, bots, seed, deals at most) and its empty table."""
     if not assets_ready():
         return _notice()
     fly_presets = [(f"fly:{name}", f"Fly: {name}") for name in fly.PRESETS]
@@ -104,6 +109,8 @@ def play_table_html() -> str:
         '<label>Your seat <input name="seat" type="number" min="0" max="6" value="0"></label>'
         f'<label>Bots <select name="bots">{_options(bots, "rule-of-thumb")}</select></label>'
         '<label>Seed <input name="seed" value="1" size="8"></label>'
+        f'<label>Deals at most <input name="max_deals" type="number" min="1" max="1000000" value="{PLAY_MAX_DEALS}" '
+        'size="5"></label>'
         '<button type="submit" name="start">Load the engine and start a match</button>'
         '<label class="fly-play-load">Continue a saved history <input name="history" type="file" accept=".toml">'
         "</label></form>"

@@ -131,19 +131,23 @@ test("a whole deal played by clicking: trick winners and records as native CPyth
   await page.close();
 });
 
-test("whole matches of Dreyfus and of Fly played by clicking end as in native CPython", async () => {
+test("whole matches of Dreyfus and of Fly played by clicking end as in native CPython, at most the deals asked for", async () => {
   const { page, errors } = await open("/play.html");
-  for (const [game, players, seed] of [["dreyfus", 3, "4"], ["fly", 4, "9"]]) {
+  assert.equal(await page.inputValue("input[name=max_deals]"), "10"); // the page's cap unless changed
+  // Seven seats of Fly run to dozens of deals uncapped: "deals at most" 2 ends the match after two.
+  for (const [game, players, seed, most] of [["dreyfus", 3, "4", 10], ["fly", 7, "9", 2]]) {
     await page.selectOption("select[name=game]", game);
     if (game === "fly") await page.selectOption("select[name=players]", String(players)); // Dreyfus: 3, fixed
     await page.fill("input[name=seed]", seed);
+    await page.fill("input[name=max_deals]", String(most));
     await page.click("button[name=start]");
     let turn = await waitForTurn(page);
     while (turn.state === "your-turn") {
       await clickMove(page, turn.legal[0]);
       turn = await waitForTurn(page);
     }
-    const expected = native("play_through", game, players, "default", seed, 0, "rule-of-thumb");
+    const expected = native("play_through", game, players, "default", seed, 0, "rule-of-thumb", most);
+    assert.ok(expected.records.length <= most);
     assert.equal(await page.locator("#fly-play-status").textContent(), `The match is over. ${expected.outcome.join(" ")}`);
     assert.equal(await page.locator("#fly-play-records").getAttribute("data-records"), JSON.stringify(expected.final));
   }

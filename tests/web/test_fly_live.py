@@ -36,7 +36,10 @@ def test_fly_7_3_try_position_tells_the_trick_and_the_records() -> None:
     """FLY-7.3, FLY-8.3: the A♠ takes the led trump ace; a trick and the bonus are written off."""
     answer = LIVE.try_position(CASE1, "pAH,pAS,p7H")
     assert answer["refused"] is None
-    assert answer["steps"][-1]["lines"] == ["trick 1: 0:A♥  1:A♠  2:7♥  -> seat 1 takes it (record 19)"]
+    assert answer["steps"][-1]["lines"] == [
+        "trick 1: 0:A♥  1:A♠  2:7♥  -> seat 1 takes it (record 19)",
+        "seat 1: record 25 -> 19: -1 for the trick [FLY-8.2], -5 A♠ bonus [FLY-8.3]",
+    ]
     assert (answer["tricks_taken"], answer["records"]) == ([0, 1, 0], ["25", "19", "25"])
     assert answer["picture"].startswith("<svg")
 
@@ -126,6 +129,20 @@ def test_new_match_refuses_a_seat_not_at_the_table() -> None:
     assert LIVE.new_match("dreyfus", 3, "default", "1", 3, "random")["refused"]["rule"] == "DRF-1.1"
     refused = LIVE.new_match("fly", 8, "default", "1", 0, "random")["refused"]
     assert (refused["rule"], refused["title"]) == ("FLY-1.1", "Number of players")
+
+
+def test_fly_10_1_drf_8_3_a_match_of_at_most_n_deals_ends_after_them() -> None:
+    """FLY-10.1, DRF-8.3: the play page's "deals at most" caps the match: seven seats of Fly (hundreds of deals
+    uncapped) and Dreyfus end after two deals with no winner; a cap the rules refuse is answered with the rule."""
+    for game, players in (("fly", 7), ("dreyfus", 3)):
+        match = LIVE.play_through(game, players, "default", "3", 0, "rule-of-thumb", 2)
+        assert len(match["records"]) == 2
+        assert {trick["deal"] for trick in match["tricks"]} == {0, 1}
+        assert match["outcome"][0] == "Match over after 2 deal(s): no winner (deal limit reached)"
+        assert "\n[options]\nmax_deals = 2\n" in LIVE.history()  # a saved match keeps its cap
+    refused = LIVE.new_match("fly", 7, "default", "3", 0, "random", 0)["refused"]
+    assert refused["rule"] == "FLY-10.1"
+    assert "from 1 to 1000000, not 0" in refused["detail"]
 
 
 def test_call_answers_in_json() -> None:

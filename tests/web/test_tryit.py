@@ -57,6 +57,13 @@ def test_the_play_table_offers_every_game_preset_and_bot(assets: Path) -> None:
         assert f'value="{name}"' in html
 
 
+def test_fly_10_1_the_play_table_caps_a_match_at_ten_deals_by_default(assets: Path) -> None:
+    """FLY-10.1, DRF-8.3: the settings carry "deals at most" (the rules' max_deals), 10 unless changed."""
+    html = tryit.play_table_html()
+    assert tryit.PLAY_MAX_DEALS == 10
+    assert '<input name="max_deals" type="number" min="1" max="1000000" value="10"' in html
+
+
 def test_the_build_copies_the_engine_beside_the_pages_scripts(assets: Path, tmp_path: Path) -> None:
     """build-finished: the engine's files and web/fly_live.py land in _static/live/ of an html build."""
     (assets / "fly_rules-0-py3-none-any.whl").write_bytes(b"wheel")

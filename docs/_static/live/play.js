@@ -192,7 +192,11 @@ async function act(move) {
 
 function settings() {
   const [game, preset] = form.preset.value.split(":");
-  return { game, preset, players: Number(form.players.value), seat: Number(form.seat.value), bots: form.bots.value };
+  const most = form.max_deals.value.trim();
+  return {
+    game, preset, players: Number(form.players.value), seat: Number(form.seat.value), bots: form.bots.value,
+    maxDeals: most === "" ? null : Number(most), // empty: no limit
+  };
 }
 
 form.addEventListener("submit", async (event) => {
@@ -203,7 +207,7 @@ form.addEventListener("submit", async (event) => {
   lastDeal = null;
   view = null;
   status.textContent = "Loading the engine and dealing…";
-  answered(await run("new_match", s.game, s.players, s.preset, form.seed.value.trim(), s.seat, s.bots));
+  answered(await run("new_match", s.game, s.players, s.preset, form.seed.value.trim(), s.seat, s.bots, s.maxDeals));
   form.start.disabled = false;
   form.start.textContent = "Start a new match";
 });
