@@ -136,6 +136,9 @@ class Game:
     """The rule-of-thumb bot for the rules."""
     adapter: str
     """The module of the game's part of the adapters (action ids, observations, OpenSpiel's deal)."""
+    conformance: str = ""
+    """The module of the game's part of the conformance kit's answers (its fields of a state, what its
+    match does after a deal, a deal from a given pack); empty for a game the kit does not cover."""
     renamed_options: Mapping[str, str] = attrs.field(factory=dict)
     """Former option names, with their current names [REC-2.3]."""
     renamed_values: Mapping[str, Mapping[object, object]] = attrs.field(factory=dict)

@@ -19,14 +19,11 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from fly_rules import dreyfus, fly
+from fly_rules import dreyfus, registry
 from fly_rules.actions import Exchange, Fold, Play, Stand
-from fly_rules.cards import DECK_48, Card, CardSet
-from fly_rules.dreyfus import deal as dreyfus_deal
+from fly_rules.cards import Card, CardSet
 from fly_rules.engine import MatchBase, Phase, match_stops, shuffled
 from fly_rules.errors import FlyRulesError, InvalidNotation, InvalidRules, RuleViolation
-from fly_rules.fly import deal as fly_deal
-from fly_rules.fly import end as fly_end
 from fly_rules.notation import dump_history, load_history, parse_position, position_of
 from fly_rules.notation.games import (
     Deal,
@@ -63,7 +60,9 @@ PROTOCOL: Final = 1
 COMMANDS: Final = ("hello", "legal", "apply", "deal", "shuffle", "settle", "purchase", "history", "perft")
 """The commands of the line protocol."""
 
-_KINDS: Final = {Stand: 0, Fold: 1, fly.SwapTrump: 2, Exchange: 3, Play: 4}
+_KINDS: Final = {Stand: 0, Fold: 1, Exchange: 3, Play: 4}
+"""The rank of each shared action in the kit's order; a game's own action on one card (Fly's
+swap-trump) comes between fold and exchange."""
 
 
 class ProtocolError(ValueError):
@@ -105,11 +104,11 @@ def action_key(action: object) -> tuple[int, int, tuple[int, ...]]:
     number of cards; then by the cards' canonical indices (CARD-4.1), compared in turn."""
     if isinstance(action, Exchange):
         cards: tuple[int, ...] = tuple(card.index for card in action.cards)
-    elif isinstance(action, Play | fly.SwapTrump):
-        cards = (action.card.index,)
-    else:
+    elif isinstance(action, Stand | Fold):
         cards = ()
-    return _KINDS[type(action)], len(cards), cards
+    else:
+        cards = (action.card.index,)  # type: ignore[attr-defined]  # a play, or a game's own action on one card
+    return _KINDS.get(type(action), 2), len(cards), cards
 
 
 def sort_actions(texts: Sequence[str]) -> list[str]:
@@ -186,37 +185,16 @@ def _state(deal: Any, winners: list[int]) -> dict[str, Any]:
         "winner": deal.winner,
         "hands": [_cards(hand) for hand in deal.hands],
     }
-    if deal.game == "fly":
-        state |= {"records": list(deal.records), "active": list(deal.active), "void": deal.void}
-        state |= {"redeal": deal.redeal, "winners": list(deal.winners), "stock": _cards(deal.stock)}
-    else:
-        view = deal.view(0)
-        revealed = view.revealed_discards
-        state |= {"records": {"upper": list(deal.upper), "lower": list(deal.lower)}, "bought": list(deal.bought)}
-        state |= {
-            "revokes": list(deal.revokes),
-            "talon_left": deal.talon_left,
-            "trump_indicator": None if view.trump_indicator is None else str(view.trump_indicator),
-            "revealed_discards": None if revealed is None else [_cards(d) for d in revealed],
-            "revealed_talon": None if view.revealed_talon is None else _cards(view.revealed_talon),
-        }
+    state |= _part(deal.game, "state")(deal)
     if deal.phase is Phase.OVER:
-        state["match"] = _match_after(deal)
+        over = match_stops(deal.rules, deal.winner, deal.deal_number + 1)
+        state["match"] = {"over": over, **_part(deal.game, "match_after")(deal, over)}
     return state
 
 
-def _match_after(deal: Any) -> dict[str, Any]:
-    """What the match does after this deal: whether it ends, who deals next, the standings (Fly) or
-    the settlement (Dreyfus) [FLY-10.1] [FLY-10.2] [FLY-2.2] [DRF-8.1] [DRF-8.3] [DRF-2.1] [DRF-9.1]."""
-    rules = deal.rules
-    over = match_stops(rules, deal.winner, deal.deal_number + 1)
-    if deal.game == "fly":
-        standings = fly.FlyMatch.starting(rules, 0, deal.dealer, deal).standings()
-        following = None if over else fly_end.next_dealer(rules, deal.dealer, deal.redeal)
-        return {"over": over, "next_dealer": following, "standings": list(standings)}
-    settled = dreyfus.settle(rules, deal.upper, deal.lower, deal.winner) if over else None
-    following = None if over else dreyfus_deal.next_dealer(rules, deal.dealer)
-    return {"over": over, "next_dealer": following, "settlement": None if settled is None else list(settled)}
+def _part(game: str, name: str) -> Any:
+    """``name`` of the game's part of the kit (the ``conformance`` module of its descriptor)."""
+    return registry.load(registry.get(game).conformance, name)
 
 
 def _deal(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -233,25 +211,9 @@ def _deal(request: Mapping[str, Any]) -> dict[str, Any]:
     except InvalidNotation as error:
         raise ProtocolError(str(error)) from None
     if type(dealer) is not int or not 0 <= dealer < rules.players:
-        return _refused("FLY-1.2" if game == "fly" else "DRF-2.1", -1)
-    if game == "fly":
-        if len(order) != len(pack) or pack != rules.deck:
-            return _refused("FLY-1.3", -1)
-        hands, trump, stock = fly_deal.deal_cards(rules, order, dealer)
-        cards = [_cards(CardSet(mask)) for mask in hands]
-        return {"hands": cards, "trump_card": str(trump), "stock": _cards([Card.from_index(i) for i in stock])}
-    if len(order) != len(pack) or pack != DECK_48:
-        return _refused("DRF-1.2", -1)
-    number = request.get("deal_number", 0)
-    if type(number) is not int or number < 0:
-        raise ProtocolError(f"deal_number must be a whole number >= 0, not {number!r}")
-    masks, talon = dreyfus_deal.deal_cards(rules, order, dealer)
-    contract = dreyfus_deal.contract_of(rules, number)
-    return {
-        "hands": [_cards(CardSet(mask)) for mask in masks],
-        "talon": _cards([Card.from_index(i) for i in talon]),
-        "contract": "NT" if contract is None else contract.letter,
-    }
+        return _refused(_part(game, "SEAT_RULE"), -1)
+    dealt: dict[str, Any] = _part(game, "deal")(rules, order, pack, dealer, request)
+    return dealt
 
 
 def _history(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -283,9 +245,8 @@ def _shuffle(request: Mapping[str, Any]) -> dict[str, Any]:
     seed, number = request.get("seed"), request.get("deal_number", 0)
     if isinstance(seed, bool) or not isinstance(seed, int | str) or type(number) is not int or number < 0:
         raise ProtocolError("shuffle takes a seed (a whole number or text) and a deal_number >= 0")
-    deck = rules.deck if game == "fly" else DECK_48
-    first = fly_deal.draw_first_dealer(rules, seed) if game == "fly" else dreyfus_deal.draw_first_dealer(rules, seed)
-    return {"pack": _cards(shuffled(deck, seed, number)), "first_dealer": first}
+    first = _part(game, "draw_first_dealer")(rules, seed)
+    return {"pack": _cards(shuffled(_part(game, "deck")(rules), seed, number)), "first_dealer": first}
 
 
 def _settle(request: Mapping[str, Any]) -> dict[str, Any]:

@@ -213,6 +213,7 @@ def descriptor(rules_version: int) -> registry.Game:
         rule_of_thumb=_rule_of_thumb,
         strategies=_states,
         adapter="fly_rules.adapters.dreyfus_game",
+        conformance="fly_rules.conformance.dreyfus_game",
         renamed_options=RENAMED_OPTIONS,
         renamed_values=RENAMED_VALUES,
         playout_samples=8,

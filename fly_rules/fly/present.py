@@ -226,6 +226,7 @@ def descriptor(rules_version: int) -> registry.Game:
         rule_of_thumb=_rule_of_thumb,
         strategies=_states,
         adapter="fly_rules.adapters.fly_game",
+        conformance="fly_rules.conformance.fly_game",
         renamed_options=fly_rules.RENAMED_OPTIONS,
         renamed_values=fly_rules.RENAMED_VALUES,
         actions=(registry.ActionForm(SwapTrump, "swap-trump", "w", changes_hand=True, told=_swap_told),),
