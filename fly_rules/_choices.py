@@ -184,7 +184,15 @@ class SubsetChoices(Sequence[_T]):
         return int(value in self)
 
     def __repr__(self) -> str:
-        return f"<{len(self)} choices>"
+        """The count, the first three and the last choice in the history's text (``stand``, ``exchange 7C``):
+        what a notebook or a debugger needs to see without building them all."""
+        size = len(self)
+        shown = [str(self[i]) for i in range(min(size, 3))]
+        if size > 4:
+            shown.append("…")
+        if size > 3:
+            shown.append(str(self[size - 1]))
+        return f"<{size} choices: {', '.join(shown)}>"
 
 
 def _cards_mask(item: object) -> int | None:

@@ -40,9 +40,9 @@ from typing import Any, TextIO
 from fly_rules import registry
 from fly_rules.actions import Exchange, Fold, Stand
 from fly_rules.cards import Card
-from fly_rules.notation.games import deal_of, finished_deal
+from fly_rules.notation.games import action_text, deal_of, finished_deal
 
-__all__ = ["Chooser", "action_lines", "deal_lines", "narrate", "outcome_lines"]
+__all__ = ["Chooser", "action_lines", "action_shown", "deal_lines", "narrate", "outcome_lines"]
 
 Chooser = Callable[[Any, Sequence[Any]], Any]
 """Picks the next action: ``choose(state, legal_actions)``; ``None`` ends the narration there."""
@@ -54,6 +54,21 @@ def _seat(seat: int) -> str:
 
 def _cards(cards: Iterable[Card]) -> str:
     return " ".join(card.symbol for card in cards)
+
+
+def action_shown(action: Any) -> str:
+    """An action as the screen writes it: cards in symbols (the history's text uses letters) [REC-3.2],
+    an exchange as ``x`` and its cards.
+
+    >>> from fly_rules.actions import Exchange, Play
+    >>> action_shown(Exchange("9C TH")), action_shown(Play("AS")), action_shown(Stand())
+    ('x 9♣ 10♥', 'play A♠', 'stand')
+    """
+    if isinstance(action, Exchange):
+        return "x " + _cards(action.cards)
+    card = getattr(action, "card", None)
+    verb = action_text(action).split(" ", 1)[0]
+    return verb if card is None else f"{verb} {card.symbol}"
 
 
 def deal_lines(deal: Any, seat: int | None = None) -> list[str]:

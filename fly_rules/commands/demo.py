@@ -21,7 +21,9 @@ def add(sub: Any) -> None:
     """Add ``demo`` to the ``fly-rules`` parser's subparsers ``sub``."""
     demo = sub.add_parser("demo", help="play one match between bots and print it")
     game_argument(demo)
-    demo.add_argument("--players", type=whole_number_argument, default=4, help="number of players, 3 to 7 (default 4)")
+    demo.add_argument(
+        "--players", type=whole_number_argument, default=None, help="Fly: 3 to 7 players (default 4); Dreyfus: 3"
+    )
     demo.add_argument("--preset", default="default", help=presets_help())
     demo.add_argument(
         "--seed", type=whole_number_argument, default=1, help="seed of the shuffles and the players (default 1)"
@@ -48,11 +50,10 @@ def _bot_choice(names: str, rules: Any, players: int, rng: random.Random) -> tup
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    """Play and tell the match; a game for a fixed number of players ignores ``--players``."""
+    """Play and tell the match; ``--players`` outside the game's range is refused by its rule [DRF-1.1]."""
     rng = random.Random(args.seed)
     game = registry.get(args.game)
-    players = None if game.seats[0] == game.seats[1] else args.players
-    rules = make_rules(args.game, players=players, preset=args.preset, max_deals=args.max_deals)
+    rules = make_rules(args.game, players=args.players, preset=args.preset, max_deals=args.max_deals)
     match = new_game(rules, seed=args.seed)
     who, choose = _bot_choice(args.bots, rules, rules.players, rng)
     print(f"{game.title}, {rules.players} players, preset {args.preset!r}, seed {args.seed}; {who}", file=out)

@@ -31,8 +31,8 @@ from fly_rules.commands.common import (
 )
 from fly_rules.engine import Phase
 from fly_rules.errors import InvalidNotation, RuleViolation
-from fly_rules.narration import narrate
-from fly_rules.notation.games import action_text, deal_of, new_game, parse_action
+from fly_rules.narration import action_shown, narrate
+from fly_rules.notation.games import deal_of, new_game, parse_action
 from fly_rules.notation.history import dump_history, load_history
 from fly_rules.spec import load_rules
 
@@ -91,15 +91,6 @@ class Quit(Exception):
     """The player typed ``quit``."""
 
 
-def _shown(action: Any) -> str:
-    """An action as the screen writes it, in card symbols (the history's text uses letters) [REC-3.2]."""
-    if isinstance(action, Exchange):
-        return "x " + " ".join(card.symbol for card in action.cards)
-    card = getattr(action, "card", None)
-    verb = action_text(action).split(" ", 1)[0]
-    return verb if card is None else f"{verb} {card.symbol}"
-
-
 def _typed(text: str, state: Any, verbs: Sequence[str]) -> Any:
     """The action the player typed: an action's text, ``x`` and cards, or bare cards (an exchange in the
     exchange, a play after it). Raises :class:`InvalidNotation` for text that names no action."""
@@ -154,7 +145,7 @@ def _ask(state: Any, read: Any, out: TextIO, hand: str, verbs: Sequence[str]) ->
         if not text:
             continue
         if text in ("?", "list"):
-            print("\n".join(_columns([f"{n:>2}. {_shown(a)}" for n, a in enumerate(shown, start=1)])), file=out)
+            print("\n".join(_columns([f"{n:>2}. {action_shown(a)}" for n, a in enumerate(shown, start=1)])), file=out)
             if len(legal) > _MENU:
                 print(f"   … {len(legal) - _MENU} more: type the action, e.g. 'x 7c 8d'", file=out)
             print(hand, file=out)
@@ -282,7 +273,7 @@ def _reader(out: TextIO, verbs: Sequence[str]) -> Any:
 def _your_move(state: Any, legal: Sequence[Any], out: TextIO, read: Any, verbs: Sequence[str]) -> Any:
     """The player's action: the only legal one, said in a line; else asked below the status block."""
     if len(legal) == 1:
-        print(f"   you {_shown(legal[0])} (your only legal action)", file=out)
+        print(f"   you {action_shown(legal[0])} (your only legal action)", file=out)
         return legal[0]
     seat = state.to_move
     status = _describe(state.view(seat), seat, registry.game_of(state).title, deal_of(state).rules.rank_order)

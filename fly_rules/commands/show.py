@@ -9,6 +9,7 @@ from typing import Any, TextIO
 from fly_rules import registry, svg
 from fly_rules.commands import files
 from fly_rules.commands.common import CommandError, players_of, seat_of
+from fly_rules.narration import action_shown
 from fly_rules.notation.games import deal_of
 from fly_rules.notation.position import parse_position
 
@@ -25,6 +26,8 @@ def add(sub: Any) -> None:
         default=None,
         help="with --svg: draw the picture as this seat sees it (default: every hand)",
     )
+    show.add_argument("--force", action="store_true", help="let --svg overwrite an existing file")
+    show.add_argument("--legal", action="store_true", help="also list the legal actions of the seat to move")
     show.set_defaults(run=run)
 
 
@@ -37,12 +40,29 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         players = players_of(deal_of(state).rules)
         if args.seat is not None:
             args.seat = seat_of(args.seat, players)
-        files.check_target(args.svg, force=True)  # before the board is printed, not after
+        if args.svg.exists() and not args.force:  # as play --save: an existing file is kept unless --force
+            raise CommandError(f"{args.svg} exists: pass --force to overwrite it")
+        files.check_target(args.svg, force=True)  # the folder, a directory in the way: before the board is printed
     print("\n".join(_board(state)), file=out)
+    if args.legal:
+        print("\n".join(_legal(state)), file=out)
     if args.svg is not None:
         files.write_atomically(args.svg, svg.deal_picture(deal_of(state), seat=args.seat))
         print(f"picture written to {args.svg}", file=out)
     return 0
+
+
+_LISTED = 40
+
+
+def _legal(state: Any) -> list[str]:
+    """The legal actions of the seat to move, in card symbols; a long list (a Dreyfus purchase) cut short."""
+    if state.is_over:
+        return ["legal actions: none (over)"]
+    legal = state.legal_actions()
+    shown = [action_shown(legal[i]) for i in range(min(len(legal), _LISTED))]
+    more = [f"  … {len(legal) - _LISTED} more"] if len(legal) > _LISTED else []
+    return [f"legal actions of seat {state.to_move} ({len(legal)}):", *(f"  {a}" for a in shown), *more]
 
 
 def _board(state: Any) -> list[str]:

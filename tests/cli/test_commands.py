@@ -166,14 +166,14 @@ def test_rec_2_4_replay_narrates_explicit_deals(tmp_path: Path) -> None:
 def test_rec_5_1_show_draws_a_position_and_its_svg(tmp_path: Path) -> None:
     """REC-5.1: show prints the board of a position and can write an SVG; a bad position exits 1."""
     position = "fly - 0 8H 7C8DKH9SAS/9HTHJHQHAH/9CTCJC7S8S 7H7D 25,25,25 s,s,s,pAH 2"
-    shown = run("show", position, "--svg", str(tmp_path / "t.svg"))
+    shown = run("show", position, "--svg", str(tmp_path / "t.svg"), "--force")
     assert shown.returncode == 0, shown.stderr
     assert "trump card 8♥" in shown.stdout
     assert "trick: 1:A♥" in shown.stdout
     assert "to move: seat 2" in shown.stdout
     assert (tmp_path / "t.svg").read_text().startswith("<svg")
     assert 'class="card back"' not in (tmp_path / "t.svg").read_text().split('class="seat"', 1)[1]
-    seat = run("show", position, "--svg", str(tmp_path / "s.svg"), "--seat", "2")
+    seat = run("show", position, "--svg", str(tmp_path / "s.svg"), "--seat", "2", "--force")
     assert seat.returncode == 0, seat.stderr
     backs = (tmp_path / "s.svg").read_text().count('class="card back"')
     assert backs == 5 + 4 + 1  # seat 0, seat 1 (who led A♥) and the stock
@@ -190,7 +190,7 @@ def test_drf_1_1_show_draws_a_dreyfus_position(tmp_path: Path) -> None:
     from fly_rules.notation.position import position_of
 
     deal = dreyfus.new_match(dreyfus.DreyfusRules(), seed=3, dealer=0).deal
-    result = run("show", position_of(deal), "--svg", str(tmp_path / "d.svg"))
+    result = run("show", position_of(deal), "--svg", str(tmp_path / "d.svg"), "--force")
     assert result.returncode == 0, result.stderr
     assert "Dreyfus; seat 0 deals" in result.stdout
     assert "upper 0 lower 0" in result.stdout

@@ -201,7 +201,7 @@ def test_drf_4_4_the_offer_is_lazy_ordered_and_agrees_with_apply() -> None:
         offer.index(Exchange("AS"))
     with pytest.raises(ValueError, match="range"):
         offer.index(Stand(), 1)
-    assert repr(offer) == "<32 choices>"
+    assert repr(offer) == f"<32 choices: stand, {listed[1]}, {listed[2]}, …, {listed[31]}>"
 
 
 def test_drf_4_4_incremental_mode_one_card_at_a_time() -> None:
