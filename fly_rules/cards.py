@@ -198,6 +198,12 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """The card's picture, which Jupyter shows for it (:func:`fly_rules.svg.card`)."""
+        from fly_rules.svg import card  # noqa: PLC0415 - svg imports cards
+
+        return card(self)
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Card):
             return self.index == other.index
@@ -460,6 +466,12 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
+
+    def _repr_svg_(self) -> str:
+        """The cards side by side, which Jupyter shows for the set (:func:`fly_rules.svg.hand`)."""
+        from fly_rules.svg import hand  # noqa: PLC0415 - svg imports cards
+
+        return hand(self)
 
 
 def unchecked_card_set(mask: int) -> CardSet:

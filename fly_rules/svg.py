@@ -30,7 +30,7 @@ from fly_rules import registry
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.engine import GameState, MatchBase, SeatView
 
-__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Svg", "card", "deal_picture", "table"]
+__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Svg", "card", "deal_picture", "hand", "table"]
 
 SVG_NS: Final = "http://www.w3.org/2000/svg"
 
@@ -181,6 +181,22 @@ def card(face: Card | None) -> Svg:
     """
     root = _document(CARD_WIDTH + 2, CARD_HEIGHT + 2)
     _draw_card(root, face, 1, 1)
+    return _serialise(root)
+
+
+def hand(cards: CardSet | Sequence[Card]) -> Svg:
+    """Cards face up side by side, overlapping as in a hand (a card set in suit order), e.g. a
+    :class:`~fly_rules.cards.CardSet`'s picture in Jupyter.
+
+    >>> from fly_rules import CardSet
+    >>> picture = hand(CardSet.parse("AS 10h 7c"))
+    >>> [picture.count(f'data-card="{c}"') for c in ("7C", "TH", "AS")]
+    [1, 1, 1]
+    """
+    faces = list(cards)
+    root = _document(max(_hand_width(len(faces)), CARD_WIDTH) + 2, CARD_HEIGHT + 2)
+    for i, face in enumerate(faces):
+        _draw_card(root, face, 1 + i * _hand_step(len(faces)), 1)
     return _serialise(root)
 
 

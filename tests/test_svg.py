@@ -99,6 +99,18 @@ def test_one_card_and_its_back() -> None:
     assert card(None)._repr_svg_() == str(card(None))
 
 
+def test_cards_and_card_sets_show_their_pictures_in_jupyter() -> None:
+    """A Card's ``_repr_svg_`` is its card picture; a CardSet's draws its cards face up in order,
+    overlapping as a hand, the empty set a card-sized blank."""
+    assert Card.parse("10H")._repr_svg_() == card(Card.parse("10H"))
+    picture = ET.fromstring(CardSet.parse("AS 10h 7c")._repr_svg_())
+    assert [c.get("data-card") for c in _cards(picture)] == ["7C", "TH", "AS"]
+    assert CARD_WIDTH + 2 < int(picture.get("width", "0")) < 3 * CARD_WIDTH
+    empty = ET.fromstring(CardSet.parse("")._repr_svg_())
+    assert not _cards(empty)
+    assert empty.get("width") == str(CARD_WIDTH + 2)
+
+
 def test_an_empty_table_has_no_title_or_trick() -> None:
     """Without a title, trump, stock or trick, only the seats and the empty-trick note are drawn."""
     root = ET.fromstring(table([CardSet.parse(""), None, None]))

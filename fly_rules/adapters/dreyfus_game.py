@@ -14,6 +14,7 @@ from fly_rules.adapters.encoding import (
     PHASES,
     Encoding,
     OpenSpielGame,
+    cards_text,
     one_hot,
     trick_cards,
     trick_text,
@@ -74,12 +75,12 @@ def _text(view: DreyfusView, marks: str) -> str:
     tricks = " ".join("[" + trick_text(t) + "]" for t in view.tricks)
     revealed = ""
     if view.revealed_discards is not None:
-        revealed += " | discards " + " / ".join(str(d) for d in view.revealed_discards)
+        revealed += " | discards " + " / ".join(cards_text(d) for d in view.revealed_discards)
     if view.revealed_talon is not None:
-        revealed += f" | talon left {view.revealed_talon}"
+        revealed += f" | talon left {cards_text(view.revealed_talon)}"
     return (
         f"seat {view.seat} | {view.phase.value} | to move {view.to_move} | dealer {view.dealer} | "
-        f"contract {contract} | hand {view.hand}{marks} | discarded {view.discarded} | "
+        f"contract {contract} | hand {cards_text(view.hand)}{marks} | discarded {cards_text(view.discarded)} | "
         f"bought {view.bought} | talon {view.talon_left}{revealed} | leader {view.leader} | "
         f"trick {trick_text(view.trick)} | tricks {tricks} | "
         f"taken {view.tricks_taken} | upper {view.upper} | lower {view.lower}"

@@ -27,7 +27,7 @@ seat's hidden cards [FLY-5.1] [DRF-11.1]; each game's layout is in its adapter m
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, NamedTuple
 
 import numpy as np
@@ -57,6 +57,7 @@ __all__ = [
     "action_ids",
     "action_text",
     "adapter_part",
+    "cards_text",
     "engine_action",
     "hand_mask",
     "legal_ids",
@@ -355,6 +356,12 @@ def write_observation(view: View, marked: int, rules: Any, out: Floats) -> None:
     np.minimum(out, OBSERVATION_HIGH, out=out)
 
 
+def cards_text(cards: Iterable[Card]) -> str:
+    """Cards as text in their symbols (``7♣ 10♥``), the one notation of the strings an adapter writes:
+    observations, information states and actions."""
+    return " ".join(card.symbol for card in cards)
+
+
 def trick_text(pairs: Sequence[tuple[int, Card]]) -> str:
     """A trick as text: ``seat:card`` in play order."""
     return " ".join(f"{seat}:{card.symbol}" for seat, card in pairs)
@@ -362,7 +369,7 @@ def trick_text(pairs: Sequence[tuple[int, Card]]) -> str:
 
 def observation_text(view: View, marked: int) -> str:
     """A seat's observation as one line of text, from its view and its own marks [FLY-5.1] [DRF-11.1]."""
-    return _encoding(view.game).text(view, f" | marked {CardSet(marked)}" if marked else "")
+    return _encoding(view.game).text(view, f" | marked {cards_text(CardSet(marked))}" if marked else "")
 
 
 class Encoding(NamedTuple):

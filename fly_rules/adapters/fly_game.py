@@ -13,6 +13,7 @@ from fly_rules.adapters.encoding import (
     PHASES,
     Encoding,
     OpenSpielGame,
+    cards_text,
     one_hot,
     trick_cards,
     trick_text,
@@ -74,7 +75,8 @@ def _text(view: FlyView, marks: str) -> str:
     tricks = " ".join("[" + trick_text(t) + "]" for t in view.tricks)
     return (
         f"seat {view.seat} | {view.phase.value} | to move {view.to_move} | dealer {view.dealer} | "
-        f"hand {view.hand}{marks} | trump {view.trump_card} | stock {view.stock_size} | declared {declared} | "
+        f"hand {cards_text(view.hand)}{marks} | trump {view.trump_card.symbol} | stock {view.stock_size} | "
+        f"declared {declared} | "
         f"active {''.join('10'[not a] for a in view.active)} | trick {trick_text(view.trick)} | "
         f"tricks {tricks} | taken {view.tricks_taken} | records {view.records}"
     )

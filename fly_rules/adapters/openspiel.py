@@ -67,6 +67,7 @@ from fly_rules.adapters.encoding import (
     action_ids,
     action_text,
     adapter_part,
+    cards_text,
     engine_action,
     hand_mask,
     legal_ids,
@@ -341,7 +342,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         if self.deal is None:
             return "dealt " + " ".join(ALL_CARDS[c].symbol for c in self._dealt)
-        marks = f" marked {CardSet(self.marked)}" if self.marked else ""
+        marks = f" marked {cards_text(CardSet(self.marked))}" if self.marked else ""
         drawn = f" drawing {self._draws_left} after {self._pending}" if self._draws_left else ""
         return f"{self.deal!r}{marks}{drawn}"
 
@@ -504,8 +505,18 @@ class CardGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         self.rules = self.part.rules_from_params(params)
         """The rules the parameters select."""
-        super().__init__(self.game_type, pyspiel.GameInfo(**self.part.info(self.rules)), params)
         self._params = {**self.part.defaults, **params}
+        super().__init__(self.game_type, pyspiel.GameInfo(**self.part.info(self.rules)), self._in_effect())
+
+    def _in_effect(self) -> dict[str, Any]:
+        """The parameters with each one left to the preset (``''`` or ``0``) given the value the rules
+        have, so that ``get_parameters()`` shows the rules in effect (and loads the same game)."""
+        shown = dict(self._params)
+        for name, value in shown.items():
+            actual = getattr(self.rules, name, None)
+            if value in ("", 0) and not isinstance(value, bool) and actual is not None and not callable(actual):
+                shown[name] = type(value)(getattr(actual, "value", actual))
+        return shown
 
     def new_initial_state(self) -> CardGameState:
         """A deal about to be dealt."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import re
 from typing import Any
 
 import numpy as np
@@ -218,8 +219,9 @@ def test_fly_5_1_strings_and_tensors_come_from_the_view() -> None:
     assert (held(0), held(1), held(2)) == ([], deck[:5], deck[5:7])  # the dealer's left is served first
     play_out(state, np.random.RandomState(0), stop=lambda s: s.deal is not None)
     hand = state.deal.hands[0]
-    assert f"hand {hand}" in state.observation_string(0)
-    assert str(state.deal.hands[1]) not in state.observation_string(0)
+    symbols = " ".join(card.symbol for card in hand)
+    assert f"hand {symbols} | trump {state.deal.trump_card.symbol} |" in state.observation_string(0)
+    assert " ".join(card.symbol for card in state.deal.hands[1]) not in state.observation_string(0)
     infostates = []
     rng = np.random.RandomState(4)
     while not state.is_terminal():
@@ -461,3 +463,40 @@ def test_fly_10_1_engine_bots_are_openspiel_bots() -> None:
     assert len(evaluate_bots(dreyfus_game.new_initial_state(), bots, rng)) == 3
     with pytest.raises(ValueError, match="unknown bot 'chess'"):
         openspiel.engine_bot(game, "chess")
+
+
+@pytest.mark.parametrize("name", ["python_fly(players=4)", "python_dreyfus"])
+def test_rec_5_1_the_strings_write_cards_in_one_notation(name: str) -> None:
+    """REC-5.1: observation_string, information_state_string and action_to_string all write cards in their
+    symbols (``10♠``, ``6♣``), never in letters (``TS``, ``6C``), from the deal to the end."""
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(2)
+    letters = re.compile(r"(?<![\w♠♥♦♣])[2-9TJQKA][CDHS](?!\w)")
+    seen = ""
+    while not state.is_terminal():
+        player = state.current_player()
+        if player >= 0:
+            seen += state.observation_string(player) + state.information_state_string(player)
+        seen += " ".join(state.action_to_string(player, a) for a in state.legal_actions()[:20])
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert not letters.findall(seen)
+    assert "10" in seen
+    assert all(suit in seen for suit in "♠♥♦♣")
+    assert "hand " in seen
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["python_fly", "python_fly(players=5)", "python_fly(players=4,preset=mouche_1718)", "python_dreyfus(preset=shram)"],
+)
+def test_fly_12_2_get_parameters_shows_the_rules_in_effect(name: str) -> None:
+    """FLY-12.2: ``get_parameters()`` gives every option the preset chose its value (the 1718 rules: the
+    A♠ ranks below the jack, play goes anticlockwise), and loading the game from them gives the same rules."""
+    game = pyspiel.load_game(name)
+    shown = game.get_parameters()
+    left_to_preset = [k for k, v in shown.items() if v == "" and getattr(game.rules, k, None) is not None]
+    assert left_to_preset == []
+    assert pyspiel.load_game(name.split("(", maxsplit=1)[0], shown).rules == game.rules
+    if "mouche_1718" in name:
+        assert (shown["ace_rank"], shown["direction"], shown["deck_size"]) == ("below_jack", "anticlockwise", 36)
