@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,8 @@ KEY_PAGES = (
 WIDTHS = (1200, 400)
 
 # The probe page: each key page in an iframe of the given width; once all have loaded it writes, for each,
-# the document's scrollWidth and clientWidth into the probe's own body, which --dump-dom prints.
+# the document's scrollWidth and clientWidth and, for each card-table picture, its drawn width, its own width
+# and whether its figure scrolls sideways, into the probe's own body, which --dump-dom prints.
 PROBE = """<!doctype html><html><body><pre id="out"></pre><script>
 const pages = PAGES, widths = WIDTHS, results = {}; let waiting = pages.length * widths.length;
 for (const page of pages) for (const width of widths) {
@@ -39,7 +41,10 @@ for (const page of pages) for (const width of widths) {
   frame.style.width = width + "px"; frame.style.height = "800px";
   frame.onload = () => {
     const root = frame.contentDocument.documentElement;
-    results[page + "@" + width] = [root.scrollWidth, root.clientWidth];
+    const pictures = [...frame.contentDocument.querySelectorAll(".fly-table > svg")].map((svg) => [
+      svg.getBoundingClientRect().width, Number(svg.getAttribute("width")),
+      svg.parentElement.scrollWidth > svg.parentElement.clientWidth]);
+    results[page + "@" + width] = [root.scrollWidth, root.clientWidth, pictures];
     if (--waiting === 0) document.getElementById("out").textContent = JSON.stringify(results);
   };
   frame.src = "/" + page; document.body.appendChild(frame);
@@ -76,9 +81,10 @@ def served(built_html: Path) -> Iterator[str]:
     server.server_close()
 
 
-def test_no_key_page_scrolls_sideways_at_desktop_or_phone_width(served: str, tmp_path: Path) -> None:
-    """At 1200 and 400 pixels wide, no key page is wider than its window: long one-line positions wrap
-    inside their box and the pictures scale down."""
+@pytest.fixture(scope="module")
+def measured(served: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
+    """The probe's measures of every key page at every width, from one run of headless Chromium."""
+    tmp_path = tmp_path_factory.mktemp("layout")
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     assert browser, "the layout check needs Debian's chromium (scripts/test installs it as root)"
     command = [
@@ -99,10 +105,31 @@ def test_no_key_page_scrolls_sideways_at_desktop_or_phone_width(served: str, tmp
     start, end = result.stdout.find('<pre id="out">'), result.stdout.find("</pre>")
     text = result.stdout[start + len('<pre id="out">') : end]
     assert text, f"the probe reported nothing: {result.stderr[-500:]}"
-    measured = json.loads(text.replace("&quot;", '"'))
+    measures: dict[str, list[Any]] = json.loads(text.replace("&quot;", '"'))
+    return measures
+
+
+def test_no_key_page_scrolls_sideways_at_desktop_or_phone_width(measured: dict[str, list[Any]]) -> None:
+    """At 1200 and 400 pixels wide, no key page is wider than its window: long one-line positions wrap
+    inside their box and the pictures scale down."""
     assert len(measured) == len(KEY_PAGES) * len(WIDTHS)
-    for probe, (_, visible) in measured.items():
+    for probe, (_, visible, _) in measured.items():
         width = int(probe.rsplit("@", 1)[1])
         assert width - 20 <= visible <= width, (probe, visible)  # the page was laid out at that width
     wide = {page: sizes for page, sizes in measured.items() if sizes[0] > sizes[1]}
     assert not wide, f"pages wider than their window (scrollWidth, clientWidth): {wide}"
+
+
+def test_a_picture_keeps_a_readable_width_and_scrolls_inside_its_figure(measured: dict[str, list[Any]]) -> None:
+    """At 1200 pixels a picture is drawn at most at its own size; at 400 it shrinks no narrower than 560
+    pixels (a Dreyfus hand of twelve cards stays legible) and its figure scrolls sideways, not the page."""
+    dreyfus = measured["how-to-play/dreyfus.html@400"][2]
+    assert dreyfus, "the Dreyfus page has no card-table picture"
+    assert max(own for _, own, _ in dreyfus) > 800  # twelve-card hands: wider than a phone
+    for probe, (_, _, pictures) in measured.items():
+        for drawn, own, scrolls in pictures:
+            if probe.endswith("@1200"):
+                assert drawn <= own, (probe, drawn, own)
+            else:
+                assert drawn >= min(own, 560), (probe, drawn, own)
+                assert scrolls, (probe, drawn)  # wider than the figure: the figure scrolls
