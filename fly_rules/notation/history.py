@@ -407,8 +407,8 @@ def _check_saved(reader: _Reader, data: dict[str, Any], *, resumable: bool) -> N
             raise reader.fail(
                 "",
                 "saved",
-                "is missing, so that a cut or edited copy cannot be told from the game as saved: "
-                "only a game saved in progress by this version can be continued (replay still reads this one)",
+                "is missing: only a game saved in progress with its count and digest is continued, so that "
+                "a cut or edited copy is not (replay still reads this one)",
                 "REC-4.1",
             )
         return
