@@ -500,3 +500,22 @@ def test_fly_12_2_get_parameters_shows_the_rules_in_effect(name: str) -> None:
     assert pyspiel.load_game(name.split("(", maxsplit=1)[0], shown).rules == game.rules
     if "mouche_1718" in name:
         assert (shown["ace_rank"], shown["direction"], shown["deck_size"]) == ("below_jack", "anticlockwise", 36)
+
+
+def test_ismcts_with_evaluate_bots_needs_restart_at_and_the_documented_subclass_plays() -> None:
+    """What the OpenSpiel how-to says: ``evaluate_bots`` refuses OpenSpiel's own ``ISMCTSBot`` (no
+    ``restart_at``), and the subclass the how-to gives plays a whole Fly deal through it."""
+    game = pyspiel.load_game("python_fly(players=3)")
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+
+    class RestartableISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+        def restart_at(self, state: Any) -> None:
+            self.reset()
+
+    plain = [ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=np.random.RandomState(s)) for s in range(3)]
+    with pytest.raises(pyspiel.SpielError, match=r"RestartAt\(state\) not implemented"):
+        evaluate_bots(game.new_initial_state(), plain, np.random.RandomState(0))
+    bots = [RestartableISMCTSBot(game, evaluator, 2.0, 8, random_state=np.random.RandomState(s)) for s in range(3)]
+    returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
+    assert len(returns) == 3
+    assert any(r != 0 for r in returns)

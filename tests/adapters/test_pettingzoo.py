@@ -254,3 +254,27 @@ def test_fly_4_3_a_policy_made_afresh_at_every_step_answers_for_the_marks_made(
             env.step(None if termination or truncation else engine_policy(env, bot, seed)(observation, agent))
         assert env.match.is_over
     assert marked_steps > 0
+
+
+def test_rgb_array_shows_records_stock_and_dealer() -> None:
+    """The picture shows what the library's SVG table shows beside the cards: a ``D`` by the dealer's
+    label only, each seat's record right of its hand (Dreyfus: upper and lower), and the stock or talon as
+    a blue back with its count, next to the trump card."""
+    for env in (fly_v0.env(num_players=4, render_mode="rgb_array"), dreyfus_v0.env(render_mode="rgb_array")):
+        env.reset(seed=4)
+        image = env.render()
+        match = env.unwrapped.match
+        rows = len(match.deal.hand_masks)
+        scale, row_height = 3, 20
+        for seat in range(rows):
+            top = scale * (2 + row_height * seat + 4)
+            band = image[top : top + 5 * scale]
+            dealer_mark = np.all(band[:, 11 * scale : 14 * scale] == (240, 200, 40), axis=2).any()
+            assert dealer_mark == (seat == match.deal.dealer)
+            record = band[:, image.shape[1] - 20 * scale :]
+            assert np.all(record == (250, 250, 245), axis=2).any()  # the record's text, in white
+        bottom = scale * (2 + row_height * rows)
+        stock_x = scale * (20 + 10 + 2)
+        assert tuple(image[bottom + 1, stock_x + 1]) == (60, 90, 170)
+        white = np.all(image[bottom : bottom + 14 * scale, stock_x : stock_x + 10 * scale] == (250, 250, 245), axis=2)
+        assert white.any()  # the count

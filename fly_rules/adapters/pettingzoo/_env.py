@@ -19,6 +19,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("fly_rules.adapters.pettingzoo needs PettingZoo: pip install 'fly_rules[pettingzoo]'") from error
 
 
+from fly_rules import registry
 from fly_rules.adapters.encoding import (
     OBSERVATION_HIGH,
     BotDriver,
@@ -184,7 +185,17 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode == "rgb_array":
             view = self.match.view(0)
             shown, active = adapter_part(view.game, "table_shows")(view)
-            return table_image([list(CardSet(h)) for h in hands], active, self.match.to_move, shown, view.trick)
+            table = registry.game_of(view).picture(view, {}, None)  # the records, dealer and stock of the SVG
+            return table_image(
+                [list(CardSet(h)) for h in hands],
+                active,
+                self.match.to_move,
+                shown,
+                view.trick,
+                records=[str(r) for r in table["records"]],
+                dealer=table["dealer"],
+                stock=table["stock"],
+            )
         lines = [observation_text(self.match.view(self.match.to_move or 0), self.marked)]
         lines += [f"player_{seat}: {CardSet(hand)}" for seat, hand in enumerate(hands)]
         text = "\n".join(lines)

@@ -1,8 +1,9 @@
 """The table as an RGB image (``render_mode="rgb_array"``), drawn with numpy alone.
 
 Each card is a small tile with its rank and suit in a 5-pixel-high font; one row per seat holds its
-hand (grey when folded, a yellow bar for the seat to move), and the bottom row the trump card or
-contract, then the current trick.
+label (yellow for the seat to move, a ``D`` beside the dealer), its hand (grey when folded) and its
+record, and the bottom row the trump card or contract, the stock or talon (a blue back with the count),
+then the current trick. (No library the project keeps rasterises SVG, so the table is drawn here.)
 """
 
 from __future__ import annotations
@@ -35,6 +36,17 @@ _GLYPHS: Final[dict[str, str]] = {
     "N": "101111111111101",
     "T": "111010010010010",
     "P": "110101110100100",
+    "D": "110101101101110",
+    "E": "111100110100111",
+    "R": "110101110101101",
+    "L": "100100100100111",
+    "O": "111101101101111",
+    "U": "101101101101111",
+    "W": "101101101111101",
+    ",": "000000000010100",
+    " ": "000000000000000",
+    "/": "001001010100100",
+    "-": "000000111000000",
     "♠": "0010001110111110010001110",
     "♥": "0101011111111110111000100",
     "♦": "0010001110111110111000100",
@@ -52,10 +64,15 @@ _GREY: Final = (150, 150, 150)
 _RED: Final = (200, 30, 40)
 _BLACK: Final = (20, 20, 20)
 _YELLOW: Final = (240, 200, 40)
+_BACK: Final = (60, 90, 170)
+
+
+def _width(text: str) -> int:
+    return sum(len(_GLYPHS[char]) // 5 + 1 for char in text.upper())
 
 
 def _text(image: Image, y: int, x: int, text: str, colour: tuple[int, int, int]) -> None:
-    for char in text:
+    for char in text.upper():
         bitmap = np.array([int(b) for b in _GLYPHS[char]], bool).reshape(5, -1)
         image[y : y + 5, x : x + bitmap.shape[1]][bitmap] = colour
         x += bitmap.shape[1] + 1
@@ -77,28 +94,42 @@ def table_image(
     to_move: int | None,
     shown: Card | str,
     trick: Sequence[tuple[int, Card]],
+    *,
+    records: Sequence[str] = (),
+    dealer: int | None = None,
+    stock: int | None = None,
 ) -> Image:
-    """An ``(height, width, 3)`` uint8 picture: each seat's hand, then ``shown`` (the trump card, or
-    a contract's suit symbol or ``"NT"``) and the current trick as (seat, card) pairs."""
-    columns = max(12, *(len(hand) for hand in hands), 2 + 2 * len(trick))
-    label = 12
-    width = label + columns * (_TILE_W + _GAP) + _GAP
+    """An ``(height, width, 3)`` uint8 picture: each seat's label (``D`` beside the dealer's), hand and
+    record, then ``shown`` (the trump card, or a contract's suit symbol or ``"NT"``), the stock or talon
+    (a card back with its count) and the current trick as (seat, card) pairs."""
+    columns = max(12, *(len(hand) for hand in hands), 4 + 2 * len(trick))
+    label = 20
+    cards = columns * (_TILE_W + _GAP) + _GAP
+    width = label + cards + max((_width(r) for r in records), default=0) + _GAP
     height = (len(hands) + 1) * (_TILE_H + _GAP + 4) + _GAP
     image = np.empty((height, width, 3), np.uint8)
     image[:] = _FELT
     for seat, hand in enumerate(hands):
         y = _GAP + seat * (_TILE_H + _GAP + 4)
         _text(image, y + 4, 1, f"P{seat}", _YELLOW if seat == to_move else _WHITE)
+        if seat == dealer:
+            _text(image, y + 4, 11, "D", _YELLOW)
         for k, card in enumerate(hand):
             _tile(image, y, label + k * (_TILE_W + _GAP), card, _WHITE if active[seat] else _GREY)
+        if seat < len(records):
+            _text(image, y + 4, label + cards, records[seat], _WHITE)
     y = _GAP + len(hands) * (_TILE_H + _GAP + 4)
     if isinstance(shown, Card):
         _tile(image, y, label, shown, _YELLOW)
     else:
         _tile(image, y, label, None, _YELLOW)
         _text(image, y + 4, label + (1 if shown == "NT" else 2), shown, _RED if shown in "♥♦" else _BLACK)
+    if stock is not None:
+        x = label + _TILE_W + _GAP
+        _tile(image, y, x, None, _BACK)
+        _text(image, y + 4, x + (3 if stock < 10 else 1), str(stock), _WHITE)
     for k, (seat, card) in enumerate(trick):
-        x = label + (2 + 2 * k) * (_TILE_W + _GAP)
+        x = label + (4 + 2 * k) * (_TILE_W + _GAP)
         _text(image, y + 4, x - 4, str(seat), _WHITE)
         _tile(image, y, x, card)
     return np.repeat(np.repeat(image, _SCALE, axis=0), _SCALE, axis=1)
