@@ -4,6 +4,7 @@ user could still see (the signal and pipe cases as real processes, each bounded 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import os
 import signal
@@ -16,8 +17,10 @@ from typing import Any
 
 import pytest
 
+from fly_rules import _startup, cli
 from fly_rules.cli import main
-from fly_rules.commands import CommandError, jobs, write_atomically
+from fly_rules.commands import CommandError, files, jobs, write_atomically
+from fly_rules.commands.common import Stopped
 from fly_rules.notation.history import dump_history, load_history
 from tests.cli.test_commands import run_once as run
 from tests.cli.test_stops import PLAY, one_line, play_process, stop_at_prompt
@@ -285,3 +288,89 @@ def test_simulate_pieces_are_made_as_needed_and_cover_every_match() -> None:
     huge = jobs.pieces(10**99, 2)
     assert next(huge) == range(1000)
     assert next(huge) == range(1000, 2000)
+
+
+class _ClosingPipe(io.StringIO):
+    """Standard output that a reader stops reading after ``size`` characters (a broken pipe)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def write(self, text: str, /) -> int:
+        if self.tell() + len(text) > self.size:
+            raise BrokenPipeError(32, "Broken pipe")
+        return super().write(text)
+
+
+def test_rec_1_1_a_broken_pipe_in_this_process_saves_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """REC-1.1 (issue 21, 6), in this process: output that closes mid-game saves every move chosen so
+    far and gives exit code 141 with one line on standard error."""
+    saved = tmp_path / "g.toml"
+    monkeypatch.setattr("fly_rules.cli._quiet_stdout", lambda: None)  # pytest's own stdout stays
+    err = io.StringIO()
+    sys_stdin, sys.stdin = sys.stdin, io.StringIO("1\n" * 2000)
+    try:
+        with contextlib.redirect_stderr(err):
+            code = main([*PLAY, "--save", str(saved)], _ClosingPipe(3000))
+    finally:
+        sys.stdin = sys_stdin
+    assert code == 141
+    assert one_line(err.getvalue()) == (
+        f"fly-rules: the output closed (broken pipe); the game so far is saved: fly-rules play --resume {saved}"
+    )
+    assert len(load_history(saved.read_text(encoding="utf-8"), resumable=True).actions) > 0
+
+
+@pytest.mark.parametrize(
+    ("stop", "why"),
+    [(signal.SIGTERM, "stopped by SIGTERM"), (signal.SIGHUP, "stopped by SIGHUP (the terminal closed)")],
+)
+def test_the_first_stopping_signal_stops_and_the_next_are_ignored(stop: signal.Signals, why: str) -> None:
+    """REC-1.1: the program's handler turns SIGTERM or SIGHUP into a Stopped of exit code 128 + the
+    signal's number, and then ignores Ctrl-C, SIGTERM and SIGHUP while the command stops."""
+    saved = {number: signal.getsignal(number) for number in files.STOPS}
+    try:
+        with pytest.raises(Stopped) as caught:
+            cli._stop_once(stop, None)
+        assert (caught.value.why, caught.value.code) == (why, 128 + stop)
+        assert all(signal.getsignal(number) is signal.SIG_IGN for number in files.STOPS)
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
+def test_startup_answers_ctrl_c_only_for_the_program() -> None:
+    """Issue 21, 7: the start-up handler is put in place for `fly-rules …` and `python -m fly_rules …`
+    only, never for a program that merely imports the library."""
+    for argv, expected in (
+        (["/usr/bin/python3", "-m", "fly_rules", "play"], True),
+        (["python", "-X", "importtime", "-m", "fly_rules"], True),
+        (["/venv/bin/python3", "/venv/bin/fly-rules", "demo"], True),
+        (["python", "-m", "pytest"], False),
+        (["python", "train.py"], False),
+        (["python"], False),
+    ):
+        assert _startup.is_the_program(argv) is expected, argv
+
+
+def test_rec_1_1_a_lock_file_removed_by_its_last_holder_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """REC-1.1: if the lock file opened is removed by its holder before it is locked, the writer opens
+    the new one, so that two writers never hold locks on different files."""
+    target = tmp_path / "g.toml"
+    real = fcntl.flock
+    removed: list[int] = []
+
+    def racing(handle: int, operation: int) -> None:
+        if not removed:  # the last holder ends between our open and our flock
+            removed.append(1)
+            os.unlink(tmp_path / ".g.toml.lock")
+        real(handle, operation)
+
+    monkeypatch.setattr(fcntl, "flock", racing)
+    with files.locked(target):
+        assert (tmp_path / ".g.toml.lock").read_text(encoding="ascii") == f"{os.getpid()}\n"
+    assert removed == [1]
+    assert not (tmp_path / ".g.toml.lock").exists()

@@ -227,8 +227,10 @@ def test_rec_1_5_a_key_of_200000_parts_is_refused_before_parsing(shape: str) -> 
     assert "more than 32 dotted parts" in error.detail
     within = _refused(shape.format(key=".".join(["a"] * 32)) + fly_history())
     assert "dotted parts" not in within.detail
-    quoted = _refused('x = "' + "." * 1000 + '"\n' + fly_history())
-    assert (quoted.rule, quoted.field) == ("REC-1.4", "x")
+    for line in ('x = "' + "." * 1000 + '"', 'x = "\\"' + "." * 40 + '"', "x = '" + "\\" + "." * 40 + "'"):
+        quoted = _refused(line + "\n" + fly_history())
+        assert (quoted.rule, quoted.field) == ("REC-1.4", "x")
+    assert load_history("# " + "." * 1000 + "\n" + fly_history()) == load_history(fly_history())  # a comment
 
 
 def test_rec_1_5_a_history_or_position_over_its_size_is_refused_before_parsing() -> None:
