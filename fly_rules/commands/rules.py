@@ -96,13 +96,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 def _search(rules: dict[str, Rule], terms: Sequence[str], out: TextIO) -> int:
     """Print the files, sections and rules whose text has every term (a word, or a phrase in quotes)."""
     wanted = [" ".join(term.split()).casefold() for term in terms]
-    places = [
-        (key, heading) for key, (heading, text) in _outline(rules).items() if all(term in text for term in wanted)
-    ]
+    outline = _outline(rules)
+    places = [(key, heading) for key, (heading, text) in outline.items() if all(term in text for term in wanted)]
+    # a rule is searched with its file's title, which names the game in the language of the document its
+    # sources translate (Fly (Муха)): the rules are found by the game's own name
     texts = {
         rule.id: _searchable(
             rule.id, rule.title, rule.text, *rule.sources, *rule.decisions, *rule.options, *rule.examples
         )
+        + " "
+        + _searchable(outline.get(rule.id.split("-")[0], ("", ""))[0])
         for rule in rules.values()
     }
     found = [rule for rule in rules.values() if all(term in texts[rule.id] for term in wanted)]

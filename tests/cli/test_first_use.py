@@ -85,3 +85,21 @@ def test_fly_4_3_the_lazy_choices_print_their_count_and_ends() -> None:
     legal = match.legal_actions()
     assert repr(legal) == f"<{len(legal)} choices: stand, {legal[1]}, {legal[2]}, …, {legal[len(legal) - 1]}>"
     assert "exchange" in repr(legal)
+
+
+def test_fly_8_2_drf_7_1_search_in_the_games_own_language_finds_their_rules() -> None:
+    """FLY-8.2, DRF-7.1: ``rules --search`` in the sources' languages: the game's Russian name finds its
+    rules (with other words, the rules that have them too), and a word of a quoted Russian or Danish
+    source sentence finds the rule quoting it."""
+    code, fly_rules_found, _ = _run("rules", "--search", "Муха")
+    assert code == 0
+    assert "\nFLY-8.2  Each trick writes off one\n" in fly_rules_found
+    assert "DRF-" not in fly_rules_found
+    code, narrowed, _ = _run("rules", "--search", "муха", "ace of spades")
+    assert "FLY-7.2  The A♠ may be played to a led trump ace" in narrowed
+    assert "FLY-8.2  " not in narrowed
+    code, russian, _ = _run("rules", "--search", "Дрейфус", "взятки")
+    assert "DRF-7.1  Par is four tricks" in russian
+    assert "FLY-" not in russian
+    code, danish, _ = _run("rules", "--search", "trick fratrækkes")
+    assert "FLY-8.2  Each trick writes off one" in danish
