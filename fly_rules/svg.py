@@ -48,7 +48,7 @@ _PANEL_TEXT: Final = 56  # the three lines of a seat's panel above its hand: nam
 _BUTTON: Final = 24  # room for the dealer's button at the right of a panel's first line
 _MIDDLE: Final = (2 * CARD_WIDTH + 12, CARD_HEIGHT + 34)  # the trump card, the stock and the note under them
 _TRICK_RX: Final = 118  # the ellipse the trick's cards lie on
-_TRICK_RY: Final = 112  # tall enough that no trick card of five seats covers the word over the trump card
+_TRICK_RY: Final = 104
 _TITLE_HEIGHT: Final = 30
 _RED: Final = "#c8102e"
 _BLACK: Final = "#1a1a1a"
@@ -225,16 +225,24 @@ def _box(x: float, y: float, width: float, height: float) -> tuple[float, float,
     return x - width / 2, y - height / 2, x + width / 2, y + height / 2
 
 
-def _layout(seats: int, panel: tuple[int, int]) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+def _layout(
+    seats: int, panel: tuple[int, int], note: str
+) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
     """The centres of the seats' panels and of their cards in the trick, relative to the table's centre.
 
     The trick cards lie on a small ellipse round the trump card and the stock, each towards the seat that
     played it; the seats sit on a larger ellipse, widened until no panel touches another panel, a trick
     card or the middle.
     """
-    trick = [_seat_point(s, seats, _TRICK_RX, _TRICK_RY) for s in range(seats)]
-    fixed = [_box(0, 0, *_MIDDLE), *(_box(x, y, CARD_WIDTH + 8, CARD_HEIGHT + 8) for x, y in trick)]
-    rx, ry = _TRICK_RX + CARD_WIDTH / 2 + panel[0] / 2 + _GAP, _TRICK_RY + CARD_HEIGHT / 2 + panel[1] / 2 + _GAP
+    middle = _box(0, 0, max(_MIDDLE[0], _text_width(note, 12) + 8), _MIDDLE[1])  # the note under it included
+    rx, ry = float(_TRICK_RX), float(_TRICK_RY)
+    while True:  # widened until no trick card covers the middle's words or cards
+        trick = [_seat_point(s, seats, rx, ry) for s in range(seats)]
+        if not any(_overlap(_box(x, y, CARD_WIDTH + 4, CARD_HEIGHT + 4), middle) for x, y in trick):
+            break
+        rx, ry = rx * 1.05, ry * 1.05
+    fixed = [middle, *(_box(x, y, CARD_WIDTH + 8, CARD_HEIGHT + 8) for x, y in trick)]
+    rx, ry = rx + CARD_WIDTH / 2 + panel[0] / 2 + _GAP, ry + CARD_HEIGHT / 2 + panel[1] / 2 + _GAP
     while True:
         centres = [_seat_point(s, seats, rx, ry) for s in range(seats)]
         boxes = [_box(x, y, panel[0] + _GAP, panel[1] + _GAP) for x, y in centres]
@@ -371,7 +379,9 @@ def table(
         for s in range(seats)
     ]
     panel = (_panel_width(counts, texts, seats), _PANEL_TEXT + CARD_HEIGHT + _PAD)
-    centres, spots = _layout(seats, panel)
+    if trick_note is None:
+        trick_note = f"seat {trick[0][0]} led" if trick else "no trick in play"
+    centres, spots = _layout(seats, panel, trick_note)
     boxes = [_box(x, y, *panel) for x, y in centres] + [_box(x, y, CARD_WIDTH, CARD_HEIGHT) for x, y in spots]
     left, top_edge = min(b[0] for b in boxes) - _GAP, min(b[1] for b in boxes) - _GAP
     top = _TITLE_HEIGHT if title else 0
@@ -388,8 +398,6 @@ def table(
         _label(root, title, _GAP, 21, bold=True, size=16)
 
     _draw_middle(root, (cx, cy), trump, f"{stock_label} {stock}", stock, trump_label)
-    if trick_note is None:
-        trick_note = f"seat {trick[0][0]} led" if trick else "no trick in play"
     _label(root, trick_note, cx, cy + _MIDDLE[1] / 2 - 2, size=12, anchor="middle")
     for index, (seat, played) in enumerate(trick):
         attributes = {"class": "trick-card", "data-seat": str(seat)}

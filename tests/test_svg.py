@@ -408,7 +408,7 @@ for (const box of document.querySelectorAll("div[data-name]")) {
   const svg = box.querySelector("svg");
   const [vx, vy, vw, vh] = svg.getAttribute("viewBox").split(" ").map(Number);
   const into = svg.getScreenCTM().inverse();
-  for (const text of svg.querySelectorAll("text")) {
+  for (const text of svg.querySelectorAll("text, g.trick-card")) {
     const b = text.getBBox();
     const m = into.multiply(text.getScreenCTM());
     const xs = [], ys = [];
@@ -417,8 +417,10 @@ for (const box of document.querySelectorAll("div[data-name]")) {
       xs.push(p.x);
       ys.push(p.y);
     }
-    found.push({picture: box.dataset.name, text: text.textContent, left: Math.min(...xs) - vx,
-      top: Math.min(...ys) - vy, right: Math.max(...xs) - vx - vw, bottom: Math.max(...ys) - vy - vh});
+    const inPanel = text.closest("g.seat, g.trick-card");
+    const kind = text.matches("g.trick-card") ? "trick card" : inPanel ? "on a card or seat" : "middle";
+    found.push({picture: box.dataset.name, text: text.textContent, kind, view: [vx, vy, vx + vw, vy + vh],
+      box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)]});
   }
 }
 document.getElementById("out").textContent = JSON.stringify(found);
@@ -428,7 +430,8 @@ document.getElementById("out").textContent = JSON.stringify(found);
 def test_every_label_lies_inside_the_picture_in_a_browser(tmp_path: Path) -> None:
     """Headless Chromium lays out every text of every picture (3 to 7 seats, hands of 5 and 12 cards, the
     longest labels): each text's box, in the picture's own units, lies inside its viewBox (a label of the
-    right-hand seat once ran past the right edge)."""
+    right-hand seat once ran past the right edge), and no card of the trick covers a word of the middle (the
+    trump's and stock's words, the note of who led and who takes the trick)."""
     pictures = _pictures_with_long_labels()
     page = tmp_path / "pictures.html"
     boxes = "".join(f'<div data-name="{name}">{svg}</div>' for name, svg in pictures.items())
@@ -455,5 +458,20 @@ def test_every_label_lies_inside_the_picture_in_a_browser(tmp_path: Path) -> Non
     assert {m["picture"] for m in measured} == set(pictures)
     assert len(measured) > 20 * len(pictures)
     assert any(m["text"] == "took the trump card, exchanged 4, 5 tricks" for m in measured)
-    outside = [m for m in measured if m["left"] < 0 or m["top"] < 0 or m["right"] > 0 or m["bottom"] > 0]
-    assert outside == []
+    texts = [m for m in measured if m["kind"] != "trick card"]
+    assert any(m["text"] == "seat 6 led; seat 6 takes it" for m in texts)
+    inside = [m for m in texts if m["view"][:2] <= m["box"][:2] and m["box"][2:] <= m["view"][2:]]
+    assert [m for m in texts if m not in inside] == []
+    cards = [m for m in measured if m["kind"] == "trick card"]
+    assert len(cards) > 5 * 10
+    covered = [
+        (m["picture"], m["text"])
+        for m in texts
+        for c in cards
+        if m["kind"] == "middle" and c["picture"] == m["picture"] and _overlap(m["box"], c["box"])
+    ]
+    assert covered == []
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
