@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import random
+import re
 import signal
 import sys
 from collections.abc import Sequence
@@ -164,7 +165,16 @@ def _ask(state: Any, read: Any, out: TextIO, hand: str, verbs: Sequence[str]) ->
             continue
         if action in legal:
             return action
-        print(f"   not a legal action now: {text}: {_why_not(state, action)}", file=out)
+        rule, said, detail = _why_not(state, action).partition("): ")  # the rule, then on its own line why
+        print(f"   not a legal action now: {text}: {rule}{said and '):'}\n      {_symbols(detail)}", file=out)
+
+
+_CARD_LETTERS = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+
+
+def _symbols(text: str) -> str:
+    """``text`` (a rule's refusal) with its cards in symbols, the one notation of the screen."""
+    return _CARD_LETTERS.sub(lambda m: Card.parse(m.group(0)).symbol, text)
 
 
 def _why_not(state: Any, action: Any) -> str:

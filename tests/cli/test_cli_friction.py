@@ -80,7 +80,9 @@ def test_play_tells_trick_takers_takes_forced_moves_explains_refusals_and_reads_
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "   seat 0 stands" in out
-    assert "not a legal action now: play 8s: FLY-6.3 (Following suit): must follow suit" in out
+    assert (
+        "not a legal action now: play 8s: FLY-6.3 (Following suit):\n      must follow suit (A♦ led, 8♠ played)" in out
+    )
     assert re.search(r"   trick 1: .* -> seat \d takes it \(record \d+\)$", out, flags=re.MULTILINE)  # after a prompt
     assert re.search(r"^   you play \S+[♠♥♦♣] \(your only legal action\)$", out, flags=re.MULTILINE)
     assert "    1. " not in out  # the numbered list only on '?'

@@ -141,7 +141,7 @@ def test_rec_3_3_fly_at_80x24_hand_on_screen_exchange_by_names_drawn_cards_refus
     assert "your hand: 10♦ K♦ A♥ Q♠ A♠" in screen
     term.type("qs")  # diamonds led; holding 10♦ K♦
     screen = term.wait("not a legal action now")
-    assert "not a legal action now: qs: FLY-6.3 (Following suit)" in screen
+    assert "not a legal action now: qs: FLY-6.3 (Following suit):\n      must follow suit (A♦ led, Q♠ played)" in screen
     assert "your hand: 10♦ K♦ A♥ Q♠ A♠" in screen
     term.type("10d")
     screen = term.prompt()
