@@ -374,3 +374,33 @@ def test_rec_1_1_a_lock_file_removed_by_its_last_holder_is_made_again(
         assert (tmp_path / ".g.toml.lock").read_text(encoding="ascii") == f"{os.getpid()}\n"
     assert removed == [1]
     assert not (tmp_path / ".g.toml.lock").exists()
+
+
+def test_rec_1_1_a_lock_file_that_cannot_be_made_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """REC-1.1: a folder where the lock file cannot be made (simulated: the tests may run as root) is a
+    CommandError naming the file, before anything is read or written."""
+    real = os.open
+
+    def refuse(path: Any, flags: int, mode: int = 0o777) -> int:
+        if str(path).endswith(".lock"):
+            raise PermissionError(13, "Permission denied")
+        return real(path, flags, mode)
+
+    monkeypatch.setattr(os, "open", refuse)
+    with (
+        pytest.raises(CommandError, match=r"cannot lock .*g\.toml: Permission denied"),
+        files.locked(tmp_path / "g.toml"),
+    ):
+        pass
+
+
+def test_startup_puts_its_handler_in_place_for_the_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21, 7: run as the program, the start-up answers Ctrl-C with its own handler (until main's)."""
+    monkeypatch.setattr(sys, "orig_argv", ["python", "-m", "fly_rules", "demo"])
+    saved = signal.getsignal(signal.SIGINT)
+    try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _startup.answer_ctrl_c()
+        assert signal.getsignal(signal.SIGINT) is _startup._interrupted
+    finally:
+        signal.signal(signal.SIGINT, saved)
