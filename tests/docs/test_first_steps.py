@@ -55,8 +55,9 @@ def test_the_marked_blocks_are_the_install_and_quick_start() -> None:
 
 def test_the_readme_and_docs_first_steps_run_verbatim(tmp_path: Path) -> None:
     """Every marked block runs with bash (errexit, pipefail) in a copy of the checkout, from a PATH with no
-    virtual environment: the demo plays a match, ``play`` stops on ``quit``, the wheel's command cites
-    FLY-8.3 with its sources, which the wheel ships."""
+    virtual environment: the demo plays a match, ``play`` stops on ``quit`` (saving the game ``replay``
+    then tells), ``simulate``, ``show``, ``rules`` and ``conform`` run, the wheel's command cites FLY-8.3
+    with its sources, which the wheel ships."""
     _copy(tmp_path)
     path = [p for p in os.environ["PATH"].split(os.pathsep) if not (Path(p) / "activate").exists()]
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
@@ -77,6 +78,10 @@ def test_the_readme_and_docs_first_steps_run_verbatim(tmp_path: Path) -> None:
             assert done.returncode == 0, f"{page}:\n{block}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
             told += done.stdout
     assert "== Match over" in told
+    assert "per bot" in told  # simulate's table
+    assert "game stopped and saved to game.toml" in told
+    assert "legal actions of seat 2 (5):" in told
+    assert re.search(r"^vectors: \d+ passed, 0 failed$", told, flags=re.MULTILINE)
     assert "game stopped; not saved" in told
     assert "FLY-8.3" in told
     assert "A♠ bonus" in told
