@@ -23,6 +23,7 @@ import gc
 import json
 import platform
 import random
+import re
 import statistics
 import sys
 import time
@@ -299,6 +300,8 @@ def build_rows(args: argparse.Namespace, reference: str) -> list[tuple[str, Play
         rows += [row for row in adapters if row[1] is not None]
     if not args.no_batch:
         rows += batch_rows(reference)
+    if args.only:
+        rows = [row for row in rows if re.search(args.only, row[0])]
     return rows
 
 
@@ -313,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="5-player Fly and Dreyfus only, no memory checks")
     parser.add_argument("--batch-only", action="store_true", help="the batch engine's rows and OpenSpiel's only")
     parser.add_argument("--no-batch", action="store_true", help="leave out the batch engine's rows")
+    parser.add_argument("--only", help="only our rows whose name matches this regular expression")
     args = parser.parse_args(argv)
 
     reference = "oh_hell(players=5,num_tricks_fixed=5)"

@@ -60,8 +60,17 @@ def random_bit(masks: Array, rng: np.random.Generator) -> Array:
     """One set bit of each mask, chosen uniformly with ``rng``; 0 for an empty mask."""
     counts = np.bitwise_count(masks)
     k = (rng.random(masks.shape[0]) * counts).astype(np.uint8)
-    picked = kth_bit(masks, np.minimum(k, np.maximum(counts, 1) - 1))
+    k = np.minimum(k, np.maximum(counts, 1) - 1)
+    if int(counts.max(initial=0)) <= 8:  # a hand's cards: drop the k lowest, then take the lowest
+        rest = masks.copy()
+        for j in range(int(k.max(initial=0))):
+            np.copyto(rest, rest & (rest - _ONE), where=k > j)
+        return np.where(counts > 0, lowest_bit(np.maximum(rest, _ONE)), 0)
+    picked = kth_bit(masks, k)
     return np.where(counts > 0, picked, 0)
+
+
+_ONE: Final = np.uint64(1)
 
 
 def lowest_bit(masks: Array) -> Array:
