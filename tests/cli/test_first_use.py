@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import re
 import shlex
 from pathlib import Path
 
@@ -14,6 +15,8 @@ import pytest
 from fly_rules import fly
 from fly_rules.cli import _parser, main
 from fly_rules.commands import EXAMPLES, SUBCOMMANDS
+from fly_rules.notation.history import dump_history
+from tests.notation.helpers import random_dreyfus_match, random_fly_match
 
 POSITION = "fly - 0 8H 7C8DKH9SAS/9HTHJHQHAH/9CTCJC7S8S 7H7D 25,25,25 s,s,s,pAH 2"
 
@@ -103,3 +106,22 @@ def test_fly_8_2_drf_7_1_search_in_the_games_own_language_finds_their_rules() ->
     assert "FLY-" not in russian
     code, danish, _ = _run("rules", "--search", "trick fratrækkes")
     assert "FLY-8.2  Each trick writes off one" in danish
+
+
+def test_fly_4_4_drf_4_3_replay_names_the_cards_each_seat_drew(tmp_path: Path) -> None:
+    """FLY-4.4, DRF-4.3: ``replay`` tells every exchange with the cards given up and the cards drawn: as
+    many as given up while the stock lasts, never one of them."""
+    histories = {"fly": random_fly_match(4, 5000, 3), "dreyfus": random_dreyfus_match(2, 5000)[0]}
+    for game, match in histories.items():
+        saved = tmp_path / f"{game}.toml"
+        saved.write_text(dump_history(match), encoding="utf-8")
+        code, told, _ = _run("replay", str(saved))
+        assert code == 0
+        pattern = r"^   seat \d (?:exchanges|buys) (\d+)(?::|, discarding) (.*); draws (.*)$"
+        draws = re.findall(pattern, told, flags=re.MULTILINE)
+        assert draws, game
+        for count, given, drawn in draws:
+            assert len(given.split()) == int(count)
+            assert len(drawn.split()) <= int(count)
+            assert not set(given.split()) & set(drawn.split())
+        assert any(len(drawn.split()) == int(count) for count, _, drawn in draws)
