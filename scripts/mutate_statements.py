@@ -459,7 +459,7 @@ def mutate_module(
 ) -> dict[str, dict[str, object]]:
     """Run every mutant of the module at ``path`` (relative to ``root``), each on the tests of
     ``covering`` (:func:`line_coverage`) that can see it; keep and return the results."""
-    source = (root / path).read_text(encoding="utf-8")
+    source = (workspace / path).read_text(encoding="utf-8")  # the snapshot, though the project moves on
     module = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
     digest = hashlib.sha256(source.encode()).hexdigest()
     record = results / f"{module}.json"
