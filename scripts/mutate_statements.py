@@ -273,6 +273,14 @@ def make_workspace(root: Path, copied: tuple[str, ...] = COPIED) -> Path:
     return workspace
 
 
+_HARNESS_FAILED = 99
+"""A forked run's exit code when the harness itself failed (not the tests)."""
+
+
+class HarnessError(Exception):
+    """A forked run failed for a reason of its own (pytest's usage or internal error, or this script's)."""
+
+
 class _NeedsImport(Exception):
     """The mutant cannot be patched into the loaded module; it must be imported afresh."""
 
@@ -324,6 +332,10 @@ def preload(workspace: Path, tests: list[str]) -> None:
     for file in sorted({test.split("::", 1)[0] for test in tests}):
         parts = Path(file).with_suffix("").parts
         if all((workspace / Path(*parts[:i]) / "__init__.py").exists() for i in range(1, len(parts))):
+            # the conftests first: a test's @settings(...) built at import inherits the profile loaded then
+            for i in range(1, len(parts)):
+                if (workspace / Path(*parts[:i]) / "conftest.py").exists():
+                    importlib.import_module(".".join([*parts[:i], "conftest"]))
             importlib.import_module(".".join(parts))
 
 
@@ -344,12 +356,13 @@ def run_tests(
     """
     pid = os.fork()
     if pid == 0:  # the child: run the tests on the workspace's copy of the package, quietly
-        code = 2
+        code = _HARNESS_FAILED
         try:
             os.setpgid(0, 0)
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, 1)
-            os.dup2(devnull, 2)
+            log = os.environ.get("MUTATE_STATEMENTS_LOG")  # a file for the runs' output, when debugging
+            sink = os.open(log or os.devnull, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+            os.dup2(sink, 1)
+            os.dup2(sink, 2)
             os.chdir(workspace)
             sys.path.insert(0, str(workspace))
             sys.dont_write_bytecode = True
@@ -362,14 +375,21 @@ def run_tests(
             except _NeedsImport:
                 for loaded in [m for m in sys.modules if m.split(".", 1)[0] in (*packages, "tests")]:
                     del sys.modules[loaded]
-            code = int(pytest.main([*pytest_args, "-x", "-q", *tests]))
+            # plain asserts: the preloaded modules cannot be rewritten (and -W error would make that fatal)
+            plain = ["--assert=plain", "-W", "ignore::pytest.PytestAssertRewriteWarning"]
+            code = int(pytest.main([*pytest_args, *plain, "-x", "-q", *tests]))
         finally:
             os._exit(code)
     deadline = time.monotonic() + timeout
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
-            return "survived" if os.waitstatus_to_exitcode(status) in (0, 5) else "killed"
+            code = os.waitstatus_to_exitcode(status)
+            if code in (0, 5):  # passed, or no test collected
+                return "survived"
+            if code in (1, 2):  # a test failed, or the mutant broke the collection
+                return "killed"
+            raise HarnessError(f"{name}: the forked test run ended with exit code {code}")
         if time.monotonic() > deadline:
             os.killpg(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
@@ -486,6 +506,12 @@ def mutate_module(
         data = {"hash": digest, "complete": complete, "seconds": elapsed, "test_files": tests, "mutants": outcomes}
         record.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
 
+    everything = sorted({t for ids in covering.values() for t in ids})
+    if everything and patching:
+        # the harness itself must pass the unmutated module, else every mutant would look killed
+        sane = run_tests(workspace, everything[:30], pytest_args, timeout, f"{module} unmutated", (module, source))
+        if sane != "survived":
+            raise HarnessError(f"the unmutated {module} fails its tests in the harness ({sane})")
     try:
         for mutant in mutants_of(source, module):
             if mutant.name in outcomes:
