@@ -387,7 +387,7 @@ def run_tests(
             code = os.waitstatus_to_exitcode(status)
             if code in (0, 5):  # passed, or no test collected
                 return "survived"
-            if code in (1, 2):  # a test failed, or the mutant broke the collection
+            if code in (1, 2, 4):  # a test failed, or the mutant broke the collection or a conftest
                 return "killed"
             raise HarnessError(f"{name}: the forked test run ended with exit code {code}")
         if time.monotonic() > deadline:

@@ -179,3 +179,16 @@ def test_drf_6_1_the_legal_cards_are_those_keeping_every_duty(options: dict[str,
             narrowed += required != hand
             s = s.apply(chooser.choice(s.legal_actions()))
     assert narrowed > 20  # the duties did bind often
+
+
+def test_drf_1_4_no_action_after_the_match_is_over() -> None:
+    """DRF-1.4: once a match is over (here after its one deal, ``max_deals=1``) every action is refused
+    citing DRF-1.4, and the match is unchanged."""
+    m = new_match(DreyfusRules(max_deals=1), seed=3, dealer=0)
+    while not m.is_over:
+        m = m.apply(m.legal_actions()[0])
+    for action in (Play("3S"), Stand(), Exchange("3S")):
+        with pytest.raises(RuleViolation) as caught:
+            m.apply(action)
+        assert caught.value.rule == "DRF-1.4"
+        assert str(caught.value).startswith("DRF-1.4: the match is over")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fly_rules import Card, CardSet, fly
+from fly_rules import Card, CardSet, RuleViolation, fly
 from tests.fly.test_fly_edge_cases import assert_refused, plays, position, stand_all
 
 # The audit's reproducer: records (3, 25, 2), dealer 2; seat 2 takes the first trick and reaches 0,
@@ -138,3 +138,12 @@ def test_fly_9_3_fly_8_2_exemption_when_the_trick_alone_overshoots(ace_bonus: in
         d = d.apply(fly.Play(Card.parse(token)))
     assert d.records[0] == record
     assert d.is_over is over
+
+
+def test_fly_2_1_rec_1_5_a_first_dealer_drawn_by_lot_from_a_seed_too_long() -> None:
+    """FLY-2.1 with REC-1.5: a match whose first dealer is drawn by lot from a seed of 5,000 digits is
+    refused as the seed's fault (REC-1.5), before the lot turns the seed into text (which Python refuses
+    beyond 4,300 digits with a ValueError of its own)."""
+    with pytest.raises(RuleViolation) as caught:
+        fly.new_match(fly.FlyRules(), seed=10**5000)
+    assert caught.value.rule == "REC-1.5"
