@@ -64,7 +64,8 @@ nitpicky = True
 # Names the strict build cannot resolve without network access (no intersphinx here): the standard
 # library, attrs and Hypothesis types that appear in signatures.
 nitpick_ignore_regex = [
-    ("py:class", r"fly_rules\.fly\.(state|match)\._(Deal|Match)Fields"),  # the named tuples under FlyDeal and FlyMatch
+    # the private named tuples under each game's deal and match (their own pages list what the fields mean)
+    ("py:class", r"fly_rules\.(fly|dreyfus)\.(state|match)\._(Deal|Match)Fields"),
     ("py:class", r"(collections\.abc|typing|enum|re|pathlib|ast|random|argparse)\..*"),
     ("py:class", r"(Iterable|Iterator|Sequence|Hashable|Callable|Path|Final|Protocol|TypeVar|Pattern)(\[.*\])?"),
     ("py:class", r"(int|str|bool|object|tuple|list|dict|frozenset|set|float|bytes|type|None|ValueError)"),
@@ -78,8 +79,6 @@ nitpick_ignore_regex = [
     ("py:class", r"(numpy|np|pyspiel|pettingzoo|gymnasium)\..*"),
     ("py:class", r"Floats"),  # the adapters' alias of a numpy array of float32
     ("py:class", r"Array"),  # the batch engine's alias of a numpy array
-    # the private named-tuple fields behind a Dreyfus match (its own page lists what they mean)
-    ("py:class", r"fly_rules\.dreyfus\.match\._MatchFields"),
     # The game modules, cited by docstrings before they land; once they exist, they resolve.
     ("py:mod", r"fly_rules\.(fly|dreyfus|records|cli)"),
 ]

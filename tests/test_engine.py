@@ -156,3 +156,26 @@ def test_fly_10_1_drf_8_1_both_matches_hold_the_same_fields_and_step_the_same_wa
     assert match.previous_deal.deal_number == 0
     with pytest.raises(RuleViolation, match=f"^{type(match).over_rule}: the match is over"):
         match.apply(match.deal.actions[-1])
+
+
+@pytest.mark.parametrize("game", ["fly", "dreyfus"])
+def test_both_deals_are_equal_by_position_through_the_one_deal_base(game: str) -> None:
+    """Both games' deals take equality, hashing and the names they read from their table from
+    ``DealBase``: deals that differ only by history are equal (``==``, ``!=`` and ``hash`` agree),
+    a deal differing in a field is not, nor is a plain tuple of the same fields."""
+    from fly_rules import dreyfus
+    from fly_rules.engine import DealBase
+
+    deal: Any = (
+        fly.new_match(fly.FlyRules(players=4), seed=9, dealer=2).deal
+        if game == "fly"
+        else dreyfus.new_match(dreyfus.DreyfusRules(), seed=9, dealer=2).deal
+    )
+    assert DealBase in type(deal).__mro__
+    moved = deal.apply(deal.legal_actions()[0])
+    same = deal._replace(history=moved.history)
+    assert (same == deal, same != deal, hash(same) == hash(deal)) == (True, False, True)
+    assert (moved == deal, moved != deal) == (False, True)
+    assert (deal == tuple(deal), deal != tuple(deal)) == (False, True)
+    assert (deal.rules, deal.dealer, deal.deal_number, deal.previous_deal) == (deal.table.rules, 2, 0, None)
+    assert (moved.actions, deal.actions) == ((deal.legal_actions()[0],), ())

@@ -26,10 +26,8 @@ from fly_rules.batch._bits import (
     BIT,
     NO_CARD,
     Array,
-    draw_below,
     popcount,
     random_bit,
-    seed_key,
     shuffled_decks,
     unpack,
 )
@@ -54,7 +52,6 @@ _NO_TRUMP: Final = 4
 _ZERO: Final = np.uint64(0)
 _ONE: Final = np.uint64(1)
 _STAND_BIT: Final = np.uint64(1 << STAND)
-_LOG: Final = 64  # actions of one deal: 36 plays, at most 12 marks or exchanges and 3 stands
 _I = np.int64
 
 
@@ -111,30 +108,20 @@ class DreyfusBatch(BatchEngine):
 
     # --- a new batch ----------------------------------------------------------------------------
 
-    def _empty(self) -> dict[str, Array]:
+    def _own_arrays(self) -> dict[str, Array]:
+        """The arrays of a new batch only this game keeps."""
         b = self.batch_size
         z = np.zeros
         return {
-            "current_player": np.full(b, -1, _I),
-            "rewards": z((b, 3), np.float32),
-            "terminated": z(b, bool),
-            "truncated": z(b, bool),
-            "phase": z(b, _I),
-            "legal": z(b, np.uint64),
-            "hands": z((b, 3), np.uint64),
             "dealt": z((b, 3), np.uint64),
             "talon": z((b, 12), np.int8),
             "talon_taken": z(b, _I),
             "talon_union": z((b, 13), np.uint64),
             "contract": z(b, _I),
-            "dealer": z(b, _I),
-            "first_dealer": z(b, _I),
-            "deal_number": z(b, _I),
             "exchange_step": z(b, _I),
             "marked": z(b, np.uint64),
             "discards": z((b, 3), np.uint64),
             "bought": z((b, 3), _I),
-            "tricks_taken": z((b, 3), _I),
             "upper": z((b, 3), _I),
             "lower": z((b, 3), _I),
             "revokes": z((b, 3), _I),
@@ -142,45 +129,13 @@ class DreyfusBatch(BatchEngine):
             "reached_count": z(b, _I),
             "winner": np.full(b, -1, _I),
             "leader": z(b, _I),
-            "trick": np.full((b, 3), NO_CARD, _I),
-            "trick_len": z(b, _I),
-            "best_power": np.full(b, -1, _I),
-            "best_card": np.full(b, NO_CARD, _I),
-            "best_pos": z(b, _I),
-            "power_row": z(b, _I),
-            "tricks": np.full((b, 12, 3), NO_CARD, np.int8),
-            "trick_leaders": np.full((b, 12), -1, _I),
-            "trick_winners": np.full((b, 12), -1, _I),
-            "tricks_done": z(b, _I),
             "start_upper": z((b, 3), _I),
             "start_lower": z((b, 3), _I),
-            "log": z((b, _LOG), np.int16),
-            "log_len": z(b, _I),
-            "games": np.arange(b, dtype=_I),
-            "key": np.zeros(1, np.uint64),
-            "seeds": np.full(b, None, object),
-            "own_seed": np.zeros(b, bool),
-            "batch_seed": np.zeros(1, object),
         }
 
-    def init(self, seed: int, dealer: int | None = None) -> BatchState:
-        """A new batch of games, game ``i`` dealt from ``seed`` and ``i`` alone; the first dealer
-        drawn by lot for each game, or ``dealer`` for all [DRF-2.1] [DRF-2.2]."""
-        key = seed_key(seed)
-        state = BatchState(self, self._empty())
-        state.key[0] = key
-        b = self.batch_size
-        if dealer is None:
-            dealers = draw_below(key, state.games, 1, 3)
-        elif type(dealer) is int and 0 <= dealer < 3:
-            dealers = np.full(b, dealer, _I)
-        else:
-            raise RuleViolation("DRF-2.1", f"the dealer is seat 0, 1 or 2, not {dealer!r}", dealer)
-        state.batch_seed[0] = seed
-        state.own_seed[:] = True
-        state.first_dealer[:] = dealers
-        self._deal(state, np.arange(b), dealers, fresh=True)
-        return state
+    def _dealer_refusal(self, dealer: object) -> RuleViolation:
+        """DRF-2.1: the dealer is one of the three seats."""
+        return RuleViolation("DRF-2.1", f"the dealer is seat 0, 1 or 2, not {dealer!r}", dealer)
 
     def _deal(self, s: BatchState, rows: Array, dealers: Array, *, fresh: bool = False) -> None:
         """Deal the next deal of each game of ``rows`` [DRF-2.2] [DRF-2.3] [DRF-3.3]."""
@@ -417,22 +372,10 @@ class DreyfusBatch(BatchEngine):
         penalty = rules.revoke_upper_penalty * times + (short if rules.revoke_adds_undertricks else 0)
         s.upper[rows] += np.where(revokes > 0, penalty, short)
         s.winner[rows] = self._winner(s, rows, True)
-        s.phase[rows] = _OVER_PHASE
-        s.current_player[rows] = -1
-        s.legal[rows] = 0
-        if not self.match:
-            s.terminated[rows] = True
-            return
-        number = s.deal_number[rows] + 1
-        stops = s.winner[rows] >= 0
-        if rules.max_deals is not None:
-            stops |= number >= rules.max_deals
-        s.terminated[rows[stops]] = True
-        going = rows[~stops]
+        going = self._end_deals(s, rows, s.winner[rows] >= 0)
         if len(going):
             dealer = s.dealer[going]
             s.dealer[going] = (dealer + (1 if rules.dealer_rotation == "left" else -1)) % 3
-            s.deal_number[going] = number[~stops]
             self._deal(s, going, s.dealer[going])
 
     def _winner(self, s: BatchState, rows: Array, over: bool) -> Array:
@@ -637,17 +580,8 @@ class DreyfusBatch(BatchEngine):
             None,
         )
 
-    def from_scalar(self, states: Sequence[Any], seed: int = 0) -> BatchState:
-        """A batch whose game ``i`` starts where ``states[i]`` stands: a deal or match of these rules
-        whose current deal has had no action yet. Its later deals come from the batch's generator.
-
-        Raises:
-            ValueError: the wrong number of states, other rules, or a deal already begun.
-        """
-        if len(states) != self.batch_size:
-            raise ValueError(f"from_scalar needs {self.batch_size} states, not {len(states)}")
-        state = BatchState(self, self._empty())
-        state.key[0] = seed_key(seed)
+    def _load(self, state: BatchState, states: Sequence[Any]) -> None:
+        """Start game ``i`` where ``states[i]`` stands, its contract the one the cycle gives its number [DRF-3.3]."""
         b = self.batch_size
         hands = np.zeros((b, 3), np.uint64)
         talon = np.zeros((b, 12), _I)
@@ -671,7 +605,6 @@ class DreyfusBatch(BatchEngine):
         if not np.array_equal(given, self._cycle[state.deal_number % cycle]):
             raise ValueError("from_scalar: a deal's contract is not the one the cycle gives its number (DRF-3.3)")
         self._begin_deal(state, np.arange(b), dealers, hands, talon, fresh=True)
-        return state
 
 
 def _highest(masks: Array) -> Array:

@@ -29,11 +29,9 @@ from fly_rules.batch._bits import (
     NO_CARD,
     Array,
     bit_list,
-    draw_below,
     lowest_bit,
     popcount,
     random_bit,
-    seed_key,
     shuffled_decks,
     unpack,
 )
@@ -70,7 +68,6 @@ _ONE: Final = np.uint64(1)
 _ZERO: Final = np.uint64(0)
 _TOP: Final = 200
 _SPADES: Final = 3
-_LOG: Final = 64  # actions of one deal: at most 3n+1 declarations and 5n plays
 _I = np.int64
 
 
@@ -196,26 +193,17 @@ class FlyBatch(BatchEngine):
 
     # --- a new batch ----------------------------------------------------------------------------
 
-    def _empty(self) -> dict[str, Array]:
+    def _own_arrays(self) -> dict[str, Array]:
+        """The arrays of a new batch only this game keeps."""
         b, n = self.batch_size, self.num_players
         z = np.zeros
         return {
-            "current_player": np.full(b, -1, _I),
-            "rewards": z((b, n), np.float32),
-            "terminated": z(b, bool),
-            "truncated": z(b, bool),
-            "phase": z(b, _I),
-            "legal": z(b, np.uint64),
-            "hands": z((b, n), np.uint64),
             "stock": np.full((b, 52), NO_CARD, np.int8),
             "stock_pos": z(b, _I),
             "stock_len": z(b, _I),
             "stock_union": z((b, 53), np.uint64),
             "trump_card": z(b, _I),
             "trump": z(b, _I),
-            "dealer": z(b, _I),
-            "first_dealer": z(b, _I),
-            "deal_number": z(b, _I),
             "active": z((b, n), bool),
             "declaration_round": z(b, _I),
             "must_confirm": z(b, bool),
@@ -225,25 +213,14 @@ class FlyBatch(BatchEngine):
             "discards": z(b, np.uint64),
             "gave_ace": z((b, n), bool),
             "declared": z((b, n, 4), np.float32),
-            "records": z((b, n), _I),
-            "tricks_taken": z((b, n), _I),
+            "records": np.full((b, n), self.rules.start_record, _I),
             "last_trick": z((b, n), _I),
             "leader": np.full(b, -1, _I),
             "ace_holder": np.full(b, -1, _I),
             "bonus_due": z(b, bool),
             "in_play": z(b, _I),
             "next_seat": z((b, n), _I),
-            "trick": np.full((b, n), NO_CARD, _I),
             "trick_seats": np.full((b, n), -1, _I),
-            "trick_len": z(b, _I),
-            "best_card": np.full(b, NO_CARD, _I),
-            "best_power": np.full(b, -1, _I),
-            "best_pos": z(b, _I),
-            "power_row": z(b, _I),
-            "tricks": np.full((b, 5, n), NO_CARD, np.int8),
-            "trick_leaders": np.full((b, 5), -1, _I),
-            "trick_winners": np.full((b, 5), -1, _I),
-            "tricks_done": z(b, _I),
             "trick_seat_history": np.full((b, 5, n), -1, np.int8),
             "winners": z((b, n), bool),
             "void": z(b, bool),
@@ -251,34 +228,12 @@ class FlyBatch(BatchEngine):
             "start_hands": z((b, n), np.uint64),
             "start_stock": np.full((b, 52), NO_CARD, np.int8),
             "start_records": z((b, n), _I),
-            "log": z((b, _LOG), np.int16),
-            "log_len": z(b, _I),
-            "games": np.arange(b, dtype=_I),
-            "key": np.zeros(1, np.uint64),
-            "seeds": np.full(b, None, object),
-            "own_seed": np.zeros(b, bool),
-            "batch_seed": np.zeros(1, object),
         }
 
-    def init(self, seed: int, dealer: int | None = None) -> BatchState:
-        """A new batch of games, game ``i`` dealt from ``seed`` and ``i`` alone; the first dealer
-        drawn by lot for each game, or ``dealer`` for all [FLY-2.1] [FLY-3.1]."""
-        key = seed_key(seed)
-        state = BatchState(self, self._empty())
-        state.key[0] = key
-        b, n = self.batch_size, self.num_players
-        if dealer is None:
-            dealers = draw_below(key, state.games, 1, n)
-        elif type(dealer) is int and 0 <= dealer < n:
-            dealers = np.full(b, dealer, _I)
-        else:
-            raise RuleViolation("FLY-1.2", f"the dealer must be a seat 0 to {n - 1}, not {dealer!r}", dealer)
-        state.batch_seed[0] = seed
-        state.own_seed[:] = True
-        state.first_dealer[:] = dealers
-        state.records[:] = self.rules.start_record
-        self._deal(state, np.arange(b), dealers, fresh=True)
-        return state
+    def _dealer_refusal(self, dealer: object) -> RuleViolation:
+        """FLY-1.2: the dealer is one of the seats."""
+        n = self.num_players
+        return RuleViolation("FLY-1.2", f"the dealer must be a seat 0 to {n - 1}, not {dealer!r}", dealer)
 
     def _deal(self, state: BatchState, rows: Array, dealers: Array, *, fresh: bool = False) -> None:
         """Deal the next deal of each game of ``rows`` [FLY-3.1] [FLY-3.2] [FLY-3.4]."""
@@ -747,23 +702,10 @@ class FlyBatch(BatchEngine):
 
     def _deal_over(self, s: BatchState, rows: Array) -> None:
         """End the deal of each row; in a match, deal the next one unless the match is over [FLY-10.1] [FLY-2.2]."""
-        s.phase[rows] = _OVER_PHASE
-        s.current_player[rows] = -1
-        s.legal[rows] = 0
-        if not self.match:
-            s.terminated[rows] = True
-            return
-        rules = self.rules
-        number = s.deal_number[rows] + 1
-        stops = s.winners[rows].any(axis=1)
-        if rules.max_deals is not None:
-            stops |= number >= rules.max_deals
-        s.terminated[rows[stops]] = True
-        going = rows[~stops]
+        going = self._end_deals(s, rows, s.winners[rows].any(axis=1))
         if len(going):
             dealer = s.dealer[going]
             dealer = np.where(s.redeal[going], dealer, self._left[dealer])
-            s.deal_number[going] = number[~stops]
             self._deal(s, going, dealer)
 
     # --- the interface --------------------------------------------------------------------------
@@ -936,17 +878,8 @@ class FlyBatch(BatchEngine):
             (self.rules, self._seed_of(s, game), int(s.first_dealer[game]), deal, None, played, over, None)
         )
 
-    def from_scalar(self, states: Sequence[Any], seed: int = 0) -> BatchState:
-        """A batch whose game ``i`` starts where ``states[i]`` stands: a deal or match of these rules
-        whose current deal has had no action yet. Its later deals come from the batch's generator.
-
-        Raises:
-            ValueError: the wrong number of states, other rules, or a deal already begun.
-        """
-        if len(states) != self.batch_size:
-            raise ValueError(f"from_scalar needs {self.batch_size} states, not {len(states)}")
-        state = BatchState(self, self._empty())
-        state.key[0] = seed_key(seed)
+    def _load(self, state: BatchState, states: Sequence[Any]) -> None:
+        """Start game ``i`` where ``states[i]`` stands, a deal or match not over."""
         n = self.num_players
         hands = np.zeros((self.batch_size, n), np.uint64)
         stock = np.full((self.batch_size, 52), NO_CARD, _I)
@@ -972,4 +905,3 @@ class FlyBatch(BatchEngine):
             state.seeds[i] = deal.table.seed
             state.first_dealer[i] = getattr(scalar, "first_dealer", deal.dealer)
         self._begin_deal(state, np.arange(self.batch_size), dealers, hands, trump, stock, size, fresh=True)
-        return state

@@ -11,7 +11,6 @@ and ``legal_actions`` stay cheap; arguments are validated once, in
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -30,7 +29,7 @@ from fly_rules.dreyfus.exchange import Exchanges, discardable, end_turn, exchang
 from fly_rules.dreyfus.play import play_card
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.scoring import Score
-from fly_rules.engine import Phase, Pictured, unwind
+from fly_rules.engine import DealBase, Phase, Pictured
 from fly_rules.errors import RuleViolation
 from fly_rules.tricks import plays_of
 
@@ -115,15 +114,7 @@ def _pairs(leader: int, cards: tuple[int, ...]) -> _Trick:
     return tuple(((leader + i) % 3, ALL_CARDS[card]) for i, card in enumerate(cards))
 
 
-class DreyfusDeal(NamedTuple):
-    """One deal of Dreyfus in progress [DRF-4.1] [DRF-5.1] [DRF-6.7].
-
-    Build one with :func:`~fly_rules.dreyfus.new_deal` or from a match (:func:`~fly_rules.dreyfus.new_match`).
-    The fields are a named tuple, so a state cannot be changed (assignment raises) and
-    ``apply`` builds its successor in one step, sharing every unchanged piece. Two
-    states are equal when their positions are, whatever actions led there.
-    """
-
+class _DealFields(NamedTuple):
     table: fly_rules.dreyfus.deal.DealTable  # in full: the docs tell it from Fly's
     """What is fixed for the deal: rules, dealer, contract, the cards as dealt."""
     exchanges: fly_rules.dreyfus.exchange.Exchanges
@@ -147,18 +138,17 @@ class DreyfusDeal(NamedTuple):
     history: tuple[Any, ...] | None
     """The actions taken in this deal, newest first, as nested pairs."""
 
-    def _repr_svg_(self) -> str:
-        # shown as a picture in Jupyter like every state (a named tuple cannot take Pictured as a base)
-        return Pictured._repr_svg_(self)  # type: ignore[arg-type]
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is DreyfusDeal and _position(self) == _position(other)
+class DreyfusDeal(_DealFields, DealBase[DreyfusRules]):
+    """One deal of Dreyfus in progress [DRF-4.1] [DRF-5.1] [DRF-6.7].
 
-    def __ne__(self, other: object) -> bool:
-        return not self == other
+    Build one with :func:`~fly_rules.dreyfus.new_deal` or from a match (:func:`~fly_rules.dreyfus.new_match`).
+    The fields are a named tuple, so a state cannot be changed (assignment raises) and
+    ``apply`` builds its successor in one step, sharing every unchanged piece. Two
+    states are equal when their positions are, whatever actions led there.
+    """
 
-    def __hash__(self) -> int:
-        return hash(_position(self))
+    __slots__ = ()
 
     # -- the protocol -----------------------------------------------------------------
 
@@ -223,24 +213,9 @@ class DreyfusDeal(NamedTuple):
     # -- the shared vocabulary ------------------------------------------------------------
 
     @property
-    def rules(self) -> DreyfusRules:
-        """The rules in force."""
-        return self.table.rules
-
-    @property
     def players(self) -> int:
         """Always three [DRF-1.1]."""
         return 3
-
-    @property
-    def deal_number(self) -> int:
-        """Deals completed before this one in the match."""
-        return self.table.deal_number
-
-    @property
-    def dealer(self) -> int:
-        """The dealer's seat."""
-        return self.table.dealer
 
     @property
     def contract(self) -> Suit | None:
@@ -323,16 +298,6 @@ class DreyfusDeal(NamedTuple):
     def bought(self) -> _Triple:
         """Cards bought by each seat [DRF-4.5]."""
         return self.exchanges.bought
-
-    @property
-    def previous_deal(self) -> None:
-        """Always None: a lone deal has no deal before it (a match keeps its own)."""
-        return None
-
-    @property
-    def actions(self) -> tuple[Any, ...]:
-        """The actions taken in this deal, oldest first."""
-        return unwind(self.history)
 
     # -- information ----------------------------------------------------------------
 
@@ -423,9 +388,6 @@ class DreyfusDeal(NamedTuple):
             "upper": list(self.score.upper),
             "lower": list(self.score.lower),
         }
-
-
-_position = operator.attrgetter(*DreyfusDeal._fields[:-1])  # every field but the history, by name
 
 
 def _contract_text(contract: Suit | None) -> str:

@@ -63,12 +63,13 @@ from __future__ import annotations
 import attrs
 
 from fly_rules._deprecated import deprecated_names
-from fly_rules.engine.match import MATCH_FIELDS, MatchBase, Pictured, match_stops, unwind
+from fly_rules.engine.match import MATCH_FIELDS, DealBase, MatchBase, Pictured, match_stops, unwind
 from fly_rules.engine.protocols import DealState, GameState, Phase, Rules, SeatView
 from fly_rules.engine.shuffle import check_seed, shuffled, shuffled_indices
 
 __all__ = [
     "MATCH_FIELDS",
+    "DealBase",
     "DealState",
     "GameState",
     "MatchBase",

@@ -11,10 +11,11 @@ from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.engine.protocols import DealState, Phase, Rules
 from fly_rules.errors import RuleViolation, shown
 
-__all__ = ["MATCH_FIELDS", "MatchBase", "Pictured", "match_stops", "unwind"]
+__all__ = ["MATCH_FIELDS", "DealBase", "MatchBase", "Pictured", "match_stops", "unwind"]
 
 _D = TypeVar("_D", bound=DealState)
 _V = TypeVar("_V")
+_R = TypeVar("_R")
 _OVER = Phase.OVER
 _new: Callable[..., Any] = tuple.__new__
 
@@ -37,6 +38,75 @@ class Pictured:
         from fly_rules.svg import deal_picture  # noqa: PLC0415 - svg imports the engine
 
         return deal_picture(self)
+
+
+class DealBase(Pictured, Generic[_R]):
+    """What every game's deal shares: equality by position, the names it reads from its table, its actions.
+
+    A game's deal class puts a named tuple of its fields first (``history`` last) and this base, typed by
+    its rules, second. Two deals are equal when every field but the history is, whatever actions led there;
+    ``__eq__`` and ``__hash__`` are built per class over those fields (a C-level getter: searches hash
+    and compare deals on their hot path, benchmarks/bench.py).
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # the fields every deal has
+
+        @property
+        def table(self) -> Any:
+            """What is fixed for the deal: the rules, the dealer, the deal's number, the cards as dealt."""
+
+        @property
+        def history(self) -> tuple[Any, ...] | None:
+            """The actions taken in this deal, newest first, as nested pairs (:func:`unwind` lists them)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+        position = operator.attrgetter(*fields[:-1])  # every field but the history, by name
+
+        def __eq__(self: object, other: object) -> bool:
+            return type(other) is cls and position(self) == position(other)
+
+        def __ne__(self: object, other: object) -> bool:
+            return type(other) is not cls or position(self) != position(other)
+
+        def __hash__(self: object) -> int:
+            return hash(position(self))
+
+        # set on the class itself: the named tuple comes first in its bases, so tuple's own would win
+        cls.__eq__ = __eq__  # type: ignore[method-assign]
+        cls.__ne__ = __ne__  # type: ignore[method-assign]
+        cls.__hash__ = __hash__  # type: ignore[method-assign]
+
+    @property
+    def rules(self) -> _R:
+        """The rules in force."""
+        rules: _R = self.table.rules
+        return rules
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        dealer: int = self.table.dealer
+        return dealer
+
+    @property
+    def deal_number(self) -> int:
+        """Deals completed before this one in the match (0 for the first)."""
+        number: int = self.table.deal_number
+        return number
+
+    @property
+    def previous_deal(self) -> None:
+        """Always None: a lone deal has no deal before it (a match keeps its own)."""
+        return None
+
+    @property
+    def actions(self) -> tuple[Any, ...]:
+        """The actions taken in this deal, oldest first."""
+        return unwind(self.history)
 
 
 def unwind(history: tuple[Any, ...] | None) -> tuple[Any, ...]:

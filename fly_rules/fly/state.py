@@ -14,7 +14,6 @@ playing a card builds one small object and shares the rest with the old state.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -27,7 +26,7 @@ from fly_rules._deprecated import warn_renamed
 from fly_rules._numbers import check_seat
 from fly_rules.actions import Action, Exchange, Fold, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
-from fly_rules.engine import Phase, Pictured, unwind
+from fly_rules.engine import DealBase, Phase, Pictured
 from fly_rules.errors import RuleViolation, shown
 from fly_rules.fly.deal import DealTable
 from fly_rules.fly.exchange import Exchanges, SwapTrump, apply_declaration, legal_declarations
@@ -136,7 +135,7 @@ class _DealFields(NamedTuple):
     """The actions taken in this deal, newest first, as nested pairs."""
 
 
-class FlyDeal(_DealFields, Pictured):
+class FlyDeal(_DealFields, DealBase[FlyRules]):
     """One deal of Fly, from the exchange to its end [FLY-3.1].
 
     Build one with :func:`fly_rules.fly.new_deal` (an explicit position) or get
@@ -149,15 +148,6 @@ class FlyDeal(_DealFields, Pictured):
     """
 
     __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is FlyDeal and _position(self) == _position(other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash(_position(self))
 
     # --- the protocol ---------------------------------------------------------
 
@@ -299,34 +289,14 @@ class FlyDeal(_DealFields, Pictured):
     # --- readable properties ---------------------------------------------------
 
     @property
-    def rules(self) -> FlyRules:
-        """The rules options."""
-        return self.table.rules
-
-    @property
     def players(self) -> int:
         """Number of players [FLY-1.1]."""
         return self.table.rules.players
 
     @property
-    def dealer(self) -> int:
-        """The dealer's seat [FLY-2.2]."""
-        return self.table.dealer
-
-    @property
     def trump_card(self) -> Card:
         """The turned-up card; its suit is trump [FLY-3.2]."""
         return self.table.trump_card
-
-    @property
-    def deal_number(self) -> int:
-        """0 for a match's first deal."""
-        return self.table.deal_number
-
-    @property
-    def previous_deal(self) -> None:
-        """None: a lone deal has no deal before it (a match's ``previous_deal`` does)."""
-        return None
 
     @property
     def records(self) -> tuple[int, ...]:
@@ -429,11 +399,6 @@ class FlyDeal(_DealFields, Pictured):
         """The seat that held A♠ when play began, or None [FLY-8.3]."""
         return self.score.ace_holder
 
-    @property
-    def actions(self) -> tuple[Any, ...]:
-        """The actions taken in this deal, oldest first."""
-        return unwind(self.history)
-
     @staticmethod
     def card_symbol(index: int) -> str:
         """The display form of the card at ``index`` (``10♥``)."""
@@ -490,7 +455,6 @@ class FlyDeal(_DealFields, Pictured):
 
 
 _new = tuple.__new__
-_position = operator.attrgetter(*FlyDeal._fields[:-1])  # every field but the history, by name
 
 
 def start_deal(table: DealTable, hands: tuple[int, ...], stock: tuple[int, ...], records: tuple[int, ...]) -> FlyDeal:
