@@ -41,15 +41,12 @@ from fly_rules import registry
 from fly_rules.actions import Exchange, Fold, Stand
 from fly_rules.cards import Card
 from fly_rules.notation.games import action_text, deal_of, finished_deal
+from fly_rules.registry import seat_text
 
 __all__ = ["Chooser", "action_lines", "action_shown", "deal_lines", "narrate", "outcome_lines"]
 
 Chooser = Callable[[Any, Sequence[Any]], Any]
 """Picks the next action: ``choose(state, legal_actions)``; ``None`` ends the narration there."""
-
-
-def _seat(seat: int) -> str:
-    return f"seat {seat}"
 
 
 def _cards(cards: Iterable[Card]) -> str:
@@ -75,10 +72,10 @@ def deal_lines(deal: Any, seat: int | None = None) -> list[str]:
     """The start of a deal: a blank line, its number, the dealer, the trumps and the hands (only ``seat``'s
     when told to one seat)."""
     story = registry.game_of(deal).words
-    lines = ["", f"== Deal {deal.deal_number + 1}: {_seat(deal.dealer)} deals; {story.trumps(deal)}"]
+    lines = ["", f"== Deal {deal.deal_number + 1}: {seat_text(deal.dealer)} deals; {story.trumps(deal)}"]
     for s in range(len(deal.hands)) if seat is None else (seat,):
         hand = deal.view(s).hand.sorted(deal.rules.rank_order)
-        lines.append(f"   {_seat(s)}: {_cards(hand)}{story.hand_note(deal, s)}")
+        lines.append(f"   {seat_text(s)}: {_cards(hand)}{story.hand_note(deal, s)}")
     return lines
 
 
@@ -105,11 +102,12 @@ def action_lines(before: Any, after: Any, mover: int, action: Any, seat: int | N
     if isinstance(action, Exchange):
         verb, which = story.exchange_words
         told = "" if hidden else which + _cards(action.cards) + _drawn(old, new, mover, action)
-        lines.append(f"   {_seat(mover)} {verb} {len(action.cards)}{told}")
+        lines.append(f"   {seat_text(mover)} {verb} {len(action.cards)}{told}")
     elif isinstance(action, Stand | Fold):
-        lines.append(f"   {_seat(mover)} {'stands' if isinstance(action, Stand) else 'folds'}")
+        lines.append(f"   {seat_text(mover)} {'stands' if isinstance(action, Stand) else 'folds'}")
     else:
-        lines += [f"   {_seat(mover)} {form.told(action, hidden)}" for form in game.actions if type(action) is form.cls]
+        forms = [form.told(action, hidden) for form in game.actions if type(action) is form.cls]
+        lines += [f"   {seat_text(mover)} {text}" for text in forms]
     lines += story.tricks(old, new, action)
     if done is not None:
         lines += story.deal_end(done)
@@ -121,8 +119,8 @@ def outcome_lines(state: Any) -> list[str]:
     if not state.is_over:
         return ["", "== In progress"]
     if deal_of(state) is state:
-        return ["", "== Deal over: " + ("no winner" if state.winner is None else f"{_seat(state.winner)} wins")]
-    winner = "no winner (deal limit reached)" if state.winner is None else f"{_seat(state.winner)} wins the match"
+        return ["", "== Deal over: " + ("no winner" if state.winner is None else f"{seat_text(state.winner)} wins")]
+    winner = "no winner (deal limit reached)" if state.winner is None else f"{seat_text(state.winner)} wins the match"
     over = f"== Match over after {state.deal_number + 1} deal(s): {winner}"
     return ["", over, registry.game_of(state).words.match_end(state)]
 

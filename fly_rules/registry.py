@@ -29,7 +29,19 @@ import attrs
 from fly_rules.cards import Card
 from fly_rules.errors import InvalidRules
 
-__all__ = ["ActionForm", "Game", "PositionForm", "Words", "game_of", "games", "get", "register", "unregister"]
+__all__ = [
+    "ActionForm",
+    "Game",
+    "PositionForm",
+    "Words",
+    "game_of",
+    "games",
+    "get",
+    "register",
+    "seat_text",
+    "tricks_text",
+    "unregister",
+]
 
 _BUILT_IN: Final = ("fly_rules.fly", "fly_rules.dreyfus")
 """The library's own game packages; importing one registers its game."""
@@ -66,6 +78,24 @@ class PositionForm:
     """The fields after the dealer and around the hands: trump, undealt cards, records, then any others."""
     read: Callable[[Any, list[str], list[list[Card]], int, str], Any]
     """The dealt position, from the rules, the fields, the hands, the dealer and the whole line."""
+
+
+def seat_text(seat: int | None) -> str:
+    """A seat as every game's text names it; None (no one to move: the deal is over) as ``nobody (over)``.
+
+    >>> seat_text(2), seat_text(None)
+    ('seat 2', 'nobody (over)')
+    """
+    return "nobody (over)" if seat is None else f"seat {seat}"
+
+
+def tricks_text(count: int) -> str:
+    """A number of tricks as every game's text writes it.
+
+    >>> tricks_text(1), tricks_text(4)
+    ('1 trick', '4 tricks')
+    """
+    return f"{count} trick" + ("" if count == 1 else "s")
 
 
 class Words(Protocol):

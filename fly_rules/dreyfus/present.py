@@ -17,16 +17,9 @@ from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, RENAMED_VALUES, Dr
 from fly_rules.engine import Phase
 from fly_rules.errors import InvalidNotation, InvalidRules
 from fly_rules.notation.position import card_field, card_text
+from fly_rules.registry import seat_text, tricks_text
 
 __all__ = ["descriptor"]
-
-
-def _seat(seat: int) -> str:
-    return f"seat {seat}"
-
-
-def _who(seat: int | None) -> str:
-    return "nobody (over)" if seat is None else f"seat {seat}"
 
 
 def _trumps(state: Any) -> str:
@@ -51,7 +44,7 @@ class _Words:
         if len(new.tricks) == len(old.tricks):
             return _record_changes(old, new, "the purchase [DRF-4.5]")
         played = "  ".join(f"{seat}:{card.symbol}" for seat, card in new.tricks[-1])
-        line = f"   trick {len(new.tricks)}: {played}  -> {_seat(new.leader)} takes it"
+        line = f"   trick {len(new.tricks)}: {played}  -> {seat_text(new.leader)} takes it"
         return [line, *_record_changes(old, new, "short of four tricks [DRF-7.3]")]
 
     @staticmethod
@@ -60,7 +53,7 @@ class _Words:
 
     @staticmethod
     def match_end(match: Any) -> str:
-        return "   settlement: " + ", ".join(f"{_seat(s)} {p:+d}" for s, p in enumerate(match.settlement()))
+        return "   settlement: " + ", ".join(f"{seat_text(s)} {p:+d}" for s, p in enumerate(match.settlement()))
 
     @staticmethod
     def describe(view: Any) -> list[str]:
@@ -70,7 +63,7 @@ class _Words:
     def board(deal: Any) -> list[str]:
         lines = [
             f"Dreyfus; seat {deal.dealer} deals; {_trumps(deal)}",
-            f"phase {deal.phase.value}; to move: {_who(deal.to_move)}; talon {deal.talon_left} cards",
+            f"phase {deal.phase.value}; to move: {seat_text(deal.to_move)}; talon {deal.talon_left} cards",
         ]
         for seat in range(3):
             cards = " ".join(c.symbol for c in deal.view(seat).hand.sorted())
@@ -85,14 +78,10 @@ def _record_changes(old: Any, new: Any, upper_why: str) -> list[str]:
     for seat in range(3):
         if new.lower[seat] != old.lower[seat]:
             why = "a trick beyond four [DRF-7.2]"
-            lines.append(f"      {_seat(seat)}: lower {old.lower[seat]} -> {new.lower[seat]}, {why}")
+            lines.append(f"      {seat_text(seat)}: lower {old.lower[seat]} -> {new.lower[seat]}, {why}")
         if new.upper[seat] != old.upper[seat]:
-            lines.append(f"      {_seat(seat)}: upper {old.upper[seat]} -> {new.upper[seat]}, {upper_why}")
+            lines.append(f"      {seat_text(seat)}: upper {old.upper[seat]} -> {new.upper[seat]}, {upper_why}")
     return lines
-
-
-def _tricks(count: int) -> str:
-    return f"{count} trick" + ("" if count == 1 else "s")
 
 
 def _picture(view: Any, faces: dict[int, CardSet], title: str | None) -> dict[str, Any]:
@@ -108,7 +97,7 @@ def _picture(view: Any, faces: dict[int, CardSet], title: str | None) -> dict[st
     for s in range(3):
         words = [f"bought {view.bought[s]}" if view.bought[s] else "bought none"] if s in bought else []
         if view.tricks:
-            words.append(_tricks(view.tricks_taken[s]))
+            words.append(tricks_text(view.tricks_taken[s]))
         declarations.append(", ".join(words) or None)
     if title is None:
         trumps = "no trumps" if view.contract is None else f"trumps {view.contract.symbol}"

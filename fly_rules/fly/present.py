@@ -17,16 +17,9 @@ from fly_rules.fly.exchange import SwapTrump
 from fly_rules.fly.match import new_match
 from fly_rules.fly.positions import new_deal
 from fly_rules.notation.position import card_field, card_text
+from fly_rules.registry import seat_text, tricks_text
 
 __all__ = ["descriptor"]
-
-
-def _seat(seat: int) -> str:
-    return f"seat {seat}"
-
-
-def _who(seat: int | None) -> str:
-    return "nobody (over)" if seat is None else f"seat {seat}"
 
 
 def _by_seat(pairs: Iterable[tuple[int, int]]) -> str:
@@ -50,12 +43,12 @@ class _Words:
     @staticmethod
     def tricks(old: Any, new: Any, action: Any) -> list[str]:
         if old.phase is Phase.EXCHANGE and new.phase is not Phase.EXCHANGE and new.completed:
-            return [f"   {_seat(new.completed[0][0][0])} takes every trick without play"]
+            return [f"   {seat_text(new.completed[0][0][0])} takes every trick without play"]
         if not isinstance(action, Play) or len(new.completed) == len(old.completed):
             return []
         cards = "  ".join(f"{s}:{ALL_CARDS[c].symbol}" for s, c in new.completed[-1])
         taker = new.leader
-        taken = f"-> {_seat(taker)} takes it (record {new.records[taker]})"
+        taken = f"-> {seat_text(taker)} takes it (record {new.records[taker]})"
         line = f"   trick {len(new.completed)}: {cards}  {taken}"
         lines = [line] if len(line) <= 80 else [line[: -len(taken) - 2], f"      {taken}"]  # 80 columns
         return [*lines, *_record_changes(old, new, taker)]
@@ -80,7 +73,7 @@ class _Words:
     def board(deal: Any) -> list[str]:
         lines = [
             f"Fly, {deal.rules.players} players; seat {deal.dealer} deals; trump card {deal.trump_card.symbol}",
-            f"phase {deal.phase.value}; to move: {_who(deal.to_move)}; stock {len(deal.stock)} cards",
+            f"phase {deal.phase.value}; to move: {seat_text(deal.to_move)}; stock {len(deal.stock)} cards",
         ]
         for seat, hand in enumerate(deal.hands):
             status = "" if deal.active[seat] else "  (folded)"
@@ -106,19 +99,15 @@ def _record_changes(old: Any, new: Any, taker: int) -> list[str]:
     if raw < 0:
         why.append("below 0: exemption, 0 [FLY-9.3]" if bonus else f"overshoot: back to {now} [FLY-9.2]")
     if bonus or raw < 0:
-        lines.append(f"      {_seat(taker)}: record {was} -> {now}: {', '.join(why)}")
+        lines.append(f"      {seat_text(taker)}: record {was} -> {now}: {', '.join(why)}")
     if now == 0 and taker in new.winners:
-        lines.append(f"      {_seat(taker)} reaches exactly 0 and wins [FLY-9.1]")
+        lines.append(f"      {seat_text(taker)} reaches exactly 0 and wins [FLY-9.1]")
     for seat in range(len(new.records)):
         added = new.records[seat] - old.records[seat]
         if seat != taker and added > 0:
             rule = "A♠ holder without a trick [FLY-8.5]" if seat == score.ace_holder else "remise [FLY-8.4]"
-            lines.append(f"      {_seat(seat)}: no trick, +{added} {rule}: record {new.records[seat]}")
+            lines.append(f"      {seat_text(seat)}: no trick, +{added} {rule}: record {new.records[seat]}")
     return lines
-
-
-def _tricks(count: int) -> str:
-    return f"{count} trick" + ("" if count == 1 else "s")
 
 
 _DECLARED = {"stand": "stood", "fold": "folded", "swap": "took the trump card"}
@@ -140,7 +129,7 @@ def _picture(view: Any, faces: dict[int, CardSet], title: str | None) -> dict[st
     for s, declared in enumerate(view.declarations):
         words = [f"exchanged {d.count}" if d.kind == "exchange" else _DECLARED[d.kind] for d in declared]
         if view.tricks and view.active[s]:
-            words.append(_tricks(view.tricks_taken[s]))
+            words.append(tricks_text(view.tricks_taken[s]))
         declarations.append(", ".join(words) or None)
     if title is None:
         title = f"Fly, deal {view.deal_number + 1}: {view.phase.value}, trumps {view.trump.symbol}"
