@@ -6,13 +6,12 @@ from __future__ import annotations
 from typing import Any, Final
 
 import attrs
-import numpy as np
-import numpy.typing as npt
 
 from fly_rules.adapters.encoding import (
     DREYFUS_ACTIONS,
     PHASES,
     Encoding,
+    Floats,
     OpenSpielGame,
     cards_text,
     one_hot,
@@ -33,8 +32,6 @@ __all__ = [
     "table_shows",
     "write_dreyfus_observation",
 ]
-
-Floats = npt.NDArray[np.float32]
 
 
 def write_dreyfus_observation(view: DreyfusView, marked: int, target: int, out: Floats) -> None:

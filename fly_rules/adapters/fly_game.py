@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import numpy as np
-import numpy.typing as npt
-
 from fly_rules.adapters.encoding import (
     FLY_ACTIONS,
     PHASES,
     Encoding,
+    Floats,
     OpenSpielGame,
     cards_text,
     one_hot,
@@ -31,8 +29,6 @@ __all__ = [
     "table_shows",
     "write_fly_observation",
 ]
-
-Floats = npt.NDArray[np.float32]
 
 
 def write_fly_observation(view: FlyView, marked: int, start_record: int, out: Floats) -> None:
