@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from fly_rules._numbers import check_seat
 from fly_rules.cards import DECK_48, Suit
 from fly_rules.dreyfus.deal import DealTable, contract_of, deal_indices, draw_first_dealer, next_dealer
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.settlement import settle
 from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView, start_deal
-from fly_rules.engine import MatchBase, check_seed, shuffled_indices
+from fly_rules.engine import MatchBase, shuffled_indices
 from fly_rules.errors import RuleViolation
 
 __all__ = ["DreyfusMatch", "new_match"]
@@ -56,6 +55,14 @@ class DreyfusMatch(MatchBase[DreyfusDeal, DreyfusView], _MatchFields):
 
     __slots__ = ()
     over_rule: ClassVar[str] = "DRF-1.4"
+    rules_class: ClassVar[type[Any]] = DreyfusRules
+    dealer_rule: ClassVar[str] = "DRF-2.1"
+    draw_dealer = staticmethod(draw_first_dealer)
+
+    @staticmethod
+    def first_deal(rules: DreyfusRules, seed: int | str, dealer: int) -> DreyfusDeal:
+        """The first deal: every record at zero, the cycle at its start [DRF-8.4]."""
+        return _deal_from_seed(rules, seed, 0, dealer, (0, 0, 0), (0, 0, 0))
 
     @property
     def upper(self) -> _Triple:
@@ -120,12 +127,4 @@ def new_match(rules: DreyfusRules, *, seed: int | str, dealer: int | None = None
     >>> m.to_move, m.contract, m.upper, len(m.view(1).hand)
     (1, <Suit.SPADES: 3>, (0, 0, 0), 12)
     """
-    if not isinstance(rules, DreyfusRules):
-        raise TypeError(f"rules must be DreyfusRules, not {type(rules).__name__}")
-    check_seed(seed)
-    if dealer is None:
-        dealer = draw_first_dealer(rules, seed)
-    else:
-        check_seat(dealer, 3, "DRF-2.1", "the dealer")
-    deal = _deal_from_seed(rules, seed, 0, dealer, (0, 0, 0), (0, 0, 0))
-    return DreyfusMatch.starting(rules, seed, dealer, deal)
+    return DreyfusMatch.begin(rules, seed, dealer)

@@ -7,8 +7,10 @@ import operator
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
 
+from fly_rules._numbers import check_seat
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.engine.protocols import DealState, Phase, Rules
+from fly_rules.engine.shuffle import check_seed
 from fly_rules.errors import RuleViolation, shown
 
 __all__ = ["MATCH_FIELDS", "DealBase", "MatchBase", "Pictured", "match_stops", "unwind"]
@@ -147,12 +149,17 @@ class MatchBase(Pictured, Generic[_D, _V]):
     tricks and the winner.
 
     A game's match class puts this base first and a named tuple of :data:`MATCH_FIELDS` second, and
-    says how its next deal is dealt (``next_deal``) and which rule refuses an action once it is over.
+    says how its first dealer is drawn and its deals are dealt (``draw_dealer``, ``first_deal``, ``next_deal``)
+    and which rules refuse a dealer who is not a seat and an action once it is over.
     """
 
     __slots__ = ()
     over_rule: ClassVar[str]
     """The rule that refuses an action once the match is over."""
+    rules_class: ClassVar[type[Any]]
+    """The game's rules class: :meth:`begin` refuses rules of any other."""
+    dealer_rule: ClassVar[str]
+    """The rule that refuses a first dealer who is not a seat."""
 
     if TYPE_CHECKING:  # the fields (read only), in the order of MATCH_FIELDS
 
@@ -189,6 +196,35 @@ class MatchBase(Pictured, Generic[_D, _V]):
             """The finished deals' actions as nested ``(newest, rest)`` pairs (:func:`unwind` lists them), or None."""
 
         def __iter__(self) -> Iterator[Any]: ...
+
+    @classmethod
+    def begin(cls, rules: Any, seed: int | str, dealer: int | None) -> Self:
+        """A game's ``new_match``: ``rules`` and ``seed`` checked, the first dealer ``dealer`` or drawn by lot
+        from the seed (:meth:`draw_dealer`), the first deal dealt (:meth:`first_deal`).
+
+        Raises:
+            TypeError: ``rules`` is not a ``rules_class``, or ``seed`` is not an int or a str.
+            RuleViolation: ``dealer_rule`` for a dealer who is not a seat; REC-1.5 for a seed of more than
+                100 digits.
+        """
+        if not isinstance(rules, cls.rules_class):
+            raise TypeError(f"rules must be {cls.rules_class.__name__}, not {type(rules).__name__}")
+        check_seed(seed)
+        if dealer is None:
+            dealer = cls.draw_dealer(rules, seed)
+        else:
+            check_seat(dealer, rules.players, cls.dealer_rule, "the dealer")
+        return cls.starting(rules, seed, dealer, cls.first_deal(rules, seed, dealer))
+
+    @staticmethod
+    def draw_dealer(rules: Any, seed: int | str) -> int:
+        """The first dealer, drawn by lot from ``seed``."""
+        raise NotImplementedError
+
+    @staticmethod
+    def first_deal(rules: Any, seed: int | str, dealer: int) -> Any:
+        """The match's first deal, dealt by ``dealer`` from ``seed``."""
+        raise NotImplementedError
 
     @classmethod
     def starting(cls, rules: Any, seed: int | str, dealer: int, deal: _D) -> Self:

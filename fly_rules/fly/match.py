@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from fly_rules._numbers import check_seat
 from fly_rules.cards import ALL_CARDS
-from fly_rules.engine import MatchBase, check_seed, shuffled_indices
+from fly_rules.engine import MatchBase, shuffled_indices
 from fly_rules.fly.deal import DealTable, deal_indices, draw_first_dealer
 from fly_rules.fly.end import next_dealer
 from fly_rules.fly.rules import FlyRules
@@ -51,6 +50,14 @@ class FlyMatch(MatchBase[FlyDeal, FlyView], _MatchFields):
 
     __slots__ = ()
     over_rule: ClassVar[str] = "FLY-10.3"
+    rules_class: ClassVar[type[Any]] = FlyRules
+    dealer_rule: ClassVar[str] = "FLY-1.2"
+    draw_dealer = staticmethod(draw_first_dealer)
+
+    @staticmethod
+    def first_deal(rules: FlyRules, seed: int | str, dealer: int) -> FlyDeal:
+        """The first deal: every record at the start record [FLY-8.1]."""
+        return _deal_from_seed(rules, seed, 0, dealer, (rules.start_record,) * rules.players)
 
     def next_deal(self, deal: FlyDeal, number: int) -> FlyDeal:
         """The deal after ``deal``: the next dealer (the same after a redeal), the records carried [FLY-2.2]."""
@@ -98,12 +105,4 @@ def new_match(rules: FlyRules, *, seed: int | str, dealer: int | None = None) ->
     >>> m.to_move, m.records
     (1, (25, 25, 25, 25))
     """
-    if not isinstance(rules, FlyRules):
-        raise TypeError(f"rules must be FlyRules, not {type(rules).__name__}")
-    check_seed(seed)
-    if dealer is None:
-        dealer = draw_first_dealer(rules, seed)
-    else:
-        check_seat(dealer, rules.players, "FLY-1.2", "the dealer")
-    deal = _deal_from_seed(rules, seed, 0, dealer, (rules.start_record,) * rules.players)
-    return FlyMatch.starting(rules, seed, dealer, deal)
+    return FlyMatch.begin(rules, seed, dealer)
