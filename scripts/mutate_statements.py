@@ -372,7 +372,7 @@ def run_tests(
                 if patch is None or patch[0] not in sys.modules:
                     raise _NeedsImport(name)
                 patch_module(sys.modules[patch[0]], patch[1])
-            except _NeedsImport:
+            except Exception:  # not patchable, or the mutant breaks at import: import afresh
                 for loaded in [m for m in sys.modules if m.split(".", 1)[0] in (*packages, "tests")]:
                     del sys.modules[loaded]
             # plain asserts: the preloaded modules cannot be rewritten (and -W error would make that fatal)
