@@ -37,6 +37,7 @@ __all__ = [
     "game_of",
     "games",
     "get",
+    "lazy",
     "register",
     "seat_text",
     "tricks_text",
@@ -250,3 +251,20 @@ def load(module: str, name: str) -> Any:
     """``name`` of the module ``module``, imported when first needed (the game's adapter part); kept, as
     the adapters ask for it at every step."""
     return getattr(importlib.import_module(module), name)
+
+
+def lazy(module: str, name: str) -> Callable[..., Any]:
+    """A callable that imports ``name`` of ``module`` on its first call and calls it: how a game names
+    a piece of a higher layer (its bot, its hidden-card guesser, its Hypothesis strategy) without
+    importing that layer, or its optional dependency, with the game.
+
+    >>> told = lazy("textwrap", "shorten")
+    >>> told("the ace of spades takes the trick", 20)
+    'the ace of [...]'
+    """
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return load(module, name)(*args, **kwargs)
+
+    call.__qualname__ = call.__name__ = f"lazy({module}:{name})"
+    return call

@@ -157,22 +157,9 @@ def _make_rules(preset: str, players: int | None, options: dict[str, Any]) -> An
     return attrs.evolve(DreyfusRules.preset(preset), **options)
 
 
-def _guesser(view: Any, rules: Any) -> Any:
-    from fly_rules.dreyfus.hidden import DreyfusGuess  # noqa: PLC0415 - the bots' layer, only when a bot guesses
-
-    return DreyfusGuess(view, rules)
-
-
-def _rule_of_thumb(order: Any) -> Any:
-    from fly_rules.bots.rule_of_thumb import DreyfusRuleOfThumbBot  # noqa: PLC0415 - the bots' layer
-
-    return DreyfusRuleOfThumbBot()
-
-
-def _states(**options: Any) -> Any:
-    from fly_rules.strategies import dreyfus_states  # noqa: PLC0415 - Hypothesis, the testing extra
-
-    return dreyfus_states(**options)
+def _rule_of_thumb(_order: Any) -> Any:
+    # Dreyfus's bot plays one rank order whatever the rules say, so the order is not passed on
+    return registry.load("fly_rules.bots.rule_of_thumb", "DreyfusRuleOfThumbBot")()
 
 
 def descriptor(rules_version: int) -> registry.Game:
@@ -198,9 +185,9 @@ def descriptor(rules_version: int) -> registry.Game:
         position=registry.PositionForm(10, lambda _hands: None, _write, _read),
         words=_Words(),
         picture=_picture,
-        guesser=_guesser,
+        guesser=registry.lazy("fly_rules.dreyfus.hidden", "DreyfusGuess"),
         rule_of_thumb=_rule_of_thumb,
-        strategies=_states,
+        strategies=registry.lazy("fly_rules.strategies", "dreyfus_states"),
         adapter="fly_rules.adapters.dreyfus_game",
         conformance="fly_rules.conformance.dreyfus_game",
         renamed_options=RENAMED_OPTIONS,

@@ -167,26 +167,8 @@ def _make_rules(preset: str, players: int | None, options: dict[str, Any]) -> An
     return fly_rules.FlyRules.preset(preset, players=4 if players is None else players, **options)
 
 
-def _guesser(view: Any, rules: Any) -> Any:
-    from fly_rules.fly.hidden import FlyGuess  # noqa: PLC0415 - the bots' layer, only when a bot guesses
-
-    return FlyGuess(view, rules)
-
-
-def _rule_of_thumb(order: Any) -> Any:
-    from fly_rules.bots.rule_of_thumb import FlyRuleOfThumbBot  # noqa: PLC0415 - the bots' layer
-
-    return FlyRuleOfThumbBot(order)
-
-
 def _swap_told(action: Any, hidden: bool) -> str:
     return "takes the trump card" + ("" if hidden else f", discarding {action.card.symbol}")
-
-
-def _states(**options: Any) -> Any:
-    from fly_rules.strategies import fly_states  # noqa: PLC0415 - Hypothesis, the testing extra
-
-    return fly_states(**options)
 
 
 def descriptor(rules_version: int) -> registry.Game:
@@ -211,9 +193,9 @@ def descriptor(rules_version: int) -> registry.Game:
         position=registry.PositionForm(9, len, _write, _read),
         words=_Words(),
         picture=_picture,
-        guesser=_guesser,
-        rule_of_thumb=_rule_of_thumb,
-        strategies=_states,
+        guesser=registry.lazy("fly_rules.fly.hidden", "FlyGuess"),
+        rule_of_thumb=registry.lazy("fly_rules.bots.rule_of_thumb", "FlyRuleOfThumbBot"),
+        strategies=registry.lazy("fly_rules.strategies", "fly_states"),
         adapter="fly_rules.adapters.fly_game",
         conformance="fly_rules.conformance.fly_game",
         renamed_options=fly_rules.RENAMED_OPTIONS,
