@@ -167,6 +167,9 @@ class Game:
     """The rule-of-thumb bot for the rules."""
     adapter: str
     """The module of the game's part of the adapters (action ids, observations, OpenSpiel's deal)."""
+    batch: Callable[..., Any] | None = None
+    """``batch(rules, batch_size, match=...)``: the game's batch engine (a :class:`fly_rules.batch.BatchEngine`,
+    named with :func:`lazy`); None for a game :func:`fly_rules.batch.make` does not play."""
     conformance: str = ""
     """The module of the game's part of the conformance kit's answers (its fields of a state, what its
     match does after a deal, a deal from a given pack); empty for a game the kit does not cover."""

@@ -26,15 +26,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import attrs
-
+from fly_rules import registry
 from fly_rules.batch._dreyfus import DreyfusBatch
 from fly_rules.batch._engine import BatchEngine
 from fly_rules.batch._fly import FlyBatch
 from fly_rules.batch._state import BatchState
-from fly_rules.dreyfus.rules import PRESETS, DreyfusRules
 from fly_rules.errors import InvalidRules
-from fly_rules.fly.rules import FlyRules
 
 __all__ = ["BatchEngine", "BatchState", "DreyfusBatch", "FlyBatch", "from_scalar", "make", "to_scalar"]
 
@@ -56,36 +53,30 @@ def make(
 
     The rules are ``rules`` if given, else the game's rules built from ``preset`` (a named
     profile) and ``options`` (any option of :class:`~fly_rules.fly.FlyRules` or
-    :class:`~fly_rules.dreyfus.DreyfusRules`); ``players`` is Fly's table size (5 if not given).
-    ``match=True`` plays whole matches (deal after deal until the match ends); otherwise each
-    game is one deal.
+    :class:`~fly_rules.dreyfus.DreyfusRules`); ``players`` is the table size (if not given, the
+    middle of the game's range: 5 for Fly, 3 for Dreyfus). The game's batch engine is the one its
+    descriptor names (its ``batch``, :class:`fly_rules.registry.Game`). ``match=True`` plays whole matches
+    (deal after deal until the match ends); otherwise each game is one deal.
 
     Raises:
-        InvalidRules: an option out of range, or one the batch engine does not play, by name.
+        InvalidRules: an unknown game, an option out of range, or one the batch engine does not play, by name.
+        ValueError: a game the batch engine does not play.
     """
-    if game == "fly":
-        if rules is None:
-            seats = 5 if players is None else players
-            rules = FlyRules.preset(preset, players=seats, **options) if preset else FlyRules(players=seats, **options)
-        elif preset is not None or options or players not in (None, rules.players):
-            raise InvalidRules("rules", "give either rules or players, preset and options, not both")
-        if getattr(rules, "game", None) != "fly":
-            raise InvalidRules("rules", f"Fly needs FlyRules, not {type(rules).__name__}")
-        return FlyBatch(rules, batch_size, match=match)
-    if game == "dreyfus":
-        if players not in (None, 3):
-            raise InvalidRules("players", f"DRF-1.1: Dreyfus is for 3 players, not {players!r}")
-        if rules is None:
-            if preset is not None and preset not in PRESETS:
-                DreyfusRules.preset(preset)  # raises, naming the known presets
-            base = PRESETS[preset or "default"]
-            rules = attrs.evolve(base, **options) if options else base
-        elif preset is not None or options:
-            raise InvalidRules("rules", "give either rules or preset and options, not both")
-        if getattr(rules, "game", None) != "dreyfus":
-            raise InvalidRules("rules", f"Dreyfus needs DreyfusRules, not {type(rules).__name__}")
-        return DreyfusBatch(rules, batch_size, match=match)
-    raise ValueError(f"unknown game {game!r}: 'fly' or 'dreyfus'")
+    described = registry.get(game)
+    if described.batch is None:
+        playable = ", ".join(name for name in registry.games() if registry.get(name).batch is not None)
+        raise ValueError(f"the batch engine does not play {game!r} (it plays: {playable})")
+    if rules is None:
+        low, high = described.seats
+        rules = described.make_rules(preset or "default", (low + high) // 2 if players is None else players, options)
+    elif preset is not None or options or players not in (None, rules.players):
+        raise InvalidRules("rules", "give either rules or players, preset and options, not both")
+    if getattr(rules, "game", None) != game:
+        raise InvalidRules(
+            "rules", f"{described.title} needs {described.rules_class.__name__}, not {type(rules).__name__}"
+        )
+    engine: BatchEngine = described.batch(rules, batch_size, match=match)
+    return engine
 
 
 def to_scalar(state: BatchState, game: int) -> Any:

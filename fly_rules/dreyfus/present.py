@@ -189,6 +189,7 @@ def descriptor(rules_version: int) -> registry.Game:
         rule_of_thumb=_rule_of_thumb,
         strategies=registry.lazy("fly_rules.strategies", "dreyfus_states"),
         adapter="fly_rules.adapters.dreyfus_game",
+        batch=registry.lazy("fly_rules.batch._dreyfus", "DreyfusBatch"),
         conformance="fly_rules.conformance.dreyfus_game",
         renamed_options=RENAMED_OPTIONS,
         renamed_values=RENAMED_VALUES,

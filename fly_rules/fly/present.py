@@ -197,6 +197,7 @@ def descriptor(rules_version: int) -> registry.Game:
         rule_of_thumb=registry.lazy("fly_rules.bots.rule_of_thumb", "FlyRuleOfThumbBot"),
         strategies=registry.lazy("fly_rules.strategies", "fly_states"),
         adapter="fly_rules.adapters.fly_game",
+        batch=registry.lazy("fly_rules.batch._fly", "FlyBatch"),
         conformance="fly_rules.conformance.fly_game",
         renamed_options=fly_rules.RENAMED_OPTIONS,
         renamed_values=fly_rules.RENAMED_VALUES,

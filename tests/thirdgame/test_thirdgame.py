@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from pettingzoo.test import api_test
 
-from fly_rules import registry, svg
+from fly_rules import batch, registry, svg
 from fly_rules.adapters import openspiel
 from fly_rules.adapters.pettingzoo import CardGameEnv, engine_policy
 from fly_rules.bots import make_bot, play_match
@@ -169,3 +169,12 @@ def test_pettingzoo_api_test() -> None:
         _, _, termination, truncation, _ = env.last()
         env.step(None if termination or truncation else policy(None, agent))
     assert env.match.is_over
+
+
+def test_the_batch_engine_names_the_games_it_plays() -> None:
+    """A game whose descriptor names no batch engine is refused by ``batch.make``, which names the
+    games it plays; the two of the library are found through their descriptors."""
+    with pytest.raises(ValueError, match=r"does not play 'whist' \(it plays: fly, dreyfus\)"):
+        batch.make("whist", 2)
+    assert [type(batch.make(name, 2)).__name__ for name in ("fly", "dreyfus")] == ["FlyBatch", "DreyfusBatch"]
+    assert batch.make("fly", 2).rules.players == 5
