@@ -3,10 +3,14 @@ positions refused with the library's own error and message, and a default the sc
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from fly_rules import InvalidRules, RuleViolation, Suit
+from fly_rules import InvalidRules, RuleViolation, Suit, dreyfus, registry
+from fly_rules.bots.sampling import sample_deal
 from fly_rules.dreyfus import DreyfusRules, new_deal
+from fly_rules.engine import Phase
 
 from .helpers import layout
 
@@ -55,3 +59,64 @@ def test_drf_2_4_a_position_with_a_contract_of_another_type_is_refused() -> None
     hands, talon = layout()
     with pytest.raises(TypeError, match="contract: expected a suit"):
         new_deal(DreyfusRules(), hands, talon, 5, 2)  # type: ignore[arg-type]
+
+
+def _one_trick_and_a_lead() -> dreyfus.DreyfusMatch:
+    """A match past the exchange (every seat stood), one whole trick played and the next one led."""
+    match = dreyfus.new_match(DreyfusRules(), seed=7, dealer=0)
+    while match.deal.phase is Phase.EXCHANGE:
+        match = match.apply(dreyfus.Stand())
+    while len(match.deal.view(0).tricks) < 1 or not match.deal.view(0).trick:
+        match = match.apply(match.legal_actions()[0])
+    return match
+
+
+def test_drf_11_1_the_picture_of_a_view_titles_the_deal_and_counts_hidden_cards_and_tricks() -> None:
+    """DRF-11.1: the picture of a seat's view (the Dreyfus descriptor's picture) titles the deal with its
+    number, phase and trumps, shows each hidden hand's card count (one fewer for a seat that has played to
+    the trick on the table) and, once a trick is taken, each seat's tricks."""
+    match = _one_trick_and_a_lead()
+    leader = match.deal.view(0).trick[0][0]
+    seat = (leader + 1) % 3
+    view = match.deal.view(seat)
+    picture = registry.game_of(match).picture(view, {seat: view.hand}, None)
+    assert picture["title"] == "Dreyfus, deal 1: play, trumps ♠"
+    assert picture["hands"][seat] == view.hand
+    assert picture["hands"][leader] == 10  # twelve, less the whole trick and the card on the table
+    assert picture["hands"][(leader + 2) % 3] == 11
+    taken = view.tricks_taken
+    assert picture["declarations"] == [f"bought none, {registry.tricks_text(taken[s])}" for s in range(3)]
+    assert registry.game_of(match).picture(view, {seat: view.hand}, "mine")["title"] == "mine"
+
+
+def test_drf_11_1_the_picture_before_any_trick_names_no_tricks() -> None:
+    """DRF-11.1: before the first trick is taken the picture's notes say only what each seat bought."""
+    match = dreyfus.new_match(DreyfusRules(), seed=7, dealer=0)
+    while match.deal.phase is Phase.EXCHANGE:
+        match = match.apply(dreyfus.Stand())
+    view = match.deal.view(0)
+    picture = registry.game_of(match).picture(view, {0: view.hand}, None)
+    assert picture["declarations"] == ["bought none"] * 3
+    assert picture["hands"][1:] == [12, 12]
+
+
+@pytest.mark.parametrize("players", [2, 4, "3"])
+def test_drf_1_1_the_descriptor_refuses_rules_for_other_than_three_players(players: object) -> None:
+    """DRF-1.1: Dreyfus is for three players: its descriptor's rules maker refuses any other count,
+    naming the rule, and makes the preset's rules for 3 or no count given."""
+    game = registry.get("dreyfus")
+    with pytest.raises(InvalidRules, match="DRF-1.1: Dreyfus is for 3 players"):
+        game.make_rules("default", players, {})
+    assert game.make_rules("default", 3, {}) == game.make_rules("default", None, {}) == DreyfusRules()
+
+
+def test_drf_11_1_a_guessed_deal_gives_every_hand_twelve_cards() -> None:
+    """DRF-11.1 (with DRF-2.2's twelve cards a hand): a deal guessed from a seat's view at the start of the
+    exchange deals each seat twelve cards and a talon of twelve."""
+    match = dreyfus.new_match(DreyfusRules(), seed=3, dealer=0)
+    view = match.deal.view(1)
+    sample = sample_deal(view, DreyfusRules(), random.Random(5), tries=1)
+    assert sample is not None
+    assert [len(hand) for hand in sample.hands] == [12, 12, 12]
+    assert len(sample.stock) == 12
+    assert sample.hands[1] == view.hand
