@@ -10,6 +10,7 @@ import pytest
 from fly_rules import InvalidRules, RuleViolation, Suit, dreyfus, registry
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.dreyfus import DreyfusRules, new_deal
+from fly_rules.dreyfus.hidden import DreyfusGuess
 from fly_rules.engine import Phase
 
 from .helpers import layout
@@ -112,9 +113,10 @@ def test_drf_1_1_the_descriptor_refuses_rules_for_other_than_three_players(playe
 
 def test_drf_11_1_a_guessed_deal_gives_every_hand_twelve_cards() -> None:
     """DRF-11.1 (with DRF-2.2's twelve cards a hand): a deal guessed from a seat's view at the start of the
-    exchange deals each seat twelve cards and a talon of twelve."""
+    exchange (the descriptor's guesser, DreyfusGuess) deals each seat twelve cards and a talon of twelve."""
     match = dreyfus.new_match(DreyfusRules(), seed=3, dealer=0)
     view = match.deal.view(1)
+    assert isinstance(registry.get("dreyfus").guesser(view, DreyfusRules()), DreyfusGuess)
     sample = sample_deal(view, DreyfusRules(), random.Random(5), tries=1)
     assert sample is not None
     assert [len(hand) for hand in sample.hands] == [12, 12, 12]

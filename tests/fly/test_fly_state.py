@@ -66,6 +66,7 @@ def test_fly_5_1_a_view_shows_the_seat_its_hand_and_everything_public() -> None:
     assert view.trump is Suit.HEARTS
     assert view.stock_size == 14
     assert view.declarations == ((fly.Declared("exchange", 2),), (fly.Declared("fold"),), (fly.Declared("stand"),))
+    assert [d.count for seat in view.declarations for d in seat] == [2, 0, 0]  # a fold or stand shows no count
     assert view.active == (True, False, True)
     assert view.trick == ((0, card("KH")),)
     assert view.tricks == (((0, card("AH")), (2, card("8H"))),)
@@ -83,6 +84,7 @@ def test_fly_3_3_a_view_shows_the_dealer_s_trump_swap_as_a_swap() -> None:
     d = position(BASE, turnup_use="dealer_swap").apply(fly.Stand()).apply(fly.Stand())
     d = d.apply(fly.SwapTrump(card("7S")))
     assert d.view(0).declarations == ((fly.Declared("stand"),), (fly.Declared("stand"),), (fly.Declared("swap"),))
+    assert d.view(0).declarations[2][0].count == 0  # the swap shows no count of cards
 
 
 def test_fly_9_1_a_view_names_the_winner() -> None:
