@@ -4,6 +4,7 @@ each bad input raises names what is wrong [CARD-1.3] [CARD-3.1] [CARD-4.1]."""
 from __future__ import annotations
 
 import itertools
+import operator
 
 import pytest
 
@@ -74,3 +75,17 @@ def test_card_3_1_bad_notation_messages_quote_the_input_and_say_what_is_expected
     with pytest.raises(InvalidNotation) as caught:
         read(text)  # type: ignore[operator]
     assert str(caught.value) == message
+
+
+def test_card_4_1_cards_compare_in_canonical_order_and_only_with_cards() -> None:
+    """CARD-4.1: cards compare by their canonical index (clubs first, 2 up to ace), each operator both
+    ways; a card equals no other kind of value and does not order against one (TypeError)."""
+    low, high = Card.parse("AC"), Card.parse("2D")  # indices 12 and 13
+    assert (low < high, low <= high, low > high, low >= high) == (True, True, False, False)
+    assert (high < low, high <= low, high > low, high >= low) == (False, False, True, True)
+    assert (low <= Card.parse("AC"), low >= Card.parse("AC")) == (True, True)
+    assert (low == "AC") is False
+    assert (low != "AC") is True
+    for compare in (operator.lt, operator.le, operator.gt, operator.ge):
+        with pytest.raises(TypeError):
+            compare(low, 12)

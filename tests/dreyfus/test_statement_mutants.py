@@ -122,3 +122,29 @@ def test_drf_11_1_a_guessed_deal_gives_every_hand_twelve_cards() -> None:
     assert [len(hand) for hand in sample.hands] == [12, 12, 12]
     assert len(sample.stock) == 12
     assert sample.hands[1] == view.hand
+
+
+def test_drf_3_1_a_deal_s_trump_is_its_contract() -> None:
+    """DRF-3.1: the deal's trump suit is the contract it was dealt with."""
+    hands, talon = layout()
+    for contract in (Suit.SPADES, Suit.HEARTS):
+        assert new_deal(DreyfusRules(), hands, talon, contract, 2).trump is contract
+
+
+def test_drf_9_1_a_deal_s_scores_are_lower_minus_upper() -> None:
+    """DRF-9.1: each seat's score in a deal is its lower record minus its upper record."""
+    hands, talon = layout()
+    d = new_deal(DreyfusRules(), hands, talon, Suit.SPADES, 2, upper=(3, 0, 7), lower=(1, 5, 2))
+    assert d.scores == (-2, 5, -5)
+
+
+def test_drf_4_2_no_card_is_discardable_once_the_play_begins() -> None:
+    """DRF-4.2: in the exchange the seat to move may discard its фоски; once every seat has stood and the
+    play begins, no card is discardable."""
+    hands, talon = layout()
+    d = new_deal(DreyfusRules(), hands, talon, Suit.HEARTS, 2)
+    assert d.discardable_mask != 0  # seat 0's low spades are фоски under hearts
+    while d.phase is Phase.EXCHANGE:
+        d = d.apply(dreyfus.Stand())
+    assert d.to_move is not None
+    assert d.discardable_mask == 0

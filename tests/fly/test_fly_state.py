@@ -14,6 +14,7 @@ import pytest
 
 from fly_rules import CardSet, RuleViolation, Suit, fly
 from fly_rules.engine import Phase
+from fly_rules.fly.exchange import Exchanges
 from tests.fly.test_fly_edge_cases import BASE, card, play, position
 
 # Seat 0 exchanges 7♣ 8♣ (drawing 9♣ T♣), seat 1 folds, seat 2 stands; seat 0 wins A♥ 8♥ and leads K♥.
@@ -295,3 +296,11 @@ def test_fly_8_1_a_new_deal_s_tally_starts_from_the_records_with_no_trick_taken(
     d = d.apply(fly.SwapTrump(card("7S")))
     assert d.turnup_here is False
     assert d.exchanges.must_confirm is False
+
+
+def test_fly_4_1_the_exchanges_defaults_describe_a_deal_before_any_declaration() -> None:
+    """FLY-4.1: :class:`Exchanges` built from a stock, the active seats and the declarations alone (its
+    defaults) is the record of a deal before any declaration: the turn-up still there, nothing discarded,
+    the first round, no confirmation due, nothing exchanged or refilled."""
+    fresh = fly.new_match(fly.FlyRules(), seed=1).deal.exchanges
+    assert Exchanges(*fresh[:3]) == fresh
