@@ -1,18 +1,16 @@
 """The shared engine: one Phase for both games, the seeded shuffle (CPython's ``random.Random.shuffle``
-reproduced), and the names the engine package keeps for one release."""
+reproduced) and the matches' shared base."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fly_rules import engine, fly
-from fly_rules.actions import Play
+from fly_rules import fly
 from fly_rules.cards import ALL_CARDS, DECK_32, DECK_52, CardSet
 from fly_rules.engine import Phase, shuffle, shuffled, shuffled_indices
 from fly_rules.errors import RuleViolation
@@ -75,62 +73,6 @@ def test_rec_1_5_a_seed_of_more_than_100_digits_is_refused(seed: int) -> None:
         shuffled(DECK_32, seed, 0)
     assert caught.value.rule == "REC-1.5"
     assert len(shuffled(DECK_32, 10**100 - 1, 0)) == 32
-
-
-def test_replace_is_deprecated_for_attrs_evolve() -> None:
-    """``fly_rules.engine.replace`` answers for one release, with a DeprecationWarning naming attrs.evolve."""
-    with pytest.warns(DeprecationWarning, match=r"fly_rules\.engine\.replace is deprecated; use attrs\.evolve"):
-        replace = engine.replace
-    assert replace is attrs.evolve
-    assert replace(Play("AS"), card="KS") == Play("KS")
-    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
-        engine.nothing  # noqa: B018
-
-
-def test_rec_1_3_the_former_names_answer_for_one_release_with_a_deprecation_warning() -> None:
-    """REC-1.3: every public name the one vocabulary of both games replaced still answers, warning which name
-    took its place; the old functions keep their old arguments."""
-    from fly_rules.dreyfus import deal as dreyfus_deal
-    from fly_rules.dreyfus import end as dreyfus_end
-    from fly_rules.dreyfus import state as dreyfus_state
-    from fly_rules.dreyfus.rules import DreyfusRules
-    from fly_rules.fly import deal as fly_deal
-    from fly_rules.fly import end as fly_end
-    from fly_rules.fly import exchange as fly_exchange
-    from fly_rules.fly import scoring as fly_scoring
-
-    renamed: list[tuple[Any, str, str, object]] = [
-        (fly_deal, "Table", "DealTable", fly_deal.DealTable),
-        (fly_exchange, "Bidding", "Exchanges", fly_exchange.Exchanges),
-        (fly_scoring, "TrickTally", "Score", fly_scoring.Score),
-        (dreyfus_state, "fresh_deal", "start_deal", dreyfus_state.start_deal),
-    ]
-    for module, old, new, value in renamed:
-        with pytest.warns(DeprecationWarning, match=f"{module.__name__}.{old} is deprecated; use {new}"):
-            found = getattr(module, old)
-        assert found is value
-    rules = fly.FlyRules(players=3, max_deals=2)
-    with pytest.warns(DeprecationWarning, match=r"fly\.end\.match_stops is deprecated; use fly_rules\.engine"):
-        old_stops = fly_end.match_stops
-    assert [old_stops(rules, (1,), 1), old_stops(rules, (), 2), old_stops(rules, (), 1)] == [True, True, False]
-    with pytest.warns(DeprecationWarning, match=r"dreyfus\.end\.match_ends is deprecated"):
-        old_ends = dreyfus_end.match_ends
-    assert [old_ends(None, n, DreyfusRules(max_deals=3)) for n in (2, 3)] == [False, True]
-    with pytest.warns(DeprecationWarning, match=r"dreyfus\.deal\.draw_dealer is deprecated"):
-        old_draw = dreyfus_deal.draw_dealer
-    assert old_draw(11) == dreyfus_deal.draw_first_dealer(DreyfusRules(), 11)
-    deal = fly.new_match(rules, seed=1, dealer=0).deal
-    with pytest.warns(DeprecationWarning, match=r"FlyDeal\.bidding is deprecated; use FlyDeal\.exchanges"):
-        assert deal.bidding is deal.exchanges
-    with pytest.warns(DeprecationWarning, match=r"FlyDeal\.tally is deprecated; use FlyDeal\.score"):
-        assert deal.tally is deal.score
-    with pytest.warns(DeprecationWarning, match=r"FlyDeal\.turn is deprecated"):
-        assert deal.turn == 1
-    over = deal
-    while not over.is_over:
-        over = over.apply(over.legal_actions()[0])
-    with pytest.warns(DeprecationWarning, match=r"FlyDeal\.turn is deprecated"):
-        assert over.turn == -1
 
 
 @pytest.mark.parametrize("game", ["fly", "dreyfus"])

@@ -124,16 +124,6 @@ def test_no_shared_test_tests_a_games_class() -> None:
     assert found == []
 
 
-def test_no_client_asks_is_fly() -> None:
-    """``notation.games.is_fly`` is kept for callers outside the package; the package itself asks the state."""
-    callers = [
-        path.name
-        for path in client_modules()
-        if path != ROOT / "notation" / "games.py" and "is_fly(" in path.read_text(encoding="utf-8")
-    ]
-    assert callers == []
-
-
 def test_the_scan_finds_a_planted_class_test() -> None:
     """The scan has teeth: isinstance on a state, a view or rules, and ``type(x) is``, are each reported;
     the dispatch on Fly's SwapTrump action and on shared classes is not."""

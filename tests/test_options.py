@@ -171,13 +171,13 @@ def test_drf_2_4_a_talon_card_that_is_not_a_card_is_a_type_error() -> None:
         dreyfus.new_deal(deal.rules, deal.dealt, talon, "S", 0)  # type: ignore[arg-type]
 
 
-def test_fly_11_1_the_former_revoke_mode_names_are_deprecated_aliases() -> None:
-    """FLY-11.1: ``revoke_mode="forbid"`` and ``"adjudicate"`` still make rules, with a DeprecationWarning,
-    as ``"prevent"`` and ``"penalize"`` (the names both games use)."""
-    for old, new in (("forbid", "prevent"), ("adjudicate", "penalize")):
-        with pytest.warns(DeprecationWarning, match=f"revoke_mode='{old}' is deprecated; use revoke_mode='{new}'"):
-            rules = fly.FlyRules(revoke_mode=old)
-        assert rules == fly.FlyRules(revoke_mode=new)
+def test_fly_11_1_the_rules_take_only_the_current_revoke_mode_names() -> None:
+    """FLY-11.1: ``revoke_mode`` is ``"prevent"`` or ``"penalize"`` (the names both games use); the former
+    ``"forbid"`` and ``"adjudicate"`` are refused by the rules, naming the current values, and are read only
+    from old histories and positions (REC-2.3, ``tests/notation/test_old_formats.py``)."""
+    for old in ("forbid", "adjudicate"):
+        with pytest.raises(InvalidRules, match=f"must be one of 'prevent', 'penalize', not '{old}'"):
+            fly.FlyRules(revoke_mode=old)  # type: ignore[arg-type]
     assert (
         attrs.fields_dict(fly.FlyRules)["revoke_mode"].default
         == attrs.fields_dict(dreyfus.DreyfusRules)["revoke_mode"].default

@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from fly_rules._deal_tools import deal_in_packets
-from fly_rules._deprecated import deprecated_names
 from fly_rules.cards import CARD_BITS, DECK_48, Card, Suit
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.engine import shuffled
@@ -185,10 +184,3 @@ def check_position(hands: Sequence[int], talon: Sequence[int]) -> None:
     stray = everything & ~DECK_48.mask
     if stray:
         raise RuleViolation("DRF-1.2", "the twos are not in play", Card.from_index(stray.bit_length() - 1))
-
-
-def _old_draw_dealer(seed: int | str) -> int:
-    return draw_first_dealer(DreyfusRules(), seed)
-
-
-__getattr__ = deprecated_names(__name__, {"draw_dealer": ("draw_first_dealer(rules, seed)", _old_draw_dealer)})

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fly_rules._deprecated import deprecated_names
 from fly_rules.dreyfus.rules import DreyfusRules
-from fly_rules.engine.match import match_stops
 
 __all__ = ["winner_of"]
 
@@ -30,12 +28,3 @@ def winner_of(
     if not deal_over:
         return None
     return min(reached, key=lambda seat: (-lower[seat], upper[seat], reached.index(seat)))
-
-
-def _old_match_ends(winner: int | None, deals_played: int, rules: DreyfusRules) -> bool:
-    return match_stops(rules, winner, deals_played)
-
-
-__getattr__ = deprecated_names(
-    __name__, {"match_ends": ("fly_rules.engine.match_stops(rules, winner, deals_played)", _old_match_ends)}
-)

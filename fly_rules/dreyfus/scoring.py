@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from fly_rules._deprecated import warn_renamed
 from fly_rules.dreyfus.deal import set_seat
 from fly_rules.dreyfus.rules import DreyfusRules
 
@@ -101,13 +100,7 @@ def purchase_record(rules: DreyfusRules, bought: int, recorded_before_lead: bool
 
     >>> purchase_record(DreyfusRules(), 2, False), purchase_record(DreyfusRules(), 0, False)
     (5, 0)
-
-    The former order ``purchase_record(bought, recorded_before_lead, rules)`` is still accepted, with a
-    DeprecationWarning, for one release.
     """
-    if not isinstance(rules, DreyfusRules):
-        warn_renamed("purchase_record(bought, recorded, rules)", "purchase_record(rules, bought, recorded)")
-        rules, bought, recorded_before_lead = recorded_before_lead, rules, bought
     if bought and not recorded_before_lead:
         return bought + rules.forgot_record_penalty
     return bought

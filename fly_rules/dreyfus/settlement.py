@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fly_rules._deprecated import warn_renamed
 from fly_rules.dreyfus.rules import DreyfusRules
 
 __all__ = ["settle"]
@@ -16,17 +15,11 @@ __all__ = ["settle"]
 def settle(rules: DreyfusRules, upper: Sequence[int], lower: Sequence[int], winner: int | None) -> tuple[int, int, int]:
     """Net payments per seat (received positive, paid negative); zero-sum [DRF-9.1] [DRF-9.2] [DRF-8.3].
 
-    The rules come first, as in every function of both games; the former order ``settle(upper, lower,
-    winner, rules)`` is still accepted, with a DeprecationWarning, for one release.
-
     >>> settle(DreyfusRules(), (8, 10, 9), (10, 3, 7), 0)
     (29, -17, -12)
     >>> settle(DreyfusRules(settlement="pairwise"), (8, 10, 9), (10, 3, 7), 0)
     (13, -10, -3)
     """
-    if not isinstance(rules, DreyfusRules):
-        warn_renamed("settle(upper, lower, winner, rules)", "settle(rules, upper, lower, winner)")
-        rules, upper, lower, winner = winner, rules, upper, lower
     net = [0, 0, 0]
     if winner is None:
         return (0, 0, 0)

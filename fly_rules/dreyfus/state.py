@@ -19,7 +19,6 @@ import attrs
 import fly_rules.dreyfus.deal
 import fly_rules.dreyfus.exchange
 import fly_rules.dreyfus.scoring
-from fly_rules._deprecated import deprecated_names
 from fly_rules._numbers import check_seat
 from fly_rules.actions import Action, Exchange, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Rank, Suit
@@ -410,6 +409,3 @@ def start_deal(table: DealTable, upper: _Triple, lower: _Triple) -> DreyfusDeal:
         score=Score(tricks_taken=(0, 0, 0), upper=upper, lower=lower, revokes=(0, 0, 0), reached=()),
         history=None,
     )
-
-
-__getattr__ = deprecated_names(__name__, {"fresh_deal": ("start_deal", start_deal)})

@@ -60,9 +60,6 @@ match deals from (:mod:`fly_rules.engine.shuffle`) and the base of both games' m
 
 from __future__ import annotations
 
-import attrs
-
-from fly_rules._deprecated import deprecated_names
 from fly_rules.engine.match import MATCH_FIELDS, DealBase, MatchBase, Pictured, match_stops, unwind
 from fly_rules.engine.protocols import DealState, GameState, Phase, Rules, SeatView
 from fly_rules.engine.shuffle import check_seed, shuffled, shuffled_indices
@@ -83,5 +80,3 @@ __all__ = [
     "shuffled_indices",
     "unwind",
 ]
-
-__getattr__ = deprecated_names("fly_rules.engine", {"replace": ("attrs.evolve", attrs.evolve)})

@@ -11,7 +11,6 @@ from typing import Any
 
 import attrs
 
-from fly_rules._deprecated import deprecated_names
 from fly_rules.cards import ALL_CARDS, Card, RankOrder, Suit
 from fly_rules.fly.rules import FlyRules
 from fly_rules.tricks import TrumpDuty
@@ -139,6 +138,3 @@ def refill_order(pool: int, seed: int | str | None, deal_number: int, refill: in
     if seed is not None:
         random.Random(f"fly_rules:{seed}:{deal_number}:refill:{refill}").shuffle(cards)
     return tuple(cards)
-
-
-__getattr__ = deprecated_names(__name__, {"Table": ("DealTable", DealTable)})

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fly_rules._deprecated import deprecated_names
-from fly_rules.engine.match import match_stops as _match_stops
 from fly_rules.fly.rules import FlyRules
 
 __all__ = ["immediate_winners", "next_dealer", "winners_at_end"]
@@ -31,12 +29,3 @@ def winners_at_end(rules: FlyRules, records: Sequence[int], last_trick_of: Seque
 def next_dealer(rules: FlyRules, dealer: int, redeal: bool) -> int:
     """The next deal's dealer: the same one after a redeal, else the next to the left [FLY-2.2] [FLY-5.4]."""
     return dealer if redeal else rules.left_of(dealer)
-
-
-def _old_match_stops(rules: FlyRules, winners: tuple[int, ...], deals_played: int) -> bool:
-    return _match_stops(rules, winners[0] if winners else None, deals_played)
-
-
-__getattr__ = deprecated_names(
-    __name__, {"match_stops": ("fly_rules.engine.match_stops(rules, winner, deals_played)", _old_match_stops)}
-)

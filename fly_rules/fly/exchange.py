@@ -16,7 +16,6 @@ import attrs
 
 from fly_rules._choices import SubsetChoices
 from fly_rules._deal_tools import one_card
-from fly_rules._deprecated import deprecated_names
 from fly_rules.actions import Exchange, Fold, Stand, exchange_of_mask
 from fly_rules.cards import CARD_BITS, Card, CardSet
 from fly_rules.errors import RuleViolation
@@ -325,6 +324,3 @@ def _next_declarer(table: DealTable, exchanges: Exchanges, hands: tuple[int, ...
             seat = left[seat]
         return seat, hands, exchanges._replace(declaration_round=1)
     return None, hands, exchanges
-
-
-__getattr__ = deprecated_names(__name__, {"Bidding": ("Exchanges", Exchanges)})

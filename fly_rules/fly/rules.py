@@ -12,7 +12,6 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from fly_rules._deprecated import warn_renamed
 from fly_rules._options import MAX_COUNT, MAX_POINTS, changed_options, check_options, whole
 from fly_rules.cards import ACE_BELOW_JACK, ACE_HIGH, CardSet, RankOrder, deck_of_size
 from fly_rules.errors import InvalidRules, shown
@@ -39,15 +38,6 @@ def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
     if isinstance(values, str) or not isinstance(values, Iterable):
         raise InvalidRules("deal_packets", f"must be a sequence of whole numbers, not {shown(values)}")
     return tuple(values)
-
-
-def _revoke_mode(value: object) -> object:
-    """``value``, or its current name if it is one of Fly's former ``revoke_mode`` values (deprecated)."""
-    renamed = RENAMED_VALUES["revoke_mode"]
-    if isinstance(value, str) and value in renamed:
-        warn_renamed(f"revoke_mode={value!r}", f"revoke_mode={renamed[value]!r}")
-        return renamed[value]
-    return value
 
 
 @attrs.frozen(kw_only=True, cache_hash=True)
@@ -116,9 +106,10 @@ class FlyRules:
     """When a record of exactly zero ends the match [FLY-9.1]."""
     tie_break: Literal["earliest", "shared"] = "earliest"
     """Who wins when several records reach zero in one deal (end-of-deal mode) [FLY-9.4]."""
-    revoke_mode: Literal["prevent", "penalize"] = attrs.field(default="prevent", converter=_revoke_mode)
+    revoke_mode: Literal["prevent", "penalize"] = "prevent"
     """Whether a play that breaks a duty is refused (``"prevent"``) or accepted and penalised
-    (``"penalize"``) [FLY-11.1]; the former names ``"forbid"`` and ``"adjudicate"`` are deprecated."""
+    (``"penalize"``) [FLY-11.1]; a history or position written with the former names ``"forbid"`` and
+    ``"adjudicate"`` still loads (:data:`RENAMED_VALUES`) [REC-2.3]."""
     flush_wins: bool = False
     """Whether five cards of one suit win the deal outright [FLY-12.1]."""
     max_deals: int | None = whole(None, 1, MAX_COUNT, rule="FLY-10.1")

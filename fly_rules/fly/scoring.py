@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from fly_rules._deprecated import deprecated_names
 from fly_rules.cards import Suit
 from fly_rules.fly import end
 from fly_rules.fly.deal import DealTable
@@ -150,6 +149,3 @@ def award_all_tricks(
         hand ^= low
         score = take_trick(table, score, active, seat, ((seat, low.bit_length() - 1),))
     return score, hand
-
-
-__getattr__ = deprecated_names(__name__, {"TrickTally": ("Score", Score)})

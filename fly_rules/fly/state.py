@@ -22,7 +22,6 @@ import attrs
 import fly_rules.fly.deal
 import fly_rules.fly.exchange
 import fly_rules.fly.scoring
-from fly_rules._deprecated import warn_renamed
 from fly_rules._numbers import check_seat
 from fly_rules.actions import Action, Exchange, Fold, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
@@ -265,26 +264,6 @@ class FlyDeal(_DealFields, DealBase[FlyRules]):
         to_move, trick = self.to_move, self.trick_cards
         legal = 0 if to_move is None or self.phase is not _PLAY else playable_mask(self.table, hands[to_move], trick)
         return self._replace(hand_masks=hands, exchanges=exchanges, legal_mask=legal)
-
-    # --- names kept for one release ---------------------------------------------
-
-    @property
-    def turn(self) -> int:
-        """Deprecated: ``to_move``, with -1 for no one."""
-        warn_renamed("FlyDeal.turn", "FlyDeal.to_move (None when the deal is over)")
-        return -1 if self.to_move is None else self.to_move
-
-    @property
-    def bidding(self) -> Exchanges:
-        """Deprecated: ``exchanges``."""
-        warn_renamed("FlyDeal.bidding", "FlyDeal.exchanges")
-        return self.exchanges
-
-    @property
-    def tally(self) -> Score:
-        """Deprecated: ``score``."""
-        warn_renamed("FlyDeal.tally", "FlyDeal.score")
-        return self.score
 
     # --- readable properties ---------------------------------------------------
 

@@ -28,7 +28,6 @@ __all__ = [
     "finished_deal",
     "first_dealer",
     "game_of",
-    "is_fly",
     "make_rules",
     "match_actions",
     "new_deal",
@@ -56,17 +55,6 @@ def game_of(value: object) -> str:
     'fly'
     """
     return registry.game_of(value).name
-
-
-def is_fly(value: object) -> bool:
-    """Whether ``value`` (rules, match, deal or view) is Fly's. Kept for callers written before every state
-    answered ``game``; the library itself asks the state (``game``, ``trump``, ``scores``, ``score_lines``).
-
-    >>> from fly_rules import dreyfus, fly
-    >>> is_fly(fly.FlyRules()), is_fly(dreyfus.DreyfusRules())
-    (True, False)
-    """
-    return game_of(value) == "fly"
 
 
 def rules_version(game: str) -> int | str:

@@ -54,17 +54,3 @@ def test_drf_9_2_the_winners_own_upper_does_not_count() -> None:
     assert settle(DreyfusRules(settlement="pairwise"), (8, 10, 9), (10, 3, 7), 0) != settle(
         DreyfusRules(settlement="pairwise"), (80, 10, 9), (10, 3, 7), 0
     )
-
-
-def test_drf_9_1_the_former_argument_order_of_settle_is_deprecated() -> None:
-    """DRF-9.1, DRF-10.2: ``settle`` and ``purchase_record`` take the rules first, as every function of both
-    games does; the former order (rules last) still gives the same answer for one release, with a warning."""
-    from fly_rules.dreyfus import purchase_record
-
-    rules = DreyfusRules()
-    with pytest.warns(DeprecationWarning, match=r"settle\(upper, lower, winner, rules\) is deprecated"):
-        old = settle((8, 10, 9), (10, 3, 7), 0, rules)  # type: ignore[arg-type]
-    assert old == settle(rules, (8, 10, 9), (10, 3, 7), 0) == (29, -17, -12)
-    with pytest.warns(DeprecationWarning, match=r"purchase_record\(bought, recorded, rules\) is deprecated"):
-        late = purchase_record(2, False, rules)  # type: ignore[arg-type]
-    assert late == purchase_record(rules, 2, False) == 5

@@ -147,12 +147,3 @@ def test_fly_2_1_rec_1_5_a_first_dealer_drawn_by_lot_from_a_seed_too_long() -> N
     with pytest.raises(RuleViolation) as caught:
         fly.new_match(fly.FlyRules(), seed=10**5000)
     assert caught.value.rule == "REC-1.5"
-
-
-@pytest.mark.parametrize(("former", "current"), [("forbid", "prevent"), ("adjudicate", "penalize")])
-def test_fly_11_1_former_revoke_mode_names_load_with_a_warning(former: str, current: str) -> None:
-    """FLY-11.1 (Options): the former names of ``revoke_mode`` are still read, as the current ones, with a
-    DeprecationWarning naming the new value."""
-    with pytest.warns(DeprecationWarning, match=current):
-        rules = fly.FlyRules(revoke_mode=former)
-    assert rules.revoke_mode == current
