@@ -210,9 +210,12 @@ def _deal(request: Mapping[str, Any]) -> dict[str, Any]:
         order = [Card.parse(text) for text in str(request.get("pack")).split()]
     except InvalidNotation as error:
         raise ProtocolError(str(error)) from None
+    number = request.get("deal_number", 0)
+    if type(number) is not int or number < 0:
+        raise ProtocolError(f"deal_number must be a whole number >= 0, not {number!r}")
     if type(dealer) is not int or not 0 <= dealer < rules.players:
         return _refused(_part(game, "SEAT_RULE"), -1)
-    dealt: dict[str, Any] = _part(game, "deal")(rules, order, pack, dealer, request)
+    dealt: dict[str, Any] = _part(game, "deal")(rules, order, pack, dealer, number)
     return dealt
 
 

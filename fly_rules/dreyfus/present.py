@@ -190,7 +190,7 @@ def descriptor(rules_version: int) -> registry.Game:
         strategies=registry.lazy("fly_rules.strategies", "dreyfus_states"),
         adapter="fly_rules.adapters.dreyfus_game",
         batch=registry.lazy("fly_rules.batch._dreyfus", "DreyfusBatch"),
-        conformance="fly_rules.conformance.dreyfus_game",
+        conformance="fly_rules.dreyfus.conformance",
         renamed_options=RENAMED_OPTIONS,
         renamed_values=RENAMED_VALUES,
         playout_samples=8,

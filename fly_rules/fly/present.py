@@ -198,7 +198,7 @@ def descriptor(rules_version: int) -> registry.Game:
         strategies=registry.lazy("fly_rules.strategies", "fly_states"),
         adapter="fly_rules.adapters.fly_game",
         batch=registry.lazy("fly_rules.batch._fly", "FlyBatch"),
-        conformance="fly_rules.conformance.fly_game",
+        conformance="fly_rules.fly.conformance",
         renamed_options=fly_rules.RENAMED_OPTIONS,
         renamed_values=fly_rules.RENAMED_VALUES,
         actions=(registry.ActionForm(SwapTrump, "swap-trump", "w", changes_hand=True, told=_swap_told),),

@@ -149,3 +149,16 @@ def test_differences_name_each_field_and_the_actions_missing_or_extra() -> None:
     assert differences(expected, {"legal": "stand", "turn": 1}) == [
         "legal: expected a list of action texts, got 'stand'"
     ]
+
+
+def test_each_games_part_of_the_kit_lives_beside_the_game_and_imports_no_kit_module() -> None:
+    """The descriptors name ``fly_rules.fly.conformance`` and ``fly_rules.dreyfus.conformance``, and neither
+    imports ``fly_rules.conformance`` at module level (a game package stays below the kit)."""
+    from fly_rules import registry
+    from tests.test_imports import import_graph
+
+    graph = import_graph()
+    for game in ("fly", "dreyfus"):
+        module = registry.get(game).conformance
+        assert module == f"fly_rules.{game}.conformance"
+        assert not {name for name in graph[module] if name.startswith("fly_rules.conformance")}

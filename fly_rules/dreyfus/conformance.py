@@ -1,13 +1,15 @@
 """Dreyfus's part of the conformance kit's answers (:mod:`fly_rules.conformance.answers`; the
 ``conformance`` of Dreyfus's descriptor in :mod:`fly_rules.registry`): its fields of a state, what its
-match does after a deal, and a deal from a given pack."""
+match does after a deal, and a deal from a given pack.
+
+It lives beside the game, as the game's other client parts do, and imports nothing of the kit: the kit
+finds it through the descriptor, by its module's name."""
 
 from __future__ import annotations
 
 from typing import Any, Final
 
 from fly_rules.cards import DECK_48, Card, CardSet
-from fly_rules.conformance.answers import ProtocolError
 from fly_rules.dreyfus import DreyfusDeal, DreyfusRules, settle
 from fly_rules.dreyfus.deal import contract_of, deal_cards, draw_first_dealer, next_dealer
 
@@ -50,21 +52,14 @@ def deck(rules: DreyfusRules) -> CardSet:
     return DECK_48
 
 
-def deal(rules: DreyfusRules, order: list[Card], pack: CardSet, dealer: int, request: Any) -> dict[str, Any]:
+def deal(rules: DreyfusRules, order: list[Card], pack: CardSet, dealer: int, deal_number: int) -> dict[str, Any]:
     """The hands, talon and contract dealt by ``dealer`` from the pack ``order`` (its cards: ``pack``)
-    for the request's ``deal_number`` [DRF-2.2]; or the refusal of a pack that is not the 48 cards
-    [DRF-1.2].
-
-    Raises:
-        ProtocolError: the request's ``deal_number`` is not a whole number >= 0.
-    """
+    as deal number ``deal_number`` of a match [DRF-2.2]; or the refusal of a pack that is not the 48
+    cards [DRF-1.2]."""
     if len(order) != len(pack) or pack != DECK_48:
         return {"refused": {"rule": "DRF-1.2", "at": -1}}
-    number = request.get("deal_number", 0)
-    if type(number) is not int or number < 0:
-        raise ProtocolError(f"deal_number must be a whole number >= 0, not {number!r}")
     masks, talon = deal_cards(rules, order, dealer)
-    contract = contract_of(rules, number)
+    contract = contract_of(rules, deal_number)
     return {
         "hands": [_cards(CardSet(mask)) for mask in masks],
         "talon": _cards(Card.from_index(i) for i in talon),

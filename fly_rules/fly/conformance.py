@@ -1,6 +1,9 @@
 """Fly's part of the conformance kit's answers (:mod:`fly_rules.conformance.answers`; the ``conformance``
 of Fly's descriptor in :mod:`fly_rules.registry`): its fields of a state, what its match does after a
-deal, and a deal from a given pack."""
+deal, and a deal from a given pack.
+
+It lives beside the game, as the game's other client parts do, and imports nothing of the kit: the kit
+finds it through the descriptor, by its module's name."""
 
 from __future__ import annotations
 
@@ -42,9 +45,11 @@ def deck(rules: FlyRules) -> CardSet:
     return rules.deck
 
 
-def deal(rules: FlyRules, order: list[Card], pack: CardSet, dealer: int, request: Any) -> dict[str, Any]:
+def deal(rules: FlyRules, order: list[Card], pack: CardSet, dealer: int, deal_number: int) -> dict[str, Any]:
     """The hands, turn-up and stock dealt by ``dealer`` from the pack ``order`` (its cards: ``pack``)
-    [FLY-3.1]; or the refusal of a pack that is not the rules' deck [FLY-1.3]."""
+    [FLY-3.1]; or the refusal of a pack that is not the rules' deck [FLY-1.3]. Every deal of a Fly
+    match is dealt alike, so ``deal_number`` changes nothing."""
+    del deal_number
     if len(order) != len(pack) or pack != rules.deck:
         return {"refused": {"rule": "FLY-1.3", "at": -1}}
     hands, trump, stock = deal_cards(rules, order, dealer)
