@@ -39,6 +39,8 @@ __all__ = [
     "Rank",
     "RankOrder",
     "Suit",
+    "card_field",
+    "card_text",
     "deck_of_size",
     "unchecked_card_set",
 ]
@@ -488,6 +490,33 @@ def unchecked_card_set(mask: int) -> CardSet:
 
 _new_object = object.__new__
 _set_mask: Callable[[CardSet, int], None] = CardSet.__dict__["mask"].__set__
+
+
+def card_text(cards: Iterable[Card]) -> str:
+    """Cards as a position's field writes them (REC-5.1): two characters each (CARD-3.1), in the order given,
+    without separators; ``-`` for none.
+
+    >>> card_text(CardSet.parse("AS 10h")), card_text([])
+    ('THAS', '-')
+    """
+    return "".join(str(card) for card in cards) or "-"
+
+
+def card_field(text: str, field: str, line: str) -> list[Card]:
+    """The cards of a position's field ``field``, written as ``text`` by :func:`card_text`, in order; ``line``
+    is the whole line, for the error [REC-5.1].
+
+    Raises:
+        InvalidNotation: naming the field, for text that is not two characters a card.
+
+    >>> card_field("ASKH", "stock", "…"), card_field("-", "stock", "…")
+    ([Card.parse('AS'), Card.parse('KH')], [])
+    """
+    if text == "-":
+        return []
+    if len(text) % 2:
+        raise InvalidNotation(line, f"{field}: cards are two characters each, {text!r} is not")
+    return [Card.parse(text[i : i + 2]) for i in range(0, len(text), 2)]
 
 
 def _as_card(card: object) -> Card:

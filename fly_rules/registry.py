@@ -143,6 +143,9 @@ class Game:
     """Bumped whenever a change to the engine changes the outcome of some game [REC-1.3]."""
     seats: tuple[int, int]
     """The fewest and the most players."""
+    default_players: int
+    """The table size when none is given (within :attr:`seats`): what ``make_rules`` makes, and what the command,
+    the adapters and the batch engine take."""
     make_rules: Callable[..., Any]
     """``make_rules(preset, players, options)``: the rules from a preset, players (None: the default) and
     options by name; raises :class:`~fly_rules.errors.InvalidRules`."""
@@ -162,7 +165,7 @@ class Game:
     shown face up by seat, and the caption (None: the game's own)."""
     guesser: Callable[[Any, Any], Any]
     """``guesser(view, rules)``: what :func:`fly_rules.bots.sampling.sample_deal` guesses from
-    (a :class:`fly_rules.bots.sampling.Guess`)."""
+    (a :class:`fly_rules.engine.hidden.Guess`)."""
     rule_of_thumb: Callable[[Any], Any]
     """The rule-of-thumb bot for the rules."""
     adapter: str

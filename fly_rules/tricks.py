@@ -18,13 +18,15 @@ from operator import itemgetter
 from typing import Final
 
 from fly_rules.actions import Play
-from fly_rules.cards import ALL_CARDS, SUIT_MASKS, RankOrder
+from fly_rules.cards import ACE_HIGH, ALL_CARDS, SUIT_MASKS, Card, RankOrder, Suit
 from fly_rules.errors import InvalidRules, shown
 
 __all__ = [
     "Duty",
     "TrumpDuty",
     "beaten_by_mask",
+    "card_strength",
+    "cheapest_winner",
     "playable",
     "plays_of",
     "trick_winner",
@@ -217,3 +219,28 @@ def plays_of(mask: int) -> tuple[Play, ...]:
         if part:
             found += _ONE_SUIT_PLAYS.get(part) or plays_of(part)
     return found
+
+
+def card_strength(card: Card, trump: Suit | None, order: RankOrder = ACE_HIGH) -> int:
+    """How strong ``card`` is in play, for a bot's card sense: trumps above every plain card, then by rank.
+
+    >>> card_strength(Card.parse("7H"), Suit.HEARTS) > card_strength(Card.parse("AS"), Suit.HEARTS)
+    True
+    """
+    return order.strength[card.rank] + (100 if card.suit == trump else 0)
+
+
+def cheapest_winner(
+    plays: Sequence[Play], trick: Sequence[Card], trump: Suit | None, order: RankOrder = ACE_HIGH
+) -> Play:
+    """A bot's card sense: the weakest of ``plays`` that would take the trick ``trick`` as it stands, else the
+    weakest play.
+
+    Leading, the strongest card is played (it is the likeliest to take a trick).
+    """
+    if not trick:
+        return max(plays, key=lambda p: card_strength(p.card, trump, order))
+    cards = [c.index for c in trick]
+    winners = [p for p in plays if trick_winner([*cards, p.card.index], trump, order) == len(cards)]
+    pool = winners or list(plays)
+    return min(pool, key=lambda p: card_strength(p.card, trump, order))

@@ -3,6 +3,7 @@ each game's own actions read and written only through its descriptor [REC-3.2] [
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from fly_rules import dreyfus, fly, registry
@@ -43,3 +44,54 @@ def test_rec_5_1_a_position_names_a_registered_game() -> None:
     """REC-5.1: the first field is a registered game's name; the message lists them."""
     with pytest.raises(InvalidNotation, match="a position starts with a game's name: fly, dreyfus"):
         parse_position("chess - 0")
+
+
+def test_a_name_taken_by_another_descriptor_is_refused_and_the_same_one_registers_again() -> None:
+    """Registering a game's own descriptor again changes nothing; another descriptor under a taken name is
+    refused, naming it, and the first stays registered."""
+    fly_game = registry.get("fly")
+    assert registry.register(fly_game) is fly_game
+    with pytest.raises(ValueError, match="^a game named 'fly' is already registered$"):
+        registry.register(attrs.evolve(fly_game, title="Another Fly"))
+    assert registry.get("fly") is fly_game
+
+
+@pytest.mark.parametrize("name", ["fly", "dreyfus"])
+def test_the_library_s_own_games_cannot_be_unregistered(name: str) -> None:
+    """``unregister`` forgets only a game registered from outside the library: the library's own are refused."""
+    with pytest.raises(ValueError, match=f"^'{name}' is one of the library's own games$"):
+        registry.unregister(name)
+    assert registry.get(name).name == name
+
+
+class _SoloRules:
+    """The rules object of a game registered by this test (only its ``game`` is asked)."""
+
+    game = "solo"
+
+
+def test_a_game_registered_from_outside_is_listed_last_found_by_its_states_and_unregistered() -> None:
+    """A game registered from outside the library comes after the library's own in ``games()``, is found by
+    name and by its states' ``game``, and once unregistered is unknown again (a second unregister is no error)."""
+    solo = attrs.evolve(registry.get("fly"), name="solo", title="Solo", rules_class=_SoloRules)
+    registry.register(solo)
+    try:
+        assert registry.games()[:2] == ("fly", "dreyfus")
+        assert registry.games()[-1] == "solo"
+        assert registry.get("solo") is solo
+        assert registry.game_of(_SoloRules()) is solo
+    finally:
+        registry.unregister("solo")
+    registry.unregister("solo")
+    assert "solo" not in registry.games()
+    with pytest.raises(InvalidRules, match="unknown game 'solo'"):
+        registry.get("solo")
+    with pytest.raises(TypeError, match="not a state, view or rules of a registered game: _SoloRules"):
+        registry.game_of(_SoloRules())
+
+
+@pytest.mark.parametrize("name", [None, 5, ("fly",)])
+def test_a_name_that_is_not_text_is_an_unknown_game(name: object) -> None:
+    """A game's name is text: anything else is refused as an unknown game, listing the known ones."""
+    with pytest.raises(InvalidRules, match=r"unknown game .* \(known: fly, dreyfus"):
+        registry.get(name)

@@ -145,3 +145,34 @@ def test_shuffled_is_a_permutation_fixed_by_seed_and_deal() -> None:
         shuffled(DECK_36, 1.5, 0)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="seed"):
         shuffled(DECK_36, True, 0)
+
+
+def test_card_strength_puts_every_trump_above_every_plain_card_then_ranks_by_the_order() -> None:
+    """A bot's card sense: a trump's strength is its rank's place plus 100, a plain card's its place alone,
+    in the rank order given (ace below jack moves the ace)."""
+    from fly_rules.cards import Suit
+    from fly_rules.tricks import card_strength
+
+    seven, ace = Card.parse("7H"), Card.parse("AH")
+    assert card_strength(seven, Suit.HEARTS) == ACE_HIGH.strength[seven.rank] + 100
+    assert card_strength(ace, Suit.SPADES) == ACE_HIGH.strength[ace.rank]
+    assert card_strength(ace, None) == card_strength(ace, Suit.CLUBS)
+    assert card_strength(ace, None, ACE_BELOW_JACK) < card_strength(Card.parse("JH"), None, ACE_BELOW_JACK)
+    assert card_strength(ace, None) > card_strength(Card.parse("JH"), None)
+
+
+def test_cheapest_winner_leads_the_strongest_takes_cheaply_and_else_throws_the_weakest() -> None:
+    """A bot's card sense: leading, the strongest play; following, the weakest play that takes the trick as
+    it stands (a low trump over a high plain card); when none would, the weakest play of all."""
+    from fly_rules.cards import Suit
+    from fly_rules.tricks import cheapest_winner
+
+    plays = [Play(c) for c in ("7H", "QH", "AH", "8S")]
+    assert cheapest_winner(plays, [], Suit.SPADES) == Play("8S")
+    assert cheapest_winner(plays, [], None) == Play("AH")
+    assert cheapest_winner(plays, [Card.parse("JH")], None) == Play("QH")
+    assert cheapest_winner(plays, [Card.parse("KH")], Suit.SPADES) == Play("AH")
+    assert cheapest_winner(plays, [Card.parse("KH")], None) == Play("AH")
+    assert cheapest_winner(plays, [Card.parse("KH"), Card.parse("9S")], Suit.SPADES) == Play("7H")
+    assert cheapest_winner(plays[:2], [Card.parse("KH")], None) == Play("7H")
+    assert cheapest_winner(plays, [Card.parse("KH")], None, ACE_BELOW_JACK) == Play("7H")

@@ -18,7 +18,7 @@ from fly_rules.adapters.encoding import (
     write_cards,
 )
 from fly_rules.cards import ALL_CARDS, Card, CardSet
-from fly_rules.fly import FlyDeal, FlyRules, FlyView, new_deal
+from fly_rules.fly import DEFAULT_PLAYERS, FlyDeal, FlyRules, FlyView, new_deal
 
 __all__ = [
     "ENCODING",
@@ -99,7 +99,7 @@ ENCODING: Final = Encoding(
 
 
 FLY_DEFAULTS: Final[dict[str, Any]] = {
-    "players": 4,
+    "players": DEFAULT_PLAYERS,
     "preset": "default",
     "dealer": 0,
     "deck_size": 0,

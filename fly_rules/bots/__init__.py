@@ -17,13 +17,11 @@ from __future__ import annotations
 from fly_rules.bots.arena import BOTS, MatchResult, Tally, make_bot, play_match, run_matches, wilson_interval
 from fly_rules.bots.base import Bot, RandomBot
 from fly_rules.bots.monte_carlo import MonteCarloBot
-from fly_rules.bots.rule_of_thumb import DreyfusRuleOfThumbBot, FlyRuleOfThumbBot, RuleOfThumbBot
+from fly_rules.bots.rule_of_thumb import RuleOfThumbBot
 
 __all__ = [
     "BOTS",
     "Bot",
-    "DreyfusRuleOfThumbBot",
-    "FlyRuleOfThumbBot",
     "MatchResult",
     "MonteCarloBot",
     "RandomBot",

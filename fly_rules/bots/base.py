@@ -1,4 +1,4 @@
-"""The bot protocol, the random bot, and the card sense the other bots share.
+"""The bot protocol and the random bot.
 
 A bot is anything with ``choose(view, legal_actions, rng) -> action``: it is given only what its
 seat may know (``state.view(seat)``), the legal actions, and a random generator it must take all
@@ -11,11 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from fly_rules.actions import Play
-from fly_rules.cards import ACE_HIGH, Card, RankOrder, Suit
-from fly_rules.tricks import trick_winner
-
-__all__ = ["Bot", "RandomBot", "cheapest_winner", "strength"]
+__all__ = ["Bot", "RandomBot"]
 
 
 @runtime_checkable
@@ -41,27 +37,3 @@ class RandomBot:
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """A uniformly random legal action."""
         return legal_actions[rng.randrange(len(legal_actions))]
-
-
-def strength(card: Card, trump: Suit | None, order: RankOrder = ACE_HIGH) -> int:
-    """How strong ``card`` is in play: trumps above every plain card, then by rank.
-
-    >>> strength(Card.parse("7H"), Suit.HEARTS) > strength(Card.parse("AS"), Suit.HEARTS)
-    True
-    """
-    return order.strength[card.rank] + (100 if card.suit == trump else 0)
-
-
-def cheapest_winner(
-    plays: Sequence[Play], trick: Sequence[Card], trump: Suit | None, order: RankOrder = ACE_HIGH
-) -> Play:
-    """Win cheaply: the weakest play that would take the trick as it stands, else the weakest play.
-
-    Leading, the strongest card is played (it is the likeliest to take a trick).
-    """
-    if not trick:
-        return max(plays, key=lambda p: strength(p.card, trump, order))
-    cards = [c.index for c in trick]
-    winners = [p for p in plays if trick_winner([*cards, p.card.index], trump, order) == len(cards)]
-    pool = winners or list(plays)
-    return min(pool, key=lambda p: strength(p.card, trump, order))

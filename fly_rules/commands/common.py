@@ -21,6 +21,7 @@ __all__ = [
     "game_argument",
     "game_options",
     "outcome",
+    "players_argument",
     "players_of",
     "presets_help",
     "rules_of",
@@ -70,12 +71,21 @@ def game_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=registry.games(), default="fly", help="which game (default fly)")
 
 
+def players_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--players``, its help saying each game's table sizes and default (``Fly: 3 to 7 players (default 4)``)."""
+    sizes = []
+    for name in registry.games():
+        game = registry.get(name)
+        low, high = game.seats
+        seats = f"{low}" if low == high else f"{low} to {high} players (default {game.default_players})"
+        sizes.append(f"{game.title}: {seats}")
+    parser.add_argument("--players", type=whole_number_argument, default=None, help="; ".join(sizes))
+
+
 def game_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--game``, ``--players``, ``--preset``, ``--seed`` and ``--max-deals``."""
     game_argument(parser)
-    parser.add_argument(
-        "--players", type=whole_number_argument, default=None, help="Fly: 3 to 7 players (default 4); Dreyfus: 3"
-    )
+    players_argument(parser)
     parser.add_argument("--preset", default="default", help=presets_help())
     parser.add_argument("--seed", default="1", help="seed of the shuffles and the bots (default 1)")
     parser.add_argument(

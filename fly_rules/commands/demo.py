@@ -10,7 +10,14 @@ from typing import Any, TextIO
 
 from fly_rules import registry
 from fly_rules.bots import make_bot
-from fly_rules.commands.common import bot_names, bots_help, game_argument, presets_help, whole_number_argument
+from fly_rules.commands.common import (
+    bot_names,
+    bots_help,
+    game_argument,
+    players_argument,
+    presets_help,
+    whole_number_argument,
+)
 from fly_rules.narration import Chooser, narrate
 from fly_rules.notation.games import make_rules, new_game
 
@@ -21,9 +28,7 @@ def add(sub: Any) -> None:
     """Add ``demo`` to the ``fly-rules`` parser's subparsers ``sub``."""
     demo = sub.add_parser("demo", help="play one match between bots and print it")
     game_argument(demo)
-    demo.add_argument(
-        "--players", type=whole_number_argument, default=None, help="Fly: 3 to 7 players (default 4); Dreyfus: 3"
-    )
+    players_argument(demo)
     demo.add_argument("--preset", default="default", help=presets_help())
     demo.add_argument(
         "--seed", type=whole_number_argument, default=1, help="seed of the shuffles and the players (default 1)"

@@ -22,6 +22,7 @@ from typing import Final
 
 from fly_rules import registry
 from fly_rules.actions import Exchange, Play, Stand
+from fly_rules.dreyfus.bot import DreyfusRuleOfThumbBot
 from fly_rules.dreyfus.match import DreyfusMatch, new_match
 from fly_rules.dreyfus.positions import new_deal
 from fly_rules.dreyfus.present import descriptor
@@ -37,6 +38,7 @@ __all__ = [
     "RULES_VERSION",
     "DreyfusDeal",
     "DreyfusMatch",
+    "DreyfusRuleOfThumbBot",
     "DreyfusRules",
     "DreyfusView",
     "Exchange",

@@ -7,12 +7,12 @@ from typing import Any
 
 from fly_rules._choices import bits
 from fly_rules.actions import Exchange, Stand
-from fly_rules.bots.sampling import Guess
 from fly_rules.cards import DECK_48, Card, CardSet
 from fly_rules.dreyfus.deal import eldest
 from fly_rules.dreyfus.positions import new_deal
 from fly_rules.dreyfus.state import DreyfusView
 from fly_rules.engine import Phase
+from fly_rules.engine.hidden import Guess
 
 __all__ = ["DreyfusGuess"]
 

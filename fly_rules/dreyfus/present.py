@@ -10,13 +10,13 @@ import attrs
 
 from fly_rules import registry
 from fly_rules._numbers import whole_number
-from fly_rules.cards import Card, CardSet, Suit
+from fly_rules.cards import Card, CardSet, Suit, card_field, card_text
+from fly_rules.dreyfus.bot import DreyfusRuleOfThumbBot
 from fly_rules.dreyfus.match import new_match
 from fly_rules.dreyfus.positions import new_deal
 from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, RENAMED_VALUES, DreyfusRules
 from fly_rules.engine import Phase
 from fly_rules.errors import InvalidNotation, InvalidRules
-from fly_rules.notation.position import card_field, card_text
 from fly_rules.registry import seat_text, tricks_text
 
 __all__ = ["descriptor"]
@@ -159,7 +159,7 @@ def _make_rules(preset: str, players: int | None, options: dict[str, Any]) -> An
 
 def _rule_of_thumb(_order: Any) -> Any:
     # Dreyfus's bot plays one rank order whatever the rules say, so the order is not passed on
-    return registry.load("fly_rules.bots.rule_of_thumb", "DreyfusRuleOfThumbBot")()
+    return DreyfusRuleOfThumbBot()
 
 
 def descriptor(rules_version: int) -> registry.Game:
@@ -171,6 +171,7 @@ def descriptor(rules_version: int) -> registry.Game:
         presets=PRESETS,
         rules_version=rules_version,
         seats=(3, 3),
+        default_players=3,
         make_rules=_make_rules,
         new_match=new_match,
         new_deal=new_deal,

@@ -16,11 +16,12 @@ from typing import Final
 from fly_rules import registry
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.engine import Phase
+from fly_rules.fly.bot import FlyRuleOfThumbBot
 from fly_rules.fly.exchange import SwapTrump
 from fly_rules.fly.match import FlyMatch, new_match
 from fly_rules.fly.positions import new_deal
 from fly_rules.fly.present import descriptor
-from fly_rules.fly.rules import DEFAULT_DECKS, PRESETS, RENAMED_OPTIONS, RENAMED_VALUES, FlyRules
+from fly_rules.fly.rules import DEFAULT_DECKS, DEFAULT_PLAYERS, PRESETS, RENAMED_OPTIONS, RENAMED_VALUES, FlyRules
 from fly_rules.fly.state import Declared, FlyDeal, FlyView
 
 RULES_VERSION: Final = 3
@@ -30,6 +31,7 @@ registry.register(descriptor(RULES_VERSION))
 
 __all__ = [
     "DEFAULT_DECKS",
+    "DEFAULT_PLAYERS",
     "PRESETS",
     "RENAMED_OPTIONS",
     "RENAMED_VALUES",
@@ -38,6 +40,7 @@ __all__ = [
     "Exchange",
     "FlyDeal",
     "FlyMatch",
+    "FlyRuleOfThumbBot",
     "FlyRules",
     "FlyView",
     "Fold",

@@ -7,9 +7,9 @@ from typing import Any
 
 from fly_rules._choices import bits
 from fly_rules.actions import Exchange, Fold, Stand
-from fly_rules.bots.sampling import Guess
 from fly_rules.cards import ALL_CARDS, Card, CardSet
 from fly_rules.engine import Phase
+from fly_rules.engine.hidden import Guess
 from fly_rules.fly.exchange import SwapTrump
 from fly_rules.fly.positions import new_deal
 from fly_rules.fly.state import FlyView

@@ -10,13 +10,13 @@ from typing import Any
 from fly_rules import registry
 from fly_rules._numbers import whole_number
 from fly_rules.actions import Play
-from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
+from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit, card_field, card_text
 from fly_rules.engine import Phase
 from fly_rules.fly import rules as fly_rules
+from fly_rules.fly.bot import FlyRuleOfThumbBot
 from fly_rules.fly.exchange import SwapTrump
 from fly_rules.fly.match import new_match
 from fly_rules.fly.positions import new_deal
-from fly_rules.notation.position import card_field, card_text
 from fly_rules.registry import seat_text, tricks_text
 
 __all__ = ["descriptor"]
@@ -164,7 +164,9 @@ def _read(rules: Any, fields: list[str], hands: list[list[Card]], dealer: int, t
 
 
 def _make_rules(preset: str, players: int | None, options: dict[str, Any]) -> Any:
-    return fly_rules.FlyRules.preset(preset, players=4 if players is None else players, **options)
+    return fly_rules.FlyRules.preset(
+        preset, players=fly_rules.DEFAULT_PLAYERS if players is None else players, **options
+    )
 
 
 def _swap_told(action: Any, hidden: bool) -> str:
@@ -180,6 +182,7 @@ def descriptor(rules_version: int) -> registry.Game:
         presets=fly_rules.PRESETS,
         rules_version=rules_version,
         seats=(3, 7),
+        default_players=fly_rules.DEFAULT_PLAYERS,
         make_rules=_make_rules,
         new_match=new_match,
         new_deal=new_deal,
@@ -194,7 +197,7 @@ def descriptor(rules_version: int) -> registry.Game:
         words=_Words(),
         picture=_picture,
         guesser=registry.lazy("fly_rules.fly.hidden", "FlyGuess"),
-        rule_of_thumb=registry.lazy("fly_rules.bots.rule_of_thumb", "FlyRuleOfThumbBot"),
+        rule_of_thumb=FlyRuleOfThumbBot,
         strategies=registry.lazy("fly_rules.strategies", "fly_states"),
         adapter="fly_rules.adapters.fly_game",
         batch=registry.lazy("fly_rules.batch._fly", "FlyBatch"),

@@ -17,7 +17,11 @@ from fly_rules.cards import ACE_BELOW_JACK, ACE_HIGH, CardSet, RankOrder, deck_o
 from fly_rules.errors import InvalidRules, shown
 from fly_rules.tricks import TrumpDuty, trump_duty_option
 
-__all__ = ["DEFAULT_DECKS", "PRESETS", "RENAMED_OPTIONS", "RENAMED_VALUES", "FlyRules"]
+__all__ = ["DEFAULT_DECKS", "DEFAULT_PLAYERS", "PRESETS", "RENAMED_OPTIONS", "RENAMED_VALUES", "FlyRules"]
+
+DEFAULT_PLAYERS: Final = 4
+"""The table size when none is given: the rules' default, the descriptor's, the command's and the adapters'
+[FLY-1.1]."""
 
 DEFAULT_DECKS: Final[dict[int, int]] = {3: 32, 4: 36, 5: 52, 6: 52, 7: 52}
 """Deck size by number of players [FLY-1.3]."""
@@ -52,7 +56,7 @@ class FlyRules:
     fly_rules.errors.InvalidRules: invalid rules option players: FLY-1.1: Fly is for 3 to 7 players, not 8
     """
 
-    players: int = whole(4, 3, 7, rule="FLY-1.1", says="Fly is for {low} to {high} players")
+    players: int = whole(DEFAULT_PLAYERS, 3, 7, rule="FLY-1.1", says="Fly is for {low} to {high} players")
     """Number of players, 3 to 7 [FLY-1.1]."""
     direction: Literal["clockwise", "anticlockwise"] = "clockwise"
     """Which way the deal, the declarations, the play and the dealership pass [FLY-1.2]."""
@@ -184,7 +188,7 @@ class FlyRules:
         return changed_options(self, FlyRules(players=self.players))
 
     @classmethod
-    def preset(cls, name: str, *, players: int = 4, **overrides: Any) -> FlyRules:
+    def preset(cls, name: str, *, players: int = DEFAULT_PLAYERS, **overrides: Any) -> FlyRules:
         """A named profile [FLY-12.2]: ``"default"`` or ``"mouche_1718"``.
 
         >>> FlyRules.preset("mouche_1718", players=5).ace_rank

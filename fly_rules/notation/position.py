@@ -22,7 +22,7 @@ from typing import Any
 from fly_rules import registry
 from fly_rules._numbers import MAX_POSITION_CHARS, is_whole_number, whole_number
 from fly_rules.actions import Exchange, Fold, Play, Stand
-from fly_rules.cards import Card, CardSet
+from fly_rules.cards import Card, CardSet, card_field, card_text
 from fly_rules.engine import MatchBase
 from fly_rules.errors import FlyRulesError, InvalidNotation, shown
 from fly_rules.notation.games import (
@@ -34,12 +34,7 @@ from fly_rules.notation.games import (
     upgrade_options,
 )
 
-__all__ = ["card_field", "card_text", "parse_position", "position_of"]
-
-
-def card_text(cards: Sequence[Card] | CardSet) -> str:
-    """Cards as a position field writes them: two characters each, no spaces; ``-`` for none [REC-5.1]."""
-    return "".join(str(card) for card in cards) or "-"
+__all__ = ["parse_position", "position_of"]
 
 
 def _move(action: object) -> str:
@@ -118,19 +113,6 @@ def _current_deal_start(match: Any, actions: Sequence[Any] | None) -> tuple[Any,
     if replay != match:
         raise ValueError("the actions do not lead to this match")
     return start, moves
-
-
-def card_field(text: str, field: str, line: str) -> list[Card]:
-    """The cards of a position's field ``field`` written as ``text``, in order, in the line ``line`` [REC-5.1].
-
-    Raises:
-        InvalidNotation: naming the field, for text that is not two characters a card.
-    """
-    if text == "-":
-        return []
-    if len(text) % 2:
-        raise InvalidNotation(line, f"{field}: cards are two characters each, {text!r} is not")
-    return [Card.parse(text[i : i + 2]) for i in range(0, len(text), 2)]
 
 
 def _parse_option(text: str) -> object:

@@ -13,8 +13,6 @@ from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.bots import (
     BOTS,
     Bot,
-    DreyfusRuleOfThumbBot,
-    FlyRuleOfThumbBot,
     MonteCarloBot,
     RandomBot,
     RuleOfThumbBot,
@@ -24,7 +22,9 @@ from fly_rules.bots import (
     wilson_interval,
 )
 from fly_rules.cards import CardSet
+from fly_rules.dreyfus import DreyfusRuleOfThumbBot
 from fly_rules.engine import Phase
+from fly_rules.fly import FlyRuleOfThumbBot
 from tests.notation.helpers import random_dreyfus_match, random_fly_match
 
 

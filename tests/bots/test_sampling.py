@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fly_rules import dreyfus, fly
-from fly_rules.bots.sampling import Sample, sample_deal
+from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
+from fly_rules.engine.hidden import Sample
 from fly_rules.strategies import dreyfus_states, fly_states
 
 

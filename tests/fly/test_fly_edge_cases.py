@@ -1023,6 +1023,21 @@ def test_fly_11_2_revoke_adjudicated_trick_to_best_lawful_card() -> None:
     assert d.leader == 1
 
 
+def test_fly_11_2_the_deal_shows_the_revokes_of_the_trick_in_progress() -> None:
+    """FLY-11.2: ``FlyDeal.revokes`` lists the places in the trick in progress of the cards that broke a duty:
+    none after the lead, the second card when P2 throws a spade holding K♣ (he adds 5 at once), none again
+    once the trick is taken, by P3's J♣, the best card of those who did not revoke."""
+    d = play(stand_all(position(REVOKE, revoke_mode="penalize")), "9C")
+    assert d.revokes == ()
+    d = play(d, "7S")
+    assert d.revokes == (1,)
+    assert d.records == (25, 30, 25)
+    d = play(d, "JC")
+    assert d.revokes == ()
+    assert d.tricks_taken == (0, 0, 1)
+    assert d.records == (25, 30, 24)
+
+
 def test_fly_11_3_revoker_without_trick_also_pays_remise() -> None:
     """FLY-11.3, FLY-8.4: the revoker who then takes no trick pays the remise too: 25 + 5 + 5 = 35."""
     states = trick_by_trick(stand_all(position(REVOKE, revoke_mode="penalize")), REVOKE_TRICKS)

@@ -8,11 +8,10 @@ from typing import Any
 
 from fly_rules import registry
 from fly_rules._numbers import whole_number
-from fly_rules.bots.base import cheapest_winner
-from fly_rules.bots.sampling import Guess
-from fly_rules.cards import DECK_36, Card, CardSet
+from fly_rules.cards import DECK_36, Card, CardSet, card_field
+from fly_rules.engine.hidden import Guess
 from fly_rules.errors import InvalidNotation, InvalidRules
-from fly_rules.notation.position import card_field
+from fly_rules.tricks import cheapest_winner
 from tests.thirdgame.game import HAND, SEATS, WhistRules, WhistView, new_deal, new_match
 
 __all__ = ["WHIST"]
@@ -161,6 +160,7 @@ WHIST = registry.Game(
     presets={"default": WhistRules()},
     rules_version=1,
     seats=(SEATS, SEATS),
+    default_players=SEATS,
     make_rules=_make_rules,
     new_match=new_match,
     new_deal=new_deal,

@@ -27,15 +27,15 @@ def raw_env(
     render_mode: str | None = None,
     **options: Any,
 ) -> CardGameEnv:
-    """The unwrapped environment: ``num_players`` seats (default 4) under the rules of ``preset``
-    with ``options`` (any :class:`~fly_rules.fly.FlyRules` option), or under ``rules``.
+    """The unwrapped environment: ``num_players`` seats (default :data:`fly_rules.fly.DEFAULT_PLAYERS`, 4) under
+    the rules of ``preset`` with ``options`` (any :class:`~fly_rules.fly.FlyRules` option), or under ``rules``.
 
     Raises:
         ValueError: ``rules`` given together with ``num_players``, ``preset`` or rules options.
         InvalidRules: an unknown option or value, naming it (and the rule ID).
     """
     if rules is None:
-        players = 4 if num_players is None else num_players
+        players = fly.DEFAULT_PLAYERS if num_players is None else num_players
         rules = rules_from_options(fly.FlyRules.preset(preset, players=players), "fly_v0", options)
     elif num_players is not None or preset != "default" or options:
         raise ValueError("fly_v0: give either a FlyRules or num_players/preset/rules options, not both")
