@@ -34,8 +34,9 @@ Told to seat 1, the others' hands and exchanged cards stay hidden:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from fly_rules import registry
 from fly_rules.actions import Exchange, Fold, Stand
@@ -43,7 +44,7 @@ from fly_rules.cards import Card
 from fly_rules.notation.games import action_text, deal_of, finished_deal
 from fly_rules.registry import seat_text
 
-__all__ = ["Chooser", "action_lines", "action_shown", "deal_lines", "narrate", "outcome_lines"]
+__all__ = ["Chooser", "action_lines", "action_shown", "card_symbols", "deal_lines", "narrate", "outcome_lines"]
 
 Chooser = Callable[[Any, Sequence[Any]], Any]
 """Picks the next action: ``choose(state, legal_actions)``; ``None`` ends the narration there."""
@@ -66,6 +67,19 @@ def action_shown(action: Any) -> str:
     card = getattr(action, "card", None)
     verb = action_text(action).split(" ", 1)[0]
     return verb if card is None else f"{verb} {card.symbol}"
+
+
+_CARD_LETTERS: Final = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+
+
+def card_symbols(text: str) -> str:
+    """``text`` (a refusal's detail, say) with the cards it names in letters written in symbols, the one
+    notation of the screen [REC-3.2].
+
+    >>> card_symbols("must follow suit (AC led, QD played)")
+    'must follow suit (A♣ led, Q♦ played)'
+    """
+    return _CARD_LETTERS.sub(lambda m: Card.parse(m.group(0)).symbol, text)
 
 
 def deal_lines(deal: Any, seat: int | None = None) -> list[str]:

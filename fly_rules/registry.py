@@ -123,6 +123,10 @@ class Words(Protocol):
     def describe(self, view: Any) -> list[str]:
         """What a player of ``play`` sees beside the hand and the trick."""
 
+    def goal(self, rules: Any) -> list[str]:
+        """The aim of the game and how it is scored under ``rules``, in two lines of at most 80 columns
+        for a player who has never played it (said when ``play`` starts)."""
+
     def board(self, deal: Any) -> list[str]:
         """The lines of ``show``: the deal, the phase, each seat's hand and records."""
 

@@ -19,7 +19,7 @@ from fly_rules import RuleViolation, fly
 from fly_rules.actions import Exchange
 from fly_rules.bots import make_bot
 from fly_rules.errors import FlyRulesError
-from fly_rules.narration import action_lines, outcome_lines
+from fly_rules.narration import action_lines, card_symbols, outcome_lines
 from fly_rules.notation import dump_history, load_history, parse_position
 from fly_rules.notation.games import deal_of, finished_deal, make_rules, new_game
 from fly_rules.notation.position import _move, _parse_move
@@ -38,7 +38,7 @@ def refusal(error: FlyRulesError, move: str = "") -> dict[str, Any]:
     if rule is None and cited:  # an option or notation error that names its rule at the start
         rule, detail = cited.group(1), detail[cited.end() :]
     found = _RULES.get(rule) if rule else None
-    return {"move": move, "rule": rule, "title": found.title if found else "", "detail": detail}
+    return {"move": move, "rule": rule, "title": found.title if found else "", "detail": card_symbols(detail)}
 
 
 def records_text(deal: Any) -> list[str]:
@@ -231,8 +231,9 @@ class Session:
         }
 
     def history(self) -> str:
-        """The match so far as our TOML history (REC-4)."""
-        return dump_history(self.state)
+        """The match so far as our TOML history, saved as ``fly-rules play`` saves one (REC-4.1: with its
+        count of actions and digest while in progress), so that the terminal continues it."""
+        return dump_history(self.state, saved=True)
 
 
 def _hidden(action: Any) -> str:
@@ -271,7 +272,7 @@ def load_match(text: str, seat: int, bots: str) -> dict[str, Any]:
     """Continue the match of a history text (REC-4) with the reader at ``seat``."""
     global _session  # noqa: PLW0603 - one match per page
     try:
-        state = load_history(text)
+        state = load_history(text, resumable=True)
         if not hasattr(state, "deal") or not 0 <= seat < len(deal_of(state).hands):
             raise RuleViolation("REC-2.2", "the history must be a whole match with the given seat at its table")
     except FlyRulesError as error:

@@ -14,6 +14,8 @@ True
 
 from __future__ import annotations
 
+from typing import Final
+
 from fly_rules.bots.arena import BOTS, MatchResult, Tally, make_bot, play_match, run_matches, wilson_interval
 from fly_rules.bots.base import Bot, RandomBot
 from fly_rules.bots.monte_carlo import MonteCarloBot
@@ -21,6 +23,7 @@ from fly_rules.bots.rule_of_thumb import RuleOfThumbBot
 
 __all__ = [
     "BOTS",
+    "HINT_BOT",
     "Bot",
     "MatchResult",
     "MonteCarloBot",
@@ -32,3 +35,7 @@ __all__ = [
     "run_matches",
     "wilson_interval",
 ]
+
+HINT_BOT: Final = "expert" if "expert" in BOTS else "monte-carlo"
+"""The bot whose choice a player asks for as a hint (``hint`` in ``fly-rules play``, the browser table's
+hint button): the strongest bot registered, the expert when it is there."""

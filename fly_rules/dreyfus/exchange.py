@@ -87,7 +87,9 @@ def refuse_exchange(rules: DreyfusRules, action: Exchange, hand: int, eligible: 
     wrong = discard & ~eligible
     if wrong:
         card = ALL_CARDS[wrong.bit_length() - 1]
-        return RuleViolation("DRF-4.2", f"{card} is not a фоска of the dealt hand and may not be discarded", action)
+        return RuleViolation(
+            "DRF-4.2", f"{card} is not a low card («фоска») of the dealt hand and may not be discarded", action
+        )
     return RuleViolation("DRF-4.3", f"only {talon_left} cards are left in the talon, not {size}", action)
 
 

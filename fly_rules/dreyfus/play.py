@@ -76,7 +76,9 @@ def refuse_play(table: DealTable, action: Play, hand: int, trick: Sequence[int])
         return RuleViolation("DRF-6.1", "the card is not in the player's hand", action)
     duty = unmet_duty(hand, card, trick, table.trump, ACE_HIGH, must_head=table.must_head, trump_duty=table.trump_duty)
     assert duty is not None, "a held card outside the legal mask breaks a duty"
-    return RuleViolation(_DUTY_RULE[duty], f"must {duty.value}", action)
+    return RuleViolation(
+        _DUTY_RULE[duty], f"must {duty.value} ({ALL_CARDS[trick[0]]} led, {action.card} played)", action
+    )
 
 
 def trick_taker(leader: int, trick: Sequence[int], trump: int | None) -> int:

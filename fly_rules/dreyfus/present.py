@@ -60,6 +60,14 @@ class _Words:
         return [f"   {_trumps(view)}; talon {view.talon_left} cards", f"   upper {view.upper}, lower {view.lower}"]
 
     @staticmethod
+    def goal(rules: Any) -> list[str]:
+        par = rules.par_tricks
+        return [
+            f"   Goal: be first to {rules.target_lower} in your lower record: 1 for each trick beyond {par} a deal.",
+            f"   The upper record is what you pay: 1 a card you buy, 1 a trick short of {par}.",
+        ]
+
+    @staticmethod
     def board(deal: Any) -> list[str]:
         lines = [
             f"Dreyfus; seat {deal.dealer} deals; {_trumps(deal)}",

@@ -70,6 +70,15 @@ class _Words:
         ]
 
     @staticmethod
+    def goal(rules: Any) -> list[str]:
+        return [
+            f"   Goal: take your record from {rules.start_record} to exactly 0: each trick you win writes off "
+            f"{rules.trick_value},",
+            f"   the A♠ holder's first {rules.ace_bonus} more; no trick in a deal you play: "
+            f"+{rules.remise} (a remise).",
+        ]
+
+    @staticmethod
     def board(deal: Any) -> list[str]:
         lines = [
             f"Fly, {deal.rules.players} players; seat {deal.dealer} deals; trump card {deal.trump_card.symbol}",

@@ -55,7 +55,7 @@ def in_process(argv: list[str], stdin: str) -> tuple[int, str, str]:
 def test_rec_3_3_play_with_scripted_input_rejects_bad_input_and_saves_the_history(tmp_path: Path) -> None:
     """REC-3.3, FLY-4.2: play shows hand, trump and numbered actions, asks again on bad input, saves a history."""
     saved = tmp_path / "game.toml"
-    answers = "banana\n?\n99\nplay ZZ\nexchange AS KS QS JS TS 9S\n" + "1\n" * 300
+    answers = "banana\n?\n99\nplay ZZ\nexchange AS KS QS JS TS 9S\n" + "?\n1\n" * 300
     args = ("play", "--players", "3", "--max-deals", "1", "--seed", "4", "--save", str(saved), "--force")
     result = run(*args, stdin=answers)  # --force: run() plays it twice, as a subprocess and in this process
     assert result.returncode == 0, result.stderr

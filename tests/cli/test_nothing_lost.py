@@ -42,7 +42,7 @@ def test_rec_1_1_ctrl_c_as_the_match_ends_keeps_the_last_deal(tmp_path: Path, mo
     monkeypatch.setattr("fly_rules.commands.play.dump_history", slow)
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        sys_stdin, sys.stdin = sys.stdin, io.StringIO("1\n" * 2000)
+        sys_stdin, sys.stdin = sys.stdin, io.StringIO("?\n1\n" * 2000)
         try:
             code = main([*PLAY, "--save", str(saved)])
         finally:
@@ -61,7 +61,7 @@ def test_rec_1_1_a_broken_output_pipe_saves_the_moves_and_says_so(tmp_path: Path
     assert process.stdout is not None
     try:
         with contextlib.suppress(BrokenPipeError):
-            process.stdin.write(b"1\n" * 3000)
+            process.stdin.write(b"?\n1\n" * 3000)
             process.stdin.close()
         head = process.stdout.read(6000)
         process.stdout.close()  # `head` has what it wanted and goes
@@ -132,7 +132,7 @@ def test_rec_3_3_replay_refuses_a_deal_without_actions(tmp_path: Path) -> None:
     """REC-3.3 (issue 21, 4): a [[deal]] with no `actions` key is refused by `replay` and by `replay
     --check` alike, in one line naming deal[0].actions."""
     saved = tmp_path / "g.toml"
-    assert run(*PLAY, "--save", str(saved), stdin="1\n" * 2000).returncode == 0
+    assert run(*PLAY, "--save", str(saved), stdin="?\n1\n" * 2000).returncode == 0
     text = saved.read_text(encoding="utf-8")
     start = text.index("actions = [")
     cut = tmp_path / "cut.toml"
@@ -172,7 +172,7 @@ def test_rec_1_1_a_second_writer_is_refused_naming_the_first(tmp_path: Path) -> 
         wait_for_prompt(first)
         busy = f"fly-rules: {saved} is in use by another fly-rules (process {first.pid}); let it end first"
         for args in (("--seed", "2", "--save", str(saved), "--force"), ("--resume", str(saved))):
-            second = run(*PLAY[:3], *args, stdin="1\n" * 2000)
+            second = run(*PLAY[:3], *args, stdin="?\n1\n" * 2000)
             assert second.returncode == 1
             assert one_line(second.stderr).startswith(busy)
         first.send_signal(signal.SIGINT)
@@ -185,7 +185,7 @@ def test_rec_1_1_a_second_writer_is_refused_naming_the_first(tmp_path: Path) -> 
     assert first.returncode == 130
     assert load_history(saved.read_text(encoding="utf-8")).seed == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.toml"]  # the lock file goes with its holder
-    again = run("play", "--resume", str(saved), stdin="1\n" * 3000)
+    again = run("play", "--resume", str(saved), stdin="?\n1\n" * 3000)
     assert again.returncode == 0, again.stderr
 
 
@@ -197,7 +197,7 @@ def test_rec_1_1_a_killed_writers_temporary_files_are_cleaned(tmp_path: Path) ->
     others = [tmp_path / ".g.toml.x.ab_cd123.tmp", tmp_path / "notes.tmp"]
     for path in stale + others:
         path.write_text("partial", encoding="utf-8")
-    assert run(*PLAY, "--save", str(saved), stdin="1\n" * 2000).returncode == 0
+    assert run(*PLAY, "--save", str(saved), stdin="?\n1\n" * 2000).returncode == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["g.toml", *(p.name for p in others)])
 
 
@@ -222,12 +222,12 @@ def test_rec_1_1_a_symlink_is_followed_and_only_regular_files_are_replaced(tmp_p
     target.write_text("old game", encoding="utf-8")
     link = tmp_path / "link.toml"
     link.symlink_to(target)
-    assert run(*PLAY, "--save", str(link), "--force", stdin="1\n" * 2000).returncode == 0
+    assert run(*PLAY, "--save", str(link), "--force", stdin="?\n1\n" * 2000).returncode == 0
     assert link.is_symlink()
     assert load_history(target.read_text(encoding="utf-8")).is_over
     fifo = tmp_path / "pipe.toml"
     os.mkfifo(fifo)
-    refused = run(*PLAY, "--save", str(fifo), "--force", stdin="1\n" * 2000)
+    refused = run(*PLAY, "--save", str(fifo), "--force", stdin="?\n1\n" * 2000)
     assert refused.returncode == 1
     assert one_line(refused.stderr) == (
         f"fly-rules: cannot write {fifo}: it is not a regular file, and only those are replaced"
@@ -250,11 +250,11 @@ def test_rec_4_1_resume_refuses_a_cut_or_edited_history(tmp_path: Path) -> None:
     edited.write_text(text.replace("max_deals = 100", "max_deals = 50"), encoding="utf-8")
     for path, why in ((cut, "saved: REC-4.1: is missing"), (edited, "saved.digest: REC-4.1: the history differs")):
         before = path.read_text(encoding="utf-8")
-        result = run("play", "--resume", str(path), stdin="1\n" * 2000)
+        result = run("play", "--resume", str(path), stdin="?\n1\n" * 2000)
         assert result.returncode == 1
         assert why in one_line(result.stderr)
         assert path.read_text(encoding="utf-8") == before
-    assert run("play", "--resume", str(base), stdin="1\n" * 4000).returncode == 0
+    assert run("play", "--resume", str(base), stdin="?\n1\n" * 4000).returncode == 0
 
 
 def test_simulate_streams_a_huge_n_in_flat_memory() -> None:
@@ -309,7 +309,7 @@ def test_rec_1_1_a_broken_pipe_in_this_process_saves_the_game(tmp_path: Path, mo
     saved = tmp_path / "g.toml"
     monkeypatch.setattr("fly_rules.cli._quiet_stdout", lambda: None)  # pytest's own stdout stays
     err = io.StringIO()
-    sys_stdin, sys.stdin = sys.stdin, io.StringIO("1\n" * 2000)
+    sys_stdin, sys.stdin = sys.stdin, io.StringIO("?\n1\n" * 2000)
     try:
         with contextlib.redirect_stderr(err):
             code = main([*PLAY, "--save", str(saved)], _ClosingPipe(3000))

@@ -41,17 +41,18 @@ def one_line(stderr: str) -> str:
 
 
 class _Keys(io.StringIO):
-    """Standard input that answers ``1`` ``count`` times, then is interrupted by Ctrl-C."""
+    """Standard input that answers ``?`` then ``1`` (the list, then its first action) ``count`` times, then
+    is interrupted by Ctrl-C."""
 
     def __init__(self, count: int) -> None:
         super().__init__()
-        self.left = count
+        self.left = 2 * count
 
     def readline(self, size: int | None = -1, /) -> str:  # type: ignore[override]  # typeshed: bytes in _IOBase
         if self.left == 0:
             raise KeyboardInterrupt
         self.left -= 1
-        return "1\n"
+        return "1\n" if self.left % 2 == 0 else "?\n"
 
 
 @contextlib.contextmanager
@@ -75,12 +76,12 @@ def test_rec_1_1_play_save_path_is_checked_before_the_first_deal(tmp_path: Path)
         (tmp_path, "it is a directory"),
         (existing, "exists: pass --force to overwrite it"),
     ):
-        result = run(*PLAY, "--save", str(target), stdin="1\n" * 500)
+        result = run(*PLAY, "--save", str(target), stdin="?\n1\n" * 500)
         assert result.returncode == 1
         assert expected in one_line(result.stderr)
         assert "deal" not in result.stdout
     assert existing.read_text(encoding="utf-8") == "keep me"
-    forced = run(*PLAY, "--save", str(existing), "--force", stdin="1\n" * 500)
+    forced = run(*PLAY, "--save", str(existing), "--force", stdin="?\n1\n" * 500)
     assert forced.returncode == 0, forced.stderr
     assert load_history(existing.read_text(encoding="utf-8")).is_over
 
@@ -95,7 +96,7 @@ def test_rec_1_1_play_refuses_a_read_only_folder_before_the_first_deal(
         raise PermissionError(errno.EACCES, "Permission denied")
 
     monkeypatch.setattr(tempfile, "mkstemp", refuse)
-    code, out, err = in_process([*PLAY, "--save", str(tmp_path / "g.toml")], "1\n" * 500)
+    code, out, err = in_process([*PLAY, "--save", str(tmp_path / "g.toml")], "?\n1\n" * 500)
     assert code == 1
     assert one_line(err) == f"fly-rules: cannot write in {tmp_path}: Permission denied"
     assert out == ""
@@ -114,7 +115,7 @@ def test_rec_1_1_play_saves_on_ctrl_c_and_resumes(tmp_path: Path) -> None:
     kept = load_history(saved.read_text(encoding="utf-8"))
     assert not kept.is_over
     assert len(kept.actions) >= 6
-    code, told, _ = in_process(["play", "--resume", str(saved)], "1\n" * 2000)
+    code, told, _ = in_process(["play", "--resume", str(saved)], "?\n1\n" * 2000)
     assert code == 0
     assert f"resumed from {saved} after {len(kept.actions)} actions" in told
     final = load_history(saved.read_text(encoding="utf-8"))
@@ -126,7 +127,7 @@ def test_rec_1_1_play_saves_on_ctrl_c_and_resumes(tmp_path: Path) -> None:
 def test_rec_1_1_play_saves_when_input_ends_and_dreyfus_resumes(tmp_path: Path) -> None:
     """REC-1.1, DRF-8.1: input ending mid-game (</dev/null) saves the game and says how to go on."""
     saved = tmp_path / "d.toml"
-    result = run("play", "--game", "dreyfus", "--max-deals", "2", "--save", str(saved), stdin="1\n" * 3)
+    result = run("play", "--game", "dreyfus", "--max-deals", "2", "--save", str(saved), stdin="?\n1\n" * 3)
     assert result.returncode == 1
     message = one_line(result.stderr)
     assert message == (
@@ -134,7 +135,7 @@ def test_rec_1_1_play_saves_when_input_ends_and_dreyfus_resumes(tmp_path: Path) 
     )
     kept = load_history(saved.read_text(encoding="utf-8"))
     assert len(kept.actions) >= 3
-    done = run("play", "--resume", str(saved), stdin="1\n" * 3000)
+    done = run("play", "--resume", str(saved), stdin="?\n1\n" * 3000)
     assert done.returncode == 0, done.stderr
     assert load_history(saved.read_text(encoding="utf-8")).is_over
 
@@ -151,7 +152,7 @@ def test_rec_1_1_play_is_saved_after_every_deal(tmp_path: Path, monkeypatch: pyt
         real(path, text)
 
     monkeypatch.setattr(commands.files, "write_atomically", record)
-    code, _, _ = in_process([*PLAY, "--save", str(saved)], "1\n" * 2000)
+    code, _, _ = in_process([*PLAY, "--save", str(saved)], "?\n1\n" * 2000)
     assert code == 0
     saves = [load_history(text) for text in writes]
     assert len(saves) >= 3  # one save a deal (at least two deals end before the last), and one at the end
@@ -162,7 +163,7 @@ def test_rec_1_1_play_is_saved_after_every_deal(tmp_path: Path, monkeypatch: pyt
 def test_rec_1_1_play_resume_refuses_what_it_cannot_continue(tmp_path: Path) -> None:
     """REC-1.1: --resume refuses a finished match, an explicit deal and a broken history, in one line."""
     over = tmp_path / "over.toml"
-    assert run(*PLAY, "--save", str(over), stdin="1\n" * 2000).returncode == 0
+    assert run(*PLAY, "--save", str(over), stdin="?\n1\n" * 2000).returncode == 0
     finished = run("play", "--resume", str(over))
     assert finished.returncode == 1
     assert "is over" in one_line(finished.stderr)
@@ -201,12 +202,12 @@ def stop_at_prompt(saved: Path, stop: signal.Signals, answers: int = 5) -> tuple
 
     reader = threading.Thread(target=collect, daemon=True)
     reader.start()
-    process.stdin.write(b"1\n" * answers)
+    process.stdin.write(b"?\n1\n" * answers)
     process.stdin.flush()
     deadline = time.monotonic() + 60
-    while shown.count(b"your choice> ") <= answers and time.monotonic() < deadline:
+    while shown.count(b"your choice> ") <= 2 * answers and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert shown.count(b"your choice> ") == answers + 1  # waiting for the next answer
+    assert shown.count(b"your choice> ") == 2 * answers + 1  # waiting for the next answer
     process.send_signal(stop)
     try:
         process.wait(timeout=60)
@@ -241,7 +242,7 @@ def test_rec_1_1_play_stopped_by_a_signal_leaves_a_valid_resumable_history(
     kept = load_history(saved.read_text(encoding="utf-8"))
     assert not kept.is_over
     assert len(kept.actions) > 5
-    resumed = run("play", "--resume", str(saved), stdin="1\n" * 2000)
+    resumed = run("play", "--resume", str(saved), stdin="?\n1\n" * 2000)
     assert resumed.returncode == 0, resumed.stderr
     final = load_history(saved.read_text(encoding="utf-8"))
     assert final.is_over
@@ -276,7 +277,7 @@ def test_rec_1_5_command_arguments_are_checked_with_one_line(tmp_path: Path) -> 
     line; a seat written ٣ is refused in one line naming --seat."""
     for command in (("simulate", "-n", "2", "--no-progress"), ("simulate", "-n", "2"), ("demo",), PLAY[:3]):
         for bad in ("0", "-1"):
-            result = run(*command, "--max-deals", bad, stdin="1\n" * 100)
+            result = run(*command, "--max-deals", bad, stdin="?\n1\n" * 100)
             assert result.returncode == 1
             assert "max_deals: FLY-10.1: must be None or a whole number from 1 to 1000000" in one_line(result.stderr)
     dreyfus = run("simulate", "--game", "dreyfus", "--max-deals", "0", "-n", "1")

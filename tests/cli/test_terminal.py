@@ -33,6 +33,12 @@ class Terminal:
         shown = subprocess.run([*self.tmux, "capture-pane", "-p"], check=True, capture_output=True, text=True)
         return shown.stdout
 
+    def unwrapped(self) -> list[str]:
+        """The rows on screen with every row the terminal wrapped joined back to the line it was printed as:
+        a line longer than 80 columns here is one the player saw cut."""
+        shown = subprocess.run([*self.tmux, "capture-pane", "-p", "-J"], check=True, capture_output=True, text=True)
+        return [row.rstrip() for row in shown.stdout.splitlines()]
+
     def wait(self, text: str, count: int = 1) -> str:
         """The screen once ``text`` is on it ``count`` times (at most 30 s)."""
         deadline = time.monotonic() + 30
@@ -92,14 +98,21 @@ def _status(screen: str) -> str:
     return "-- " + screen.rsplit("\n-- ", 1)[1]
 
 
-def _check_prompt(screen: str) -> None:
-    """At a prompt the status block is on screen: whose turn, trumps, stock or talon, records, hand."""
+def _check_prompt(screen: str, term: Terminal) -> None:
+    """At a prompt the status block is on screen: whose turn, trumps, stock or talon, records, hand; and
+    no line on screen was wrapped."""
     block = _status(screen)
     assert "your turn" in block.splitlines()[0]
     assert "your hand: " in block
     assert "stock" in block or "talon" in block
     assert "records" in block or "upper" in block
-    assert all(len(row) <= 80 for row in screen.splitlines())
+    _check_unwrapped(term)
+
+
+def _check_unwrapped(term: Terminal) -> None:
+    """No line on the screen is longer than the terminal is wide (none was wrapped)."""
+    wrapped = [row for row in term.unwrapped() if len(row) > 80]
+    assert not wrapped, wrapped
 
 
 def _play_out(term: Terminal) -> str:
@@ -110,7 +123,7 @@ def _play_out(term: Terminal) -> str:
         screen = term.prompt()
         if "[exit" in screen:
             return screen
-        _check_prompt(screen)
+        _check_prompt(screen, term)
         prompts += 1
         term.type("?")
         listed = term.prompt()
@@ -124,33 +137,56 @@ def test_rec_3_3_fly_at_80x24_hand_on_screen_exchange_by_names_drawn_cards_refus
     terminal: Callable[..., Terminal], tmp_path: Path
 ) -> None:
     """REC-3.3, FLY-4.4, FLY-6.3: at each prompt of a Fly game in an 80x24 terminal the hand, trumps,
-    stock, records and whose turn are on screen; an exchange by card names tells the cards drawn; a
-    card that does not follow suit is refused with its rule; Tab completes a command; ``quit`` saves
-    the game given ``--save`` and says how to resume it."""
+    stock, records and whose turn are on screen and no line wraps; the goal is said in two lines first;
+    ``help`` names Fly's own actions open now; an exchange naming a card twice is refused, one by card names
+    tells the cards drawn; a card that does not follow suit is refused with its rule, which ``rules`` then
+    shows; Tab completes only cards that may be played; ``quit`` saves the game given ``--save`` and says
+    how to resume it."""
     saved = tmp_path / "game.toml"
     term = terminal("play", "--players", "3", "--seed", "4", "--max-deals", "1", "--save", str(saved))
     screen = term.prompt()
-    _check_prompt(screen)
+    _check_prompt(screen, term)
+    assert "   Goal: take your record from 25 to exactly 0: each trick you win writes off 1," in screen
     assert "your hand: 10♦ K♦ 8♠ 10♠ Q♠" in screen
     assert "exchange" in _status(screen).splitlines()[0]
     assert " 1. " not in screen  # the list only on '?'
+    term.type("help")
+    screen = term.prompt()
+    assert "'fold' sits the deal out" in screen
+    assert "swap-trump" not in screen  # not in the default rules
+    _check_unwrapped(term)
+    term.type("x 8s 8s")
+    screen = term.prompt()
+    assert "not understood: 8♠ named twice: name each card once" in screen
+    term.type("1")
+    screen = term.prompt()
+    assert "a number picks from the list: type ? to see it" in screen
     term.type("8s 10s")
     screen = term.prompt()
     assert "seat 0 exchanges 2: 8♠ 10♠; draws A♥ A♠" in screen
-    _check_prompt(screen)
+    _check_prompt(screen, term)
     assert "your hand: 10♦ K♦ A♥ Q♠ A♠" in screen
     term.type("qs")  # diamonds led; holding 10♦ K♦
     screen = term.wait("not a legal action now")
     assert "not a legal action now: qs: FLY-6.3 (Following suit):\n      must follow suit (A♦ led, Q♠ played)" in screen
     assert "your hand: 10♦ K♦ A♥ Q♠ A♠" in screen
-    term.type("10d")
-    screen = term.prompt()
-    assert "-5 A♠ bonus [FLY-8.3]" in screen
-    _check_prompt(screen)
-    term.type("qu", enter=False)
+    term.type("rules")
+    screen = term.wait("(its sources and tests: fly-rules rules FLY-6.3)")
+    assert "   FLY-6.3 Following suit\n      A player who holds a card of the suit led must play one." in screen
+    assert screen.rstrip().endswith("your hand: 10♦ K♦ A♥ Q♠ A♠\nyour choice>")
+    _check_unwrapped(term)
+    term.type("q", enter=False)  # Q♠ is held but may not be played: only quit completes
     term.key("Tab")
     term.wait("your choice> quit")
+    term.key("C-u")
+    term.type("1", enter=False)
+    term.key("Tab")
+    term.wait("your choice> 10d")
     term.key("Enter")
+    screen = term.prompt()
+    assert "-5 A♠ bonus [FLY-8.3]" in screen
+    _check_prompt(screen, term)
+    term.type("quit")
     screen = term.wait("[exit 0]")
     assert f"continue it with: fly-rules play --resume {saved}" in screen.replace("\n", "")
     assert saved.exists()
@@ -169,13 +205,22 @@ def test_rec_3_3_whole_fly_and_dreyfus_matches_at_80x24(terminal: Callable[..., 
 def test_drf_4_3_dreyfus_at_80x24_buys_by_card_names_and_tells_the_cards_drawn(
     terminal: Callable[..., Terminal],
 ) -> None:
-    """DRF-4.3: in Dreyfus the player names the cards to discard and is told the cards bought from the
-    talon; the twelve-card hand stays on screen."""
+    """DRF-4.3, DRF-4.2: in Dreyfus the goal is said first; ``help`` names the low cards that may be given
+    up and no fold or trump swap (Fly's); the player names the cards to discard and is told the cards
+    bought from the talon; the twelve-card hand stays on screen."""
     term = terminal("play", "--game", "dreyfus", "--seed", "3")
     screen = term.prompt()
-    _check_prompt(screen)
+    _check_prompt(screen, term)
     assert "your hand: 5♣ 8♣ 10♣ A♣ 9♦ K♦ 8♥ 9♥ 10♥ J♥ 9♠ Q♠" in screen
     assert "or fold" not in screen  # Dreyfus has no fold
+    assert "   Goal: be first to 10 in your lower record" in screen
+    term.type("help")
+    screen = term.prompt()
+    helped = screen.rsplit("your choice> help", 1)[1]
+    assert "You may give up: 5♣ 8♣ 10♣ 9♦ 8♥ 9♥ 10♥ 9♠." in helped  # the low cards, never J Q K A
+    assert "fold" not in helped
+    assert "swap-trump" not in helped
+    _check_unwrapped(term)
     term.type("x 5c 8c")
     screen = term.wait("seat 0 buys 2")
     assert "seat 0 buys 2, discarding 5♣ 8♣; draws " in screen

@@ -36,7 +36,7 @@ def test_drf_6_3_overtrump_refusal_cites_drf_6_3_and_names_the_overtrump_duty(
     with pytest.raises(RuleViolation) as caught:
         s.apply(Play(card))
     assert caught.value.rule == rule
-    assert str(caught.value) == f"{rule}: {duty}"
+    assert str(caught.value) == f"{rule}: {duty} (5S led, {card} played)"
 
 
 @pytest.mark.parametrize(
@@ -79,7 +79,7 @@ def test_drf_6_1_and_6_2_refusals_say_what_is_wrong_and_carry_the_card() -> None
     s = run(stand_all(deal(("AS", "3H"))), "5S")
     with pytest.raises(RuleViolation) as caught:
         s.apply(Play("4H"))
-    assert str(caught.value) == "DRF-6.2: must follow suit"
+    assert str(caught.value) == "DRF-6.2: must follow suit (5S led, 4H played)"
     assert caught.value.offending in (Play("4H"), CardSet.parse("4H").lowest())
 
 

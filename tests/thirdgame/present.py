@@ -54,6 +54,10 @@ class _Words:
         return [f"   trump card {view.trump_card.symbol}", f"   points: {_points(view.scores)}"]
 
     @staticmethod
+    def goal(rules: Any) -> list[str]:
+        return ["   Goal: take the most tricks; each trick is a point.", "   The match ends after its deals."]
+
+    @staticmethod
     def board(deal: Any) -> list[str]:
         lines = [f"Whist; seat {deal.dealer} deals; trump card {deal.trump_card.symbol}; phase {deal.phase.value}"]
         for seat, hand in enumerate(deal.hands):

@@ -3,11 +3,15 @@ this folder check that Pyodide gives the same answers)."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sys
 from pathlib import Path
 from typing import Any
+
+from fly_rules.cli import main
+from fly_rules.notation import load_history
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "web"))
@@ -24,7 +28,7 @@ def test_fly_6_3_try_position_refuses_a_revoke_with_its_rule_and_stops_there() -
         "move": "p7D",
         "rule": "FLY-6.3",
         "title": "Following suit",
-        "detail": "must follow suit (AH led, 7D played)",
+        "detail": "must follow suit (A♥ led, 7♦ played)",  # the screen's one notation: symbols
     }
     assert [step["move"] for step in answer["steps"]] == ["pAH"]
     assert answer["to_move"] == 1
@@ -121,6 +125,55 @@ def test_rec_4_history_downloaded_loads_again_at_the_same_turn() -> None:
     assert again["events"] == []
     assert again["view"] == answer["view"]
     assert LIVE.load_match("not a history", 1, "random")["refused"]["rule"].startswith("REC-")
+
+
+def _terminal(argv: list[str], answers: str) -> tuple[int, str]:
+    """``fly-rules ARGV`` run in this process with ``answers`` on standard input: its exit code and output."""
+    out, stdin = io.StringIO(), sys.stdin
+    sys.stdin = io.StringIO(answers)
+    try:
+        return main(argv, out), out.getvalue()
+    finally:
+        sys.stdin = stdin
+
+
+def test_rec_4_1_a_history_downloaded_in_the_browser_resumes_in_the_terminal(tmp_path: Path) -> None:
+    """REC-4.1: the browser saves a match in progress as the terminal does (its count of actions and
+    digest), so ``fly-rules play --resume`` continues it at the same turn, in either game."""
+    for game, seat in (("fly", 2), ("dreyfus", 1)):
+        answer = LIVE.new_match(game, 4 if game == "fly" else 3, "default", "6", seat, "rule-of-thumb")
+        for _ in range(3):
+            answer = LIVE.act(answer["view"]["legal"][0])
+        saved = tmp_path / f"{game}-match.toml"
+        saved.write_text(LIVE.history(), encoding="utf-8")
+        state = load_history(saved.read_text(encoding="utf-8"), resumable=True)
+        code, told = _terminal(["play", "--resume", str(saved), "--seat", str(seat)], "quit\n")
+        assert code == 0, told
+        assert f"(resumed from {saved} after {len(state.actions)} actions)" in told
+        assert f"your turn (seat {seat})" in told
+        again = load_history(saved.read_text(encoding="utf-8"), resumable=True).actions  # quit saved it back,
+        assert again[: len(state.actions)] == state.actions  # after any moves the player had no choice in
+
+
+def test_rec_4_1_a_game_saved_in_the_terminal_continues_in_the_browser(tmp_path: Path) -> None:
+    """REC-4.1: a game ``fly-rules play --save`` stopped is loaded by the browser's table at the same turn,
+    the reader to move; a history cut short (its count no longer its own) is refused there as in the
+    terminal."""
+    saved = tmp_path / "game.toml"
+    code, _ = _terminal(["play", "--players", "3", "--seed", "4", "--save", str(saved)], "stand\nquit\n")
+    assert code == 0
+    text = saved.read_text(encoding="utf-8")
+    answer = LIVE.load_match(text, 0, "rule-of-thumb")
+    assert answer["refused"] is None
+    view = answer["view"]
+    assert (view["phase"], view["to_move"], view["seat"]) == ("play", 0, 0)
+    assert view["legal"] == [f"p{card}" for card in ("TD", "KD")]  # diamonds led; 10♦ K♦ follow
+    assert view["hand"] == ["TD", "KD", "8S", "TS", "QS"]
+    cut = text.replace('    "2: play AD",\n', "", 1)  # the lead seat 0 must follow
+    assert cut != text
+    refused = LIVE.load_match(cut, 0, "rule-of-thumb")["refused"]
+    assert (refused["rule"], refused["title"]) == ("REC-4.1", "The result of the game")
+    assert "cut or edited" in refused["detail"]
 
 
 def test_new_match_refuses_a_seat_not_at_the_table() -> None:
