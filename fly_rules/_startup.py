@@ -5,8 +5,9 @@ puts its own handler in place."""
 
 from __future__ import annotations
 
+# _signal is the interpreter's own module, already loaded; importing ``signal`` builds enums first (milliseconds)
+import _signal  # type: ignore[import-not-found]
 import os
-import signal
 import sys
 
 __all__ = ["answer_ctrl_c", "is_the_program"]
@@ -20,15 +21,15 @@ def is_the_program(argv: list[str]) -> bool:
     return len(argv) > 1 and os.path.basename(argv[1]) == "fly-rules"
 
 
-def _interrupted(_signal: int, _frame: object) -> None:  # pragma: no cover - runs only in a starting program
+def _interrupted(_number: int, _frame: object) -> None:  # pragma: no cover - runs only in a starting program
     os.write(2, b"\nfly-rules: interrupted\n")
     os._exit(130)  # nothing to save or clean up yet: the command has not begun
 
 
 def answer_ctrl_c() -> None:
     """Answer Ctrl-C with one line and exit code 130 until the command's own handler is in place."""
-    if is_the_program(sys.orig_argv) and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _interrupted)
+    if is_the_program(sys.orig_argv) and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+        _signal.signal(_signal.SIGINT, _interrupted)
 
 
 answer_ctrl_c()  # on import: before the package's other imports, which take most of the program's start-up

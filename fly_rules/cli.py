@@ -51,10 +51,10 @@ def _stop_once(number: int, _frame: object) -> None:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command; returns the exit code (0 ok, 1 invalid input, 2 usage, 130 interrupted)."""
     stream = sys.stdout if out is None else out
-    if argv is None:  # run as the program (not called with arguments by other code)
-        for stop in STOPS:
-            signal.signal(stop, _stop_once)
     try:
+        if argv is None:  # run as the program (not called with arguments by other code); inside the try, so
+            for stop in STOPS:  # that a stop arriving as the handlers go in is answered as any other
+                signal.signal(stop, _stop_once)
         args = _parser().parse_args(argv)
         code: int = args.run(args, stream)
     except FlyRulesError as error:

@@ -14,6 +14,8 @@ on the cluster ``ray.init`` connected to (a local one is started if none is).
 
 from __future__ import annotations
 
+import logging
+import os
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -25,9 +27,14 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("fly_rules.adapters.ray needs Ray: pip install 'fly_rules[ray]'") from error
 
+from fly_rules.errors import FlyRulesError
 from fly_rules.notation.games import new_game
 
-__all__ = ["MatchOutcome", "play_random_matches", "run_chunks", "simulate"]
+__all__ = ["MatchOutcome", "NoCluster", "play_random_matches", "run_chunks", "simulate"]
+
+
+class NoCluster(FlyRulesError, ConnectionError):
+    """``ray.init()`` found no Ray cluster where ``RAY_ADDRESS`` points (``auto``: none running on this machine)."""
 
 
 @attrs.frozen
@@ -69,10 +76,21 @@ def play_random_matches(
 def run_chunks(function: Callable[..., Any], chunks: Sequence[tuple[Any, ...]]) -> list[Any]:
     """``[function(*chunk) for chunk in chunks]``, each call a Ray task; results in chunk order.
 
-    Connects with ``ray.init()`` if Ray is not initialised yet (set ``RAY_ADDRESS`` to join a cluster).
+    Connects with ``ray.init()`` if Ray is not initialised yet (set ``RAY_ADDRESS`` to join a cluster;
+    without it a local instance is started).
+
+    Raises:
+        NoCluster: ``RAY_ADDRESS`` names a cluster that cannot be reached, or ``auto`` finds none.
     """
-    if not ray.is_initialized():  # pragma: no cover - the tests start their own local instance
-        ray.init()
+    if not ray.is_initialized():
+        try:
+            ray.init(logging_level=logging.WARNING)  # not its INFO lines: the command prints its own
+        except ConnectionError as error:
+            address = os.environ.get("RAY_ADDRESS", "")
+            raise NoCluster(
+                f"no Ray cluster at RAY_ADDRESS={address!r} ({str(error).split('.')[0]}); start one "
+                "(ray start --head) or unset RAY_ADDRESS to run on a local instance"
+            ) from None
     task = ray.remote(function)
     return list(ray.get([task.remote(*chunk) for chunk in chunks]))
 

@@ -1,10 +1,16 @@
 """Reading and writing the commands' files: a file checked before any work is done, locked against a
 second writer, and written atomically with the stopping signals held back, so that it always holds a
-whole old or new text."""
+whole old or new text.
+
+Only a regular file with one name is ever resumed or replaced: not a FIFO, a device, a socket, a loop of
+symbolic links, nor a file with other hard links (a save writes a new file in its place, which would split
+them). The lock is held on the file itself (its device and inode), whatever name reaches it, and on a lock
+file beside it for a file not yet written."""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import re
@@ -29,29 +35,54 @@ def target_of(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
+def _status(path: Path, verb: str = "write") -> os.stat_result | None:
+    """``os.stat`` of ``path`` (links followed), None if there is no such file.
+
+    Raises:
+        CommandError: a loop of symbolic links, or any other reason the file cannot be looked at.
+    """
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        why = "it is a loop of symbolic links" if error.errno == errno.ELOOP else error.strerror
+        raise CommandError(f"cannot {verb} {path}: {why}") from None
+
+
 def _check_place(path: Path) -> Path:
     """The target of ``path``, if a file can be made there: not a directory, in a folder that exists."""
+    found = _status(path)
     target = target_of(path)
-    if target.is_dir():
+    if found is not None and stat.S_ISDIR(found.st_mode):
         raise CommandError(f"cannot write {path}: it is a directory")
     if not target.parent.is_dir():
-        raise CommandError(f"cannot write {path}: there is no folder {path.parent}")
+        linked = f" (the link {path} points to {target})" if target != Path(os.path.abspath(path)) else ""
+        raise CommandError(f"cannot write {path}: there is no folder {target.parent}{linked}")
     return target
 
 
-def _check_regular(path: Path, target: Path) -> None:
-    """Only a regular file is ever replaced: not a FIFO, a device or a socket, even with ``--force``."""
-    with contextlib.suppress(FileNotFoundError):
-        if not stat.S_ISREG(target.stat().st_mode):
-            raise CommandError(f"cannot write {path}: it is not a regular file, and only those are replaced")
+def _check_regular(path: Path, found: os.stat_result | None, verb: str = "write", *, one_name: bool = True) -> None:
+    """Only a regular file with one name is ever resumed or replaced: not a FIFO, a device or a socket,
+    nor a file with other hard links (which a save would split from it), even with ``--force``."""
+    if found is None:
+        return
+    if not stat.S_ISREG(found.st_mode):
+        raise CommandError(f"cannot {verb} {path}: it is not a regular file, and only those are resumed or replaced")
+    if one_name and found.st_nlink > 1:
+        raise CommandError(
+            f"cannot {verb} {path}: it has {found.st_nlink} hard links, and a save would split them; "
+            "copy it and use the copy"
+        )
 
 
 def check_target(path: Path, *, force: bool) -> None:
     """Refuse, before any work is done, a file that cannot be written, that is not a regular file, or
     that exists unless ``force``."""
     target = _check_place(path)
-    _check_regular(path, target)
-    if target.exists() and not force:
+    found = _status(path)
+    _check_regular(path, found)
+    if found is not None and not force:
         raise CommandError(f"{path} exists: pass --force to overwrite it, or --resume {path} to continue its game")
     try:  # the very step every save takes, so that a read-only folder is found now
         handle, probe = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
@@ -61,15 +92,66 @@ def check_target(path: Path, *, force: bool) -> None:
     os.unlink(probe)
 
 
+_HELD: dict[Path, int] = {}
+"""For each file this process has locked, the descriptor that holds the lock on the file itself (its
+inode); :func:`write_atomically` moves it to each new file it renames into place."""
+
+
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
-    """Hold an advisory lock on ``path`` (``flock`` on a file ``.NAME.lock`` beside its target, which
-    names this process) for the block, and clean up the temporary files a killed writer left.
+    """Hold an advisory lock on ``path`` for the block: ``flock`` on the file itself (keyed by its device
+    and inode, so that a second name for it is locked too) and on a file ``.NAME.lock`` beside it (which
+    names this process, and locks a file not yet written); clean up the temporary files a killed writer
+    left.
 
     Raises:
-        CommandError: if another process holds the lock, naming it, or no lock file can be made.
+        CommandError: if another process holds the lock, naming it when it can; if the file is not a
+            regular file with one name; or if no lock file can be made or written (a full disk).
     """
     target = _check_place(path)
+    handle = _lock_beside(path, target)
+    try:
+        try:
+            os.ftruncate(handle, 0)
+            os.write(handle, f"{os.getpid()}\n".encode("ascii"))
+        except OSError as error:
+            raise CommandError(f"cannot lock {path}: {error.strerror}") from None
+        _HELD[target] = _lock_itself(path, target)
+        _clean_stale(target)
+        yield
+    finally:
+        held = _HELD.pop(target, -1)
+        if held >= 0:
+            os.close(held)
+        with contextlib.suppress(OSError):
+            os.unlink(target.parent / f".{target.name}.lock")  # removed while still held: the next writer makes its own
+        os.close(handle)
+
+
+def _lock_itself(path: Path, target: Path) -> int:
+    """A descriptor holding ``flock`` on the file ``target`` itself, or -1 when there is no file yet."""
+    try:
+        handle = os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO must not block the open
+    except FileNotFoundError:
+        return -1
+    except OSError as error:
+        raise CommandError(f"cannot lock {path}: {error.strerror}") from None
+    try:
+        _check_regular(path, os.fstat(handle), "use")
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except CommandError:
+        os.close(handle)
+        raise
+    except OSError:
+        os.close(handle)
+        raise CommandError(
+            f"{path} is in use by another fly-rules (under another name); let it end first, or save elsewhere"
+        ) from None
+    return handle
+
+
+def _lock_beside(path: Path, target: Path) -> int:
+    """A descriptor holding ``flock`` on the lock file ``.NAME.lock`` beside ``target``."""
     lock = target.parent / f".{target.name}.lock"
     while True:
         try:
@@ -85,17 +167,8 @@ def locked(path: Path) -> Iterator[None]:
                 f"{path} is in use by another fly-rules (process {holder}); let it end first, or save elsewhere"
             ) from None
         if _same_file(handle, lock):
-            break
+            return handle
         os.close(handle)  # its last holder removed it between our open and our lock: take the new one
-    try:
-        os.ftruncate(handle, 0)
-        os.write(handle, f"{os.getpid()}\n".encode("ascii"))
-        _clean_stale(target)
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(lock)  # removed while still held, so that the next writer finds a file of its own
-        os.close(handle)
 
 
 def _same_file(handle: int, path: Path) -> bool:
@@ -140,24 +213,35 @@ def write_atomically(path: Path, text: str) -> None:
             is not a regular file; the old file is then left as it was.
     """
     target = target_of(path)
-    _check_regular(path, target)
-    mode = target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~_umask()
+    found = _status(path)
+    _check_regular(path, found, one_name=False)  # checked at the start; a link made since is not worth a lost save
+    mode = found.st_mode & 0o777 if found is not None else 0o666 & ~_umask()
     with interrupts_held():
         try:
             handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
         except OSError as error:
             raise CommandError(f"cannot write {path}: {error.strerror}") from None
+        held = target in _HELD
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-                stream.flush()
-                os.fsync(stream.fileno())
+            data = memoryview(text.encode("utf-8"))
+            while data:
+                data = data[os.write(handle, data) :]
+            os.fsync(handle)
             os.chmod(temp, mode)
+            if held:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the new file is locked before it has a name
             os.replace(temp, target)
         except OSError as error:
+            os.close(handle)
             with contextlib.suppress(OSError):
                 os.unlink(temp)
             raise CommandError(f"cannot write {path}: {error.strerror}; the old file is unchanged") from None
+        if held:
+            old, _HELD[target] = _HELD[target], handle
+            if old >= 0:
+                os.close(old)
+        else:
+            os.close(handle)
         _sync_folder(target.parent)
 
 
@@ -177,13 +261,20 @@ def _umask() -> int:
     return mask
 
 
-def read(path: Path) -> str:
-    """The text of ``path``.
+def read(path: Path, *, regular_only: bool = False) -> str:
+    """The text of ``path``; with ``regular_only``, only of a regular file (a game to resume), so that a FIFO
+    or a device is refused at once rather than waited on.
 
     Raises:
-        CommandError: if it cannot be read, or is not UTF-8.
+        CommandError: if it cannot be read, is not UTF-8, or (``regular_only``) is not a regular file.
     """
     try:
+        if regular_only:
+            _check_regular(path, _status(path, "read"), "read", one_name=False)
+            handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # replaced since by a FIFO: no wait
+            with os.fdopen(handle, "rb") as stream:
+                _check_regular(path, os.fstat(handle), "read", one_name=False)
+                return stream.read().decode("utf-8")
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise CommandError(f"cannot read {path}: {error}") from None

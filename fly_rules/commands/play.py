@@ -425,7 +425,7 @@ def _starting_state(args: argparse.Namespace) -> tuple[Any, Path | None]:
 
 def _resumed(path: Path) -> Any:
     """The match saved in ``path``, to be continued: a match from a seed, not over [REC-1.1]."""
-    state = load_history(files.read(path), resumable=True)
+    state = load_history(files.read(path, regular_only=True), resumable=True)
     if deal_of(state) is state:
         raise CommandError(f"{path} records an explicit deal, not a match from a seed: play cannot continue it")
     if state.is_over:

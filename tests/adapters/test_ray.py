@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -15,10 +18,17 @@ from fly_rules.adapters.ray import play_random_matches, run_chunks, simulate
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    """A two-CPU Ray instance on this machine, shut down after the module."""
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    yield
-    ray.shutdown()
+    """A two-CPU Ray instance of the tests' own, shut down after the module: ``address="local"`` starts a new
+    one whatever else runs on the machine (a cluster, or a stale cluster file left by one that has gone),
+    and ``RAY_ADDRESS`` is set aside meanwhile."""
+    address = os.environ.pop("RAY_ADDRESS", None)
+    try:
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        yield
+        ray.shutdown()
+    finally:
+        if address is not None:
+            os.environ["RAY_ADDRESS"] = address
 
 
 @pytest.mark.usefixtures("local_ray")
@@ -56,3 +66,24 @@ def test_fly_10_2_simulate_backend_ray_prints_what_the_local_run_prints() -> Non
     assert cli.main(args, local) == 0
     assert cli.main([*args, "--backend", "ray", "--workers", "2"], remote) == 0
     assert json.loads(remote.getvalue()) == json.loads(local.getvalue())
+
+
+def test_ray_address_auto_without_a_cluster_is_one_line() -> None:
+    """``RAY_ADDRESS=auto fly-rules simulate --backend ray`` where no cluster runs (a process and mount
+    namespace of its own: no Ray process seen, an empty /tmp) is one line naming the address, exit code 1,
+    not Ray's traceback."""
+    command = f"mount -t tmpfs tmpfs /tmp && exec {sys.executable} -m fly_rules simulate -n 2 --players 3 --backend ray"
+    done = subprocess.run(
+        ["unshare", "--mount", "--pid", "--fork", "--mount-proc", "--map-root-user", "sh", "-c", command],
+        env={**os.environ, "RAY_ADDRESS": "auto"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "fly-rules: no Ray cluster at RAY_ADDRESS='auto' (Could not find any running Ray instance); start one "
+        "(ray start --head) or unset RAY_ADDRESS to run on a local instance"
+    ]

@@ -230,7 +230,7 @@ def test_rec_1_1_a_symlink_is_followed_and_only_regular_files_are_replaced(tmp_p
     refused = run(*PLAY, "--save", str(fifo), "--force", stdin="?\n1\n" * 2000)
     assert refused.returncode == 1
     assert one_line(refused.stderr) == (
-        f"fly-rules: cannot write {fifo}: it is not a regular file, and only those are replaced"
+        f"fly-rules: cannot use {fifo}: it is not a regular file, and only those are resumed or replaced"
     )
     assert stat.S_ISFIFO(fifo.stat().st_mode)
     with pytest.raises(CommandError, match="not a regular file"):
