@@ -216,7 +216,7 @@ def game_states(draw: st.DrawFn, /, game: str, max_actions: int = 200) -> Any:
 def histories(draw: st.DrawFn, /, game: str | None = None, max_actions: int = 120) -> str:
     """Canonical game-history texts (``specs/records.md``) of reachable matches of any registered game
     (or of ``game``) [REC-1.1]: a state from :func:`game_states`, written with
-    :func:`~fly_rules.notation.history.dump_history`. Needs the ``cli`` extra (``tomli-w``) too.
+    :func:`~fly_rules.notation.writing.dump_history`. Needs the ``cli`` extra (``tomli-w``) too.
 
     >>> from hypothesis import given
     >>> from fly_rules.notation.history import load_history, dump_history
