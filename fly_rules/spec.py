@@ -26,10 +26,13 @@ __all__ = [
     "Rule",
     "SpecError",
     "TraceReport",
+    "cite_bibtex",
+    "cite_text",
     "cited_ids",
     "find_spec_dir",
     "load_rules",
     "parse_spec",
+    "rule_address",
     "test_citations",
     "trace",
 ]
@@ -304,3 +307,61 @@ def trace(rules: dict[str, Rule], test_files: Iterable[Path], other_files: Itera
         f"{rule} ({', '.join(places[:3])})" for rule, places in sorted(mentioned.items()) if rule not in rules
     )
     return TraceReport(untested, undefined)
+
+
+def rule_address(rule: Rule, release: str, site: str = "") -> str:
+    """Where ``rule`` is on the documentation site of ``release``: the release's folder, the rulebook page of
+    its spec file and its ID as the anchor, after ``site`` (the site's address, if known).
+
+    >>> rule = Rule("FLY-7.2", "The ace of spades", "", "fly.md", 1)
+    >>> rule_address(rule, "0.1.0")
+    '0.1.0/rules/fly.html#FLY-7.2'
+    """
+    return f"{site}{release}/rules/{Path(rule.file).stem}.html#{rule.id}"
+
+
+def _edition(release: str, rules_version: int | str | None, game: str) -> str:
+    version = f", {game} rules version {rules_version}" if rules_version is not None else ""
+    return f"fly_rules {release}{version}"
+
+
+def cite_text(
+    rule: Rule, release: str, rules_version: int | str | None = None, *, game: str = "", site: str = ""
+) -> str:
+    """One line citing ``rule`` for good: its ID and title, the release (and the game's ``RULES_VERSION``,
+    which changes whenever an outcome does) and its permanent address.
+
+    >>> rule = Rule("FLY-7.2", "The ace of spades", "", "fly.md", 1)
+    >>> cite_text(rule, "0.1.0", 3, game="Fly")
+    'FLY-7.2 “The ace of spades”, fly_rules 0.1.0, Fly rules version 3, 0.1.0/rules/fly.html#FLY-7.2'
+    """
+    return f"{rule.id} “{rule.title}”, {_edition(release, rules_version, game)}, {rule_address(rule, release, site)}"
+
+
+def cite_bibtex(
+    rule: Rule, release: str, rules_version: int | str | None = None, *, game: str = "", site: str = ""
+) -> str:
+    """A BibTeX ``@misc`` entry citing ``rule``, keyed by its ID and the release (``fly_rules-0.1.0-FLY-7.2``).
+
+    >>> print(cite_bibtex(Rule("CARD-2.3", "The 36-card deck", "", "cards.md", 1), "0.1.0"))
+    @misc{fly_rules-0.1.0-CARD-2.3,
+      title        = {{CARD-2.3} The 36-card deck},
+      author       = {{fly\\_rules developers}},
+      howpublished = {fly\\_rules 0.1.0, specs/cards.md},
+      version      = {0.1.0},
+      url          = {0.1.0/rules/cards.html#CARD-2.3}
+    }
+    """
+
+    def tex(text: str) -> str:
+        return re.sub(r"([&%$#_{}])", r"\\\1", text)
+
+    fields = [
+        ("title", f"{{{rule.id}}} {tex(rule.title)}"),
+        ("author", "{fly\\_rules developers}"),
+        ("howpublished", tex(f"{_edition(release, rules_version, game)}, specs/{rule.file}")),
+        ("version", tex(release)),
+        ("url", rule_address(rule, release, site)),  # verbatim in BibTeX: not escaped
+    ]
+    body = ",\n".join(f"  {name:<12} = {{{value}}}" for name, value in fields)
+    return f"@misc{{fly_rules-{release}-{rule.id},\n{body}\n}}"

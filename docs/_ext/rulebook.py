@@ -38,6 +38,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.nodes import make_refnode
 
+from fly_rules.commands.rules import citation as cite_rule
 from fly_rules.spec import RULE_ID, Citation, Rule, load_rules, test_citations
 
 logger = logging.getLogger(__name__)
@@ -133,6 +134,13 @@ def _test_items(citations: list[Citation]) -> list[str]:
     return items
 
 
+def cite_block(rule: Rule) -> list[str]:
+    """The "cite this rule" lines under a rule: the one-line citation and its BibTeX entry, with the release,
+    the game's rules version and the rule's permanent address (``fly-rules rules ID --cite`` prints the same)."""
+    text, bibtex = cite_rule(rule).split("\n\n", 1)
+    return [":::{container} rule-cite", f"**Cite this rule:** {text}", "", "```bibtex", bibtex, "```", ":::", ""]
+
+
 def rule_markdown(rule: Rule, citations: list[Citation], examples: Sequence[dict[str, Any]] = ()) -> str:
     """The MyST source of one rule's section: its text and fields, the pictures of the catalogue's worked
     examples under it, then its own tests (the rule in their name or ``rule`` marker) and, apart, the tests
@@ -164,6 +172,7 @@ def rule_markdown(rule: Rule, citations: list[Citation], examples: Sequence[dict
             ]
             lines += [line for picture in figures for line in picture]
             lines += try_it(example)
+    lines += cite_block(rule)
     own = [c for c in citations if c.own]
     mentions = [c for c in citations if not c.own]
     if own:

@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+import fly_rules
+from fly_rules import registry
 from fly_rules.cards import Card
 from fly_rules.commands.common import CommandError
-from fly_rules.spec import Rule, find_spec_dir, load_rules, test_citations
+from fly_rules.spec import Rule, cite_bibtex, cite_text, find_spec_dir, load_rules, test_citations
 
-__all__ = ["add", "run"]
+__all__ = ["add", "citation", "run"]
 
 
 def add(sub: Any) -> None:
@@ -29,6 +31,12 @@ def add(sub: Any) -> None:
         metavar="WORD",
         help="the rules, sections and files that mention every word or quoted phrase, in any case, in their text, "
         "sources or decisions (card names find card symbols: 'ace of spades' finds A♠)",
+    )
+    rules.add_argument(
+        "--cite",
+        action="store_true",
+        help="with a rule ID: how to cite the rule for good (a line and a BibTeX entry, with this release, the "
+        "game's rules version and the rule's address on the site)",
     )
     rules.set_defaults(run=run)
 
@@ -77,6 +85,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             print(f"{each.id}  {each.title}", file=out)
         return 0
     key = args.id.strip().upper()
+    if args.cite:
+        if key not in rules:
+            raise CommandError(f"--cite takes a rule ID such as FLY-7.2, not {args.id!r}")
+        print(citation(rules[key]), file=out)
+        return 0
     if key in rules:
         _print_rule(rules[key], out)
         return 0
@@ -91,6 +104,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             print(textwrap.indent(rule.text.strip(), "    ") + "\n", file=out)
     print(f"\nA rule in full, with its sources, decisions and tests: fly-rules rules {inside[0].id}", file=out)
     return 0
+
+
+def citation(rule: Rule) -> str:
+    """How to cite ``rule``: the line and the BibTeX entry of :func:`fly_rules.spec.cite_text` and
+    :func:`~fly_rules.spec.cite_bibtex`, with this release and the rules version of the rule's game."""
+    game = Path(rule.file).stem
+    known = game in registry.games()
+    version = registry.get(game).rules_version if known else None
+    title = registry.get(game).title if known else ""
+    text = cite_text(rule, fly_rules.__version__, version, game=title)
+    return f"{text}\n\n{cite_bibtex(rule, fly_rules.__version__, version, game=title)}"
 
 
 def _search(rules: dict[str, Rule], terms: Sequence[str], out: TextIO) -> int:

@@ -54,7 +54,7 @@ from fly_rules.notation.writing import (
     history_data,
 )
 
-__all__ = ["FORMAT", "VERSION", "InvalidHistory", "dump_history", "history_data", "load_history"]
+__all__ = ["InvalidHistory", "dump_history", "history_data", "load_history"]
 
 
 _TOP_KEYS: Final = ("format", "version", "game", "rules_version", "players", "seed", "dealer", "max_deals")

@@ -27,7 +27,7 @@ def raw_env(
     render_mode: str | None = None,
     **options: Any,
 ) -> CardGameEnv:
-    """The unwrapped environment: ``num_players`` seats (default :data:`fly_rules.fly.DEFAULT_PLAYERS`, 4) under
+    """The unwrapped environment: ``num_players`` seats (default :data:`fly_rules.fly.rules.DEFAULT_PLAYERS`, 4) under
     the rules of ``preset`` with ``options`` (any :class:`~fly_rules.fly.FlyRules` option), or under ``rules``.
 
     Raises:
