@@ -190,6 +190,9 @@ class Game:
     """The Monte-Carlo bot's default guesses per decision."""
     playout_far_records: bool = False
     """Whether the Monte-Carlo bot's guessed deals start from far records (the match must not end)."""
+    search_kernel: Callable[[Any], Any] | None = None
+    """``search_kernel(deal)``: the game's :class:`fly_rules.engine.solving.SearchKernel` for :mod:`fly_rules.solve`
+    (named with :func:`lazy`); None: the solver walks the game's states through their own protocol."""
     strategies: Callable[..., Any] | None = None
     """A Hypothesis strategy of the game's reachable matches (``max_actions=``); None: seeded matches
     of the default rules played on by drawn legal actions."""

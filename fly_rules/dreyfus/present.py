@@ -196,6 +196,7 @@ def descriptor(rules_version: int) -> registry.Game:
         picture=_picture,
         guesser=registry.lazy("fly_rules.dreyfus.hidden", "DreyfusGuess"),
         rule_of_thumb=_rule_of_thumb,
+        search_kernel=registry.lazy("fly_rules.dreyfus.solving", "DreyfusKernel"),
         strategies=registry.lazy("fly_rules.strategies", "dreyfus_states"),
         adapter="fly_rules.adapters.dreyfus_game",
         batch=registry.lazy("fly_rules.batch._dreyfus", "DreyfusBatch"),

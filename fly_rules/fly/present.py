@@ -207,6 +207,7 @@ def descriptor(rules_version: int) -> registry.Game:
         picture=_picture,
         guesser=registry.lazy("fly_rules.fly.hidden", "FlyGuess"),
         rule_of_thumb=FlyRuleOfThumbBot,
+        search_kernel=registry.lazy("fly_rules.fly.solving", "FlyKernel"),
         strategies=registry.lazy("fly_rules.strategies", "fly_states"),
         adapter="fly_rules.adapters.fly_game",
         batch=registry.lazy("fly_rules.batch._fly", "FlyBatch"),

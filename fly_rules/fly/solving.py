@@ -1,0 +1,173 @@
+"""Fly's search kernel: the play of a deal on bitmasks, through the rule-section functions [FLY-6.2]
+[FLY-6.6] [FLY-7.2] [FLY-7.3] [FLY-8.2] [FLY-8.3] [FLY-8.4] [FLY-9.1].
+
+:mod:`fly_rules.solve` walks a deal through this kernel (see :class:`fly_rules.engine.solving.SearchKernel`).
+In the exchange a node is the :class:`~fly_rules.fly.FlyDeal` itself and its children come from its
+``legal_actions`` and ``apply``; from the first lead a node is a bare tuple ``(seat, hands, score, trick,
+live)`` and a card is played by :func:`~fly_rules.fly.play.play_card`, which scores a trick it completes with
+:func:`~fly_rules.fly.scoring.take_trick`: the search never scores anything itself.
+
+Two plays are one class when the cards touch in the hand (no live card between them, FLY-1.4): they win the
+same tricks. The A♠ and, while the privilege applies, the ace of trumps are never folded into a run, because
+FLY-7.2 and FLY-7.3 name those very cards. A position at the start of a trick is stored under the places its
+hands hold among the live cards of each suit, the records, who has taken a trick (the remise, FLY-8.4), whether
+the A♠ bonus is still due (FLY-8.3) and where the special cards lie: everything its future depends on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from fly_rules.actions import Play
+from fly_rules.cards import ALL_CARDS
+from fly_rules.engine import Phase
+from fly_rules.engine.solving import rank_tables
+from fly_rules.fly.deal import ACE_OF_SPADES
+from fly_rules.fly.play import play_card, playable_mask, trick_seats, winning_position
+from fly_rules.fly.state import FlyDeal
+
+__all__ = ["FlyKernel"]
+
+_PLAYS = tuple(Play(card) for card in ALL_CARDS)
+_PLAY = Phase.PLAY
+
+
+class FlyKernel:
+    """The search kernel of one Fly deal (its table, active seats and rank order are fixed).
+
+    Args:
+        deal: any position of the deal.
+    """
+
+    def __init__(self, deal: FlyDeal) -> None:
+        table = deal.table
+        self.table = table
+        self.tables = rank_tables(table.order)
+        self.special = (1 << ACE_OF_SPADES | 1 << table.trump_ace) if table.privileged else 0
+        self._specials = (ACE_OF_SPADES, table.trump_ace) if table.privileged else ()
+
+    def node(self, state: Any) -> Any:
+        """The deal itself in the exchange; from the first lead, the bare tuple."""
+        if state.phase is Phase.EXCHANGE:
+            return state
+        return self._play_node(state)
+
+    @staticmethod
+    def _play_node(deal: FlyDeal) -> tuple[Any, ...]:
+        active = deal.exchanges.active
+        live = 0
+        for seat, hand in enumerate(deal.hand_masks):
+            if active[seat]:
+                live |= hand
+        for card in deal.trick_cards:
+            live |= 1 << card
+        mover = deal.to_move if deal.phase is _PLAY else None
+        return (mover, deal.hand_masks, deal.score, deal.trick_cards, live, active)
+
+    def mover(self, node: Any) -> int | None:
+        """The seat to move."""
+        if type(node) is tuple:
+            return node[0]  # type: ignore[no-any-return]
+        return node.to_move  # type: ignore[no-any-return]
+
+    def scores(self, node: Any) -> tuple[int, ...]:
+        """Minus each record [FLY-8.1]."""
+        if type(node) is tuple:
+            return tuple(-record for record in node[2].records)
+        return node.scores  # type: ignore[no-any-return]
+
+    def children(self, node: Any) -> list[tuple[Any, Any]]:
+        """One child per class of plays (or per declaration in the exchange), in tie order."""
+        if type(node) is not tuple:
+            child = self.child
+            return [(token, child(node, token)) for token in node.legal_actions()]
+        seat, hands, score, trick, live, active = node
+        table = self.table
+        allowed = playable_mask(table, hands[seat], trick)
+        children = []
+        for card in self.tables.representatives(allowed, live, self.special):
+            after, played, new_score, new_trick = play_card(
+                table, score, active, hands, trick, seat, allowed, _PLAYS[card]
+            )
+            if new_trick:
+                children.append((card, (after, played, new_score, new_trick, live, active)))
+            else:  # the trick is complete: its cards are dead
+                dead = 1 << card
+                for gone in trick:
+                    dead |= 1 << gone
+                children.append((card, (after, played, new_score, new_trick, live & ~dead, active)))
+        return children
+
+    def tokens(self, node: Any) -> list[Any]:
+        """The tokens of :meth:`children`, without the children: declarations, or card indices."""
+        if type(node) is not tuple:
+            return list(node.legal_actions())
+        seat, hands, _, trick, live, _ = node
+        return self.tables.representatives(playable_mask(self.table, hands[seat], trick), live, self.special)
+
+    def child(self, node: Any, token: Any) -> Any:
+        """The node after the action of ``token``."""
+        if type(node) is not tuple:
+            after = node.apply(token)
+            return after if after.phase is Phase.EXCHANGE else self._play_node(after)
+        seat, hands, score, trick, live, active = node
+        table = self.table
+        allowed = playable_mask(table, hands[seat], trick)
+        after, played, new_score, new_trick = play_card(
+            table, score, active, hands, trick, seat, allowed, _PLAYS[token]
+        )
+        if not new_trick:  # the trick is complete: its cards are dead
+            live &= ~(1 << token)
+            for gone in trick:
+                live &= ~(1 << gone)
+        return (after, played, new_score, new_trick, live, active)
+
+    def order(self, node: Any, tokens: list[Any], hero: int) -> list[Any]:
+        """``tokens`` in the order an alpha-beta search should try them: a card that puts the mover's side
+        (the hero, or the rest against him) on top of the trick first, then the others, each in tie order."""
+        if type(node) is not tuple or not node[3]:
+            return tokens
+        seat, _, score, trick = node[:4]
+        seats = trick_seats(score, len(trick) + 1)
+        mine = seat == hero
+        winning: list[Any] = []
+        losing: list[Any] = []
+        for card in tokens:
+            taker = seats[winning_position(self.table, (*trick, card))]
+            (winning if (taker == hero) == mine else losing).append(card)
+        return winning + losing
+
+    def key(self, node: Any) -> Hashable | None:
+        """At the start of a trick, the relative position (see the module's text); else None."""
+        if type(node) is not tuple:
+            return node  # type: ignore[no-any-return]
+        seat, hands, score, trick, live, _ = node
+        if trick or seat is None:
+            return None
+        specials = tuple(self.tables.place_among(card, live) for card in self._specials)
+        return (
+            seat,
+            score.records,
+            tuple(map(bool, score.tricks_taken)),
+            score.ace_bonus_due,
+            specials,
+            self.tables.relative(hands, live),
+        )
+
+    def actions(self, node: Any) -> list[tuple[Any, Any]]:
+        """Every legal action with the token of its class: in play, the weakest card of its run."""
+        if type(node) is not tuple:
+            return [(action, action) for action in node.legal_actions()]
+        seat, hands, _, trick, live, _ = node
+        allowed = playable_mask(self.table, hands[seat], trick)
+        tables = self.tables
+        return [
+            (_PLAYS[card], tables.run_of(card, allowed, live, self.special))
+            for card in tables.tie_order
+            if allowed >> card & 1
+        ]
+
+    def action(self, node: Any, token: Any) -> Any:
+        """A card index becomes its :class:`~fly_rules.actions.Play`."""
+        return _PLAYS[token] if type(token) is int else token

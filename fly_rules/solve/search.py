@@ -1,0 +1,185 @@
+"""The searches of :mod:`fly_rules.solve`: max^n and paranoid alpha-beta over a game's search kernel.
+
+Both run on a :class:`~fly_rules.engine.solving.SearchKernel`, which hands them one child per class of
+equivalent actions in the tie order and a key for positions whose futures are the same; the
+transposition table keeps, per key, the value changes from that position to the end of the deal (max^n:
+every seat's; paranoid: the hero's, as bounds). Nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from operator import add, sub
+from typing import Any
+
+from fly_rules.engine.solving import SearchKernel
+from fly_rules.errors import FlyRulesError
+
+__all__ = ["Search", "SolveLimitReached"]
+
+_INFINITY = 1 << 60
+
+
+class SolveLimitReached(FlyRulesError):
+    """The search visited more positions than its ``limit`` allowed; nothing was decided.
+
+    Attributes:
+        limit: the number of positions allowed.
+    """
+
+    limit: int
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the solver visited more than {limit:,} positions (its limit) before it was done")
+        self.limit = limit
+
+    def __reduce__(self) -> tuple[type[SolveLimitReached], tuple[int]]:
+        return (type(self), (self.limit,))
+
+
+class Search:
+    """One game's searches with a transposition table kept between them (reuse it along a line).
+
+    Args:
+        kernel: the game's search kernel.
+        limit: the most positions to visit in all (None: no limit); past it :class:`SolveLimitReached`.
+    """
+
+    def __init__(self, kernel: SearchKernel, limit: int | None = None) -> None:
+        self.kernel = kernel
+        self.limit = limit
+        self.nodes = 0
+        """Positions visited so far (each node entered once per visit, a table hit included)."""
+        self.table: dict[Hashable, tuple[int, ...]] = {}
+        """max^n: key → every seat's value changes to the end of the deal."""
+        self._bounds = getattr(kernel, "bounds", None)
+        self._order = getattr(kernel, "order", None)
+        self.bounds: dict[Hashable, tuple[int, int, Any]] = {}
+        """paranoid: (hero, key) → lower and upper bounds on the hero's value change, and the best action's token."""
+
+    def _count(self) -> None:
+        self.nodes += 1
+        if self.limit is not None and self.nodes > self.limit:
+            raise SolveLimitReached(self.limit)
+
+    # --- max^n ------------------------------------------------------------------------------------
+
+    def maxn(self, node: Any) -> tuple[int, ...]:
+        """Every seat's score at the end of the deal when each seat to move takes the action best for
+        itself, the first in tie order among equals."""
+        kernel = self.kernel
+        self._count()
+        mover = kernel.mover(node)
+        if mover is None:
+            return kernel.scores(node)
+        key = kernel.key(node)
+        table = self.table
+        if key is not None:
+            found = table.get(key)
+            if found is not None:
+                return tuple(map(add, kernel.scores(node), found))
+        best: tuple[int, ...] = ()
+        top = -_INFINITY
+        maxn = self.maxn
+        for _, child in kernel.children(node):
+            value = maxn(child)
+            if value[mover] > top:
+                top = value[mover]
+                best = value
+        if key is not None:
+            table[key] = tuple(map(sub, best, kernel.scores(node)))
+        return best
+
+    # --- paranoid ----------------------------------------------------------------------------------
+
+    def paranoid(self, node: Any, hero: int, alpha: int = -_INFINITY, beta: int = _INFINITY) -> int:
+        """The hero's score at the end of the deal when the hero maximises it and every other seat
+        minimises it (alpha-beta, fail-soft: exact inside ``(alpha, beta)``, a bound outside)."""
+        kernel = self.kernel
+        self._count()
+        mover = kernel.mover(node)
+        if mover is None:
+            return kernel.scores(node)[hero]
+        key = kernel.key(node)
+        base = 0
+        first = None
+        if key is not None:
+            key = (hero, key)
+            base = kernel.scores(node)[hero]
+            found = self.bounds.get(key)
+            if found is not None:
+                low, high, first = found[0] + base, found[1] + base, found[2]
+                if low >= beta or low == high:
+                    return low
+                if high <= alpha:
+                    return high
+                alpha, beta = max(alpha, low), min(beta, high)
+        if self._bounds is not None:
+            sure: tuple[int, int] | None = self._bounds(node, hero)
+            if sure is not None:
+                if sure[0] >= beta:
+                    return sure[0]
+                if sure[1] <= alpha:
+                    return sure[1]
+        best, best_token = self._paranoid_children(node, mover == hero, hero, alpha, beta, first)
+        if key is not None:
+            low, high, _ = self.bounds.get(key, (-_INFINITY, _INFINITY, None))
+            if best <= alpha:
+                high = min(high, best - base)
+            elif best >= beta:
+                low = max(low, best - base)
+            else:
+                low = high = best - base
+            self.bounds[key] = (low, high, best_token)
+        return best
+
+    def _paranoid_children(
+        self, node: Any, maximise: bool, hero: int, alpha: int, beta: int, first: Any
+    ) -> tuple[int, Any]:
+        """The best value of ``node``'s children for its mover, searched in a good order (``first``, the best
+        last time, before the rest), and the token that gave it."""
+        tokens = self.kernel.tokens(node)
+        if self._order is not None:
+            tokens = self._order(node, tokens, hero)
+        if first is not None and first in tokens and tokens[0] != first:
+            tokens.remove(first)
+            tokens.insert(0, first)
+        paranoid, child_of = self.paranoid, self.kernel.child
+        best = -_INFINITY if maximise else _INFINITY
+        best_token = None
+        for token in tokens:
+            value = paranoid(child_of(node, token), hero, alpha, beta)
+            if maximise:
+                if value > best:
+                    best, best_token = value, token
+                    if best > alpha:
+                        alpha = best
+                        if alpha >= beta:
+                            break
+            elif value < best:
+                best, best_token = value, token
+                if best < beta:
+                    beta = best
+                    if alpha >= beta:
+                        break
+        return best, best_token
+
+    def paranoid_exact(self, node: Any, hero: int) -> int:
+        """The paranoid value of ``node`` exactly, by zero-window tests (MTD(f), the values being whole numbers)."""
+        low, high = -_INFINITY, _INFINITY
+        guess = self.kernel.scores(node)[hero]
+        if self._bounds is not None:  # a first guess: the hero's share of what is left
+            found = self._bounds(node, hero)
+            if found is not None:
+                guess = found[0] + (found[1] - found[0]) // len(self.kernel.scores(node))
+        passes = 0
+        while low < high:
+            passes += 1
+            beta = guess + 1 if guess == low else guess
+            guess = self.paranoid(node, hero, beta - 1, beta)
+            if guess < beta:
+                high = guess
+            else:
+                low = guess
+        self.passes = passes
+        return guess
