@@ -43,6 +43,7 @@ from fly_rules.solve.search import Search, SolveLimitReached
 __all__ = ["CONCEPTS", "Concept", "Search", "Solution", "SolveLimitReached", "evaluate", "kernel_of", "solve"]
 
 Concept = Literal["maxn", "paranoid"]
+"""The name of a solution concept: ``"maxn"`` or ``"paranoid"``."""
 CONCEPTS: tuple[Concept, ...] = ("maxn", "paranoid")
 """The solution concepts :func:`solve` knows."""
 
