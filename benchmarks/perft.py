@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from fly_rules import dreyfus, fly  # noqa: E402
-from fly_rules.conformance.answers import perft, replay, rules_of  # noqa: E402
+from fly_rules.conformance.answers import replay, rules_of  # noqa: E402
+from fly_rules.conformance.perft import perft  # noqa: E402
 from fly_rules.conformance.vectors import PERFT, kit_dir  # noqa: E402
 from fly_rules.notation import position_of  # noqa: E402
 

@@ -26,6 +26,7 @@ __all__ = [
     "presets_help",
     "rules_of",
     "seat_of",
+    "seconds_argument",
     "seed_of",
     "whole_number_argument",
 ]
@@ -58,6 +59,17 @@ def whole_number_argument(text: str) -> int:
         shown = text if len(text) <= 20 else text[:20] + "…"
         raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number in the digits 0-9 (at most {MAX_DIGITS})")
     return int(text)
+
+
+def seconds_argument(text: str) -> float:
+    """An ``argparse`` type: a number of seconds above 0 and at most a day."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text[:20]!r}") from None
+    if not 0 < seconds <= 86_400:
+        raise argparse.ArgumentTypeError(f"seconds must be above 0 and at most a day (86400), not {text[:20]}")
+    return seconds
 
 
 def presets_help() -> str:

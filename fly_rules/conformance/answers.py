@@ -5,7 +5,7 @@ A request names the game, its rules (``{"players": 4, "preset": "mouche_1718", "
 the preset and the options that differ from it, plain data as a history writes them, REC-2.3), and
 what to do: ``legal`` (the legal actions after a position and moves), ``apply`` (the state after
 them), ``deal`` (the hands dealt from a given pack), ``purchase`` (a Dreyfus purchase entry),
-``perft`` (counts of action sequences) or ``hello``.
+``perft`` and ``divide`` (counts of action sequences, :mod:`.perft`) or ``hello``.
 
 >>> answer({"cmd": "legal", "game": "fly", "rules": {"players": 3},
 ...         "position": "fly - 0 8H 7C8DKH9SAS/9HTHJHQHAH/9CTCJC7S8S 7H7D 25,25,25 - 1",
@@ -22,8 +22,9 @@ from typing import Any, Final
 from fly_rules import dreyfus, registry
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import Card, CardSet
+from fly_rules.conformance.perft import Budget, OverBudget, divide, perft
 from fly_rules.engine import MatchBase, Phase, match_stops, shuffled
-from fly_rules.errors import FlyRulesError, InvalidNotation, InvalidRules, RuleViolation
+from fly_rules.errors import FlyRulesError, InvalidNotation, InvalidRules, RuleViolation, shown
 from fly_rules.notation import dump_history, load_history, parse_position, position_of
 from fly_rules.notation.games import (
     Deal,
@@ -40,13 +41,15 @@ from fly_rules.spec import RULE_ID
 __all__ = [
     "COMMANDS",
     "GAMES",
+    "KINDS",
+    "LIMITS",
     "PROTOCOL",
     "ProtocolError",
     "RefusedRules",
     "action_key",
     "answer",
+    "hello",
     "legal_texts",
-    "perft",
     "replay",
     "rules_of",
     "sort_actions",
@@ -54,11 +57,29 @@ __all__ = [
 
 GAMES: Final = ("fly", "dreyfus")
 """The games the kit covers."""
-PROTOCOL: Final = 1
+PROTOCOL: Final = 2
 """The version of the line protocol this module speaks."""
 
-COMMANDS: Final = ("hello", "legal", "apply", "deal", "shuffle", "settle", "purchase", "history", "perft")
+COMMANDS: Final = (
+    "hello",
+    "legal",
+    "apply",
+    "deal",
+    "shuffle",
+    "settle",
+    "purchase",
+    "history",
+    "perft",
+    "divide",
+)
 """The commands of the line protocol."""
+
+LIMITS: Final = Budget(nodes=10_000_000, seconds=60.0)
+"""What one ``perft`` or ``divide`` request may cost this engine by default: ten million positions
+visited, one minute (``fly-rules engine --max-nodes --max-seconds``)."""
+
+KINDS: Final = ("play", "deal", "shuffle", "settle", "purchase", "history")
+"""The kinds of case (``specs/conformance/README.md``)."""
 
 _KINDS: Final = {Stand: 0, Fold: 1, Exchange: 3, Play: 4}
 """The rank of each shared action in the kit's order; a game's own action on one card (Fly's
@@ -273,58 +294,40 @@ def _purchase(request: Mapping[str, Any]) -> dict[str, Any]:
     return {"upper": dreyfus.purchase_record(rules, bought, recorded)}
 
 
-def perft(state: Any, depth: int) -> dict[str, int]:
-    """The number of distinct legal action sequences of length ``depth`` from ``state`` (``nodes``), split by
-    the kind of the last action (``plays``; ``declarations``: stand, fold, exchange, swap-trump), and how
-    many of them end the deal (``deal_ends``); a sequence that ends the deal early is not continued.
+def hello() -> dict[str, Any]:
+    """This engine's ``hello``: its name and version, the protocol, and what it implements: every game,
+    kind of case and command (with no ``options`` list: every option)."""
+    from fly_rules import __version__  # noqa: PLC0415 - the package imports the kit only on demand
 
-    >>> deal = parse_position("fly - 0 8H 7C8DKH9SAS/9HTHJHQHAH/9CTCJC7S8S 7H7D 25,25,25 s,s,s 1")
-    >>> perft(deal, 1)
-    {'nodes': 5, 'plays': 5, 'declarations': 0, 'deal_ends': 0}
-    """
-    counts = {"nodes": 0, "plays": 0, "declarations": 0, "deal_ends": 0}
-
-    def walk(node: Any, left: int) -> None:
-        for action in node.legal_actions():
-            after = node.apply(action)
-            if left > 1:
-                if after.phase is not Phase.OVER:
-                    walk(after, left - 1)
-                continue
-            counts["nodes"] += 1
-            counts["plays" if type(action) is Play else "declarations"] += 1
-            counts["deal_ends"] += after.phase is Phase.OVER
-
-    if depth >= 1:
-        walk(state, depth)
-    return counts
+    return {
+        "engine": "fly_rules",
+        "version": __version__,
+        "protocol": PROTOCOL,
+        "games": list(GAMES),
+        "kinds": list(KINDS),
+        "commands": [command for command in COMMANDS if command != "hello"],
+    }
 
 
-def answer(request: Mapping[str, Any]) -> dict[str, Any]:
-    """This engine's answer to one request of the line protocol.
+_SIMPLE: Final = {"deal": _deal, "purchase": _purchase, "history": _history, "shuffle": _shuffle, "settle": _settle}
+
+
+def answer(request: Mapping[str, Any], limits: Budget = LIMITS) -> dict[str, Any]:
+    """This engine's answer to one request of the line protocol; a ``perft`` or ``divide`` costs at most
+    ``limits`` (and at most the request's own ``max_nodes``).
 
     Raises:
-        ProtocolError: for a request it cannot answer.
+        ProtocolError: for a request it cannot answer, or a count over its budget.
     """
     if not isinstance(request, Mapping):
         raise ProtocolError("a request is a JSON object")
     command = request.get("cmd")
     if command == "hello":
-        return {"engine": "fly_rules", "protocol": PROTOCOL, "games": list(GAMES)}
-    if command == "deal":
-        return _deal(request)
-    if command == "purchase":
-        return _purchase(request)
-    if command == "history":
-        return _history(request)
-    if command == "shuffle":
-        return _shuffle(request)
-    if command == "settle":
-        return _settle(request)
-    if command not in ("legal", "apply", "perft"):
-        raise ProtocolError(
-            f"unknown command {command!r} (known: hello, legal, apply, deal, shuffle, settle, purchase, history, perft)"
-        )
+        return hello()
+    if command in _SIMPLE:
+        return _SIMPLE[command](request)
+    if command not in ("legal", "apply", "perft", "divide"):
+        raise ProtocolError(f"unknown command {shown(command)} (known: {', '.join(COMMANDS)})")
     try:
         replayed = replay(request)
     except RefusedRules as error:
@@ -336,7 +339,15 @@ def answer(request: Mapping[str, Any]) -> dict[str, Any]:
         return {"legal": legal_texts(deal)}
     if command == "apply":
         return {"state": _state(deal, winners)}
-    depth = request.get("depth")
+    depth, nodes = request.get("depth"), request.get("max_nodes")
     if type(depth) is not int or not 1 <= depth <= 64:
-        raise ProtocolError(f"depth must be a whole number 1 to 64, not {depth!r}")
-    return {"perft": perft(deal, depth)}
+        raise ProtocolError(f"depth must be a whole number 1 to 64, not {shown(depth)}")
+    if nodes is not None and (type(nodes) is not int or nodes < 1):
+        raise ProtocolError(f"max_nodes must be a whole number >= 1, not {shown(nodes)}")
+    budget = limits.tighter(nodes)
+    try:
+        if command == "perft":
+            return {"perft": perft(deal, depth, budget)}
+        return {"divide": divide(deal, depth, budget)}
+    except OverBudget as error:
+        raise ProtocolError(f"{command} to depth {depth}: {error}") from None

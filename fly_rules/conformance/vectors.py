@@ -15,17 +15,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from fly_rules.conformance.answers import sort_actions
-from fly_rules.errors import InvalidNotation
+from fly_rules.conformance.wire import echo, words
+from fly_rules.errors import InvalidNotation, shorten
 from fly_rules.spec import find_spec_dir
 
 __all__ = [
     "DIGESTS",
-    "KINDS",
     "PERFT",
     "VECTORS",
     "Ask",
@@ -36,6 +36,7 @@ __all__ = [
     "load_digests",
     "load_perft",
     "outcome",
+    "refusal_text",
     "requests_of",
 ]
 
@@ -45,8 +46,6 @@ PERFT: Final = "perft.json"
 """The perft tables."""
 DIGESTS: Final = "digests.json"
 """Each case's expected-outcome digest, by game and rules version (the versioning check)."""
-KINDS: Final = ("play", "deal", "shuffle", "settle", "purchase", "history")
-"""The kinds of case."""
 _CASE_FIELDS: Final = {
     "play": ("position", "moves"),
     "deal": ("pack", "dealer", "deal_number"),
@@ -123,7 +122,7 @@ def outcome(case: Mapping[str, Any], ask: Ask) -> dict[str, Any]:
 
 def _legal_difference(expected: list[str], got: object) -> str | None:
     if not isinstance(got, list) or not all(isinstance(text, str) for text in got):
-        return f"legal: expected a list of action texts, got {got!r}"
+        return f"legal: expected a list of action texts, got {echo(got)}"
     try:
         listed = sort_actions(got)
     except InvalidNotation as error:
@@ -133,25 +132,53 @@ def _legal_difference(expected: list[str], got: object) -> str | None:
     missing = [t for t in expected if t not in listed]
     extra = [t for t in listed if t not in expected]
     repeated = sorted({t for t in listed if listed.count(t) > 1})
-    parts = [f"missing {missing}" if missing else "", f"extra {extra}" if extra else ""]
-    parts.append(f"listed twice {repeated}" if repeated else "")
+    parts = [f"missing {echo(missing, 300)}" if missing else "", f"extra {echo(extra, 300)}" if extra else ""]
+    parts.append(f"listed twice {echo(repeated, 300)}" if repeated else "")
     return "legal: " + "; ".join(p for p in parts if p)
 
 
-def differences(expected: Mapping[str, Any], got: Mapping[str, Any]) -> list[str]:
-    """One line per field in which ``got`` differs from ``expected`` (empty when they agree)."""
+def refusal_text(refused: object, moves: Sequence[object] | None = None) -> str:
+    """A refusal in words: ``FLY-6.3 at move 4 (play 7D)``, ``DRF-1.2 of the input itself``, ``REC-1.4 at
+    deal[0].colour``; anything else shown as it is."""
+    if not isinstance(refused, Mapping) or not isinstance(refused.get("rule"), str):
+        return f"a malformed refusal {echo(refused)}"
+    rule, at, field = refused["rule"], refused.get("at"), refused.get("field")
+    if isinstance(field, str) and field:
+        return f"{shorten(rule)} at {echo(field, 80)}"
+    if at == -1:
+        return f"{shorten(rule)} of the input itself"
+    if type(at) is int and moves is not None and 0 <= at < len(moves):
+        return f"{shorten(rule)} at move {at} ({moves[at]})"
+    return f"{shorten(rule)} at {echo(at, 40)}"
+
+
+def differences(
+    expected: Mapping[str, Any], got: Mapping[str, Any], moves: Sequence[object] | None = None
+) -> list[str]:
+    """One line per field in which ``got`` differs from ``expected`` (empty when they agree); a refusal
+    where none was due, none where one was, or another refusal, is one line, first. ``moves`` (a play case's)
+    name the move a refusal is at. Nothing of ``got`` is shown longer than :func:`~.wire.echo` allows."""
     if "error" in got:
-        return [f"error: {got['error']}"]
+        return [f"error: {words(got['error'], 300)}"]
+    want_refused, got_refused = expected.get("refused"), got.get("refused")
+    if want_refused is not None or got_refused is not None:
+        if want_refused == got_refused and set(got) == set(expected):
+            return []
+        if want_refused is None:
+            return [f"refused {refusal_text(got_refused, moves)}, expected no refusal"]
+        if got_refused is None:
+            return [f"expected the refusal {refusal_text(want_refused, moves)}, got no refusal"]
+        return [f"refused {refusal_text(got_refused, moves)}, expected {refusal_text(want_refused, moves)}"]
     lines = []
     for key in sorted(set(expected) | set(got)):
         want, have = expected.get(key), got.get(key)
         if key not in got:
-            lines.append(f"{key}: expected {json.dumps(want)}, missing")
+            lines.append(f"{key}: expected {echo(want, 300)}, missing")
         elif key not in expected:
-            lines.append(f"{key}: not expected, got {json.dumps(have)}")
+            lines.append(f"{shorten(key)}: not expected, got {echo(have)}")
         elif key == "legal":
             line = _legal_difference(list(want or ()), have)
             lines += [line] if line else []
         elif want != have:
-            lines.append(f"{key}: expected {json.dumps(want)}, got {json.dumps(have)}")
+            lines.append(f"{key}: expected {echo(want, 300)}, got {echo(have, 300)}")
     return lines

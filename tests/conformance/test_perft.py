@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from fly_rules.conformance.answers import perft, replay
+from fly_rules.conformance.answers import replay
+from fly_rules.conformance.perft import perft
 from fly_rules.conformance.vectors import load_perft
 from tests.conformance.conftest import load_script
 

@@ -1,5 +1,6 @@
-"""``fly-rules engine`` and ``fly-rules conform``: the line protocol, our engine passing the whole kit through
-it as a subprocess, and a deliberately wrong engine caught case by case."""
+"""``fly-rules conform``: our engine passing the whole kit through the line protocol as a subprocess, wrong
+engines caught case by case with output one can act on, capabilities and filters, known failures, reports and
+exit codes."""
 
 from __future__ import annotations
 
@@ -8,19 +9,21 @@ import json
 import subprocess
 import sys
 import textwrap
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from fly_rules.cli import main
 from fly_rules.conformance.answers import answer
-from fly_rules.conformance.runner import Engine, EngineError, conform, walk_perft
-from fly_rules.conformance.server import reply, serve
+from fly_rules.conformance.capabilities import Capabilities
+from fly_rules.conformance.depths import walk_perft
+from fly_rules.conformance.runner import Settings, conform
 from fly_rules.conformance.vectors import load_cases, load_perft
 
 ENGINE = f"{sys.executable} -m fly_rules engine"
-POSITION = "fly - 0 8H 7C8DKH9SAS/9HTHJHQHAH/9CTCJC7S8S 7H7D 25,25,25 - 1"
-FLY3 = {"game": "fly", "rules": {"players": 3}, "position": POSITION}
+FLY_ONLY = f"{sys.executable} {Path(__file__).parent / 'engines' / 'fly_only.py'}"
+CASES = load_cases()
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -30,37 +33,45 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def wrapper(tmp_path: Path, body: str) -> str:
+def wrapper(tmp_path: Path, body: str, hello: str = "") -> str:
     """The command of an engine that answers as ours does, changed by ``body`` (a function ``change(request,
-    got)`` returning the answer to send)."""
+    got)`` returning the answer to send); ``hello``, a Python expression, replaces its hello."""
     script = tmp_path / "engine.py"
     loop = (
         "for line in sys.stdin:\n"
         "    request = json.loads(line)\n"
         "    if request.get('cmd') == 'quit':\n"
         "        break\n"
-        "    print(json.dumps(change(request, reply(line))), flush=True)\n"
+        f"    got = ({hello or 'None'}) if request.get('cmd') == 'hello' else None\n"
+        "    print(json.dumps(got or change(request, reply(line))), flush=True)\n"
     )
     header = "import json, sys\nfrom fly_rules.conformance.server import reply\n"
     script.write_text(header + textwrap.dedent(body) + "\n" + loop)
     return f"{sys.executable} {script}"
 
 
+def kit(command: str, **settings: object) -> tuple[int, list[str]]:
+    """The runner in this process: its exit code and printed lines."""
+    out = io.StringIO()
+    run = conform(command, out, Settings(**settings))  # type: ignore[arg-type]
+    return run.exit_code, out.getvalue().splitlines()
+
+
 def test_our_engine_passes_the_kit_through_the_line_protocol() -> None:
     """``fly-rules conform --engine "fly-rules engine"`` (both as ``python -m fly_rules``) passes every case
-    and the perft depths it checks."""
+    and the perft depths it checks, shows progress on standard error and exits with 0."""
     done = run_cli("conform", "--engine", ENGINE, "--perft-nodes", "20000")
     assert done.returncode == 0, done.stdout + done.stderr
-    cases = len(load_cases())
-    assert f"vectors: {cases} passed, 0 failed" in done.stdout
-    assert "perft: " in done.stdout
-    assert ", 0 failed" in done.stdout.splitlines()[-1]
+    assert f"vectors: {len(CASES)} passed, 0 failed" in done.stdout
+    assert f"perft positions: {len(load_perft())} passed, 0 failed" in done.stdout
+    assert done.stdout.splitlines()[-1] == "result: conformant (exit code 0)"
     assert "FAIL" not in done.stdout
+    assert f"[25/{len(CASES) + len(load_perft())}] vectors " in done.stderr
 
 
-def test_an_engine_that_drops_a_legal_action_fails_with_the_case_rules_and_difference(tmp_path: Path) -> None:
-    """A wrapper that drops the last legal action of every list of two or more: each failing case prints its id,
-    its rules and the difference, one line each, and the command exits with 1."""
+def test_a_failure_shows_the_case_its_rules_why_position_moves_and_difference(tmp_path: Path) -> None:
+    """A wrapper that drops the last legal action of every list of two or more: each failing case prints its id
+    and rule IDs, why, options, position and moves, then the difference; the exit code is 1."""
     command = wrapper(
         tmp_path,
         """
@@ -70,38 +81,74 @@ def test_an_engine_that_drops_a_legal_action_fails_with_the_case_rules_and_diffe
             return got
         """,
     )
-    out = io.StringIO()
-    assert conform(command, out, kinds=["play"], perft_nodes=0) == 1
-    lines = out.getvalue().splitlines()
-    first = lines.index("FAIL fly-start-declarations")
-    assert lines[first + 1] == '  rules: {"players": 3}'
-    assert lines[first + 2] == "  legal: missing ['exchange 7C 8C 9C TC AH']"
-    assert lines[first + 3].startswith("FAIL ")
-    refused = [case["id"] for case in load_cases() if case["kind"] == "play" and "refused" in case["expected"]]
-    assert f"FAIL {refused[0]}" not in lines  # a refusal lists no actions to drop
-    assert lines[-2].startswith("vectors: ")
-    assert not lines[-2].endswith(" 0 failed")
+    code, lines = kit(command, kinds=("play",), perft_nodes=0)
+    assert code == 1
+    case = next(c for c in CASES if c["id"] == "fly-start-declarations")
+    first = lines.index(f"FAIL fly-start-declarations [{' '.join(case['covers'])}]")
+    assert lines[first + 1 : first + 6] == [
+        f"  why: {case['why']}",
+        '  options: {"players": 3}',
+        f"  position: {case['position']}",
+        "  moves: none",
+        '  legal: missing ["exchange 7C 8C 9C TC AH"]',
+    ]
+    refused = [c["id"] for c in CASES if c["kind"] == "play" and "refused" in c["expected"]]
+    assert not any(line.startswith(f"FAIL {refused[0]} ") for line in lines)  # a refusal lists no actions to drop
+    assert lines[-1] == "result: not conformant (exit code 1)"
+
+
+def test_a_wrong_refusal_is_one_line_first(tmp_path: Path) -> None:
+    """An engine that refuses every move under FLY-4.1: the failure of a case expecting a state is one line
+    naming the refusal; of a case expecting another refusal, one line naming both."""
+    command = wrapper(
+        tmp_path,
+        """
+        def change(request, got):
+            if request.get("moves"):
+                return {"refused": {"rule": "FLY-4.1", "at": 0}}
+            return got
+        """,
+    )
+    _, lines = kit(command, ids="^fly-(follow-suit|ace-of-spades-fold-refused)$", perft_nodes=0)
+    follow = lines.index("FAIL fly-follow-suit [FLY-6.2 FLY-6.3]")
+    assert lines[follow + 5] == "  refused FLY-4.1 at move 0 (stand), expected no refusal"
+    assert not lines[follow + 6].startswith("  ")  # nothing more: the refusal says it all
+    fold = next(i for i, line in enumerate(lines) if line.startswith("FAIL fly-ace-of-spades-fold-refused "))
+    assert lines[fold + 5] == "  refused FLY-4.1 at move 0 (stand), expected FLY-5.2 at move 1 (fold)"
 
 
 def test_an_engine_without_perft_is_counted_through_legal_and_apply(tmp_path: Path) -> None:
-    """An engine that answers ``perft`` with an error has its shallow depths walked through ``legal`` and
-    ``apply``; deeper ones are skipped and said so."""
+    """An engine whose hello names no perft command has its shallow depths walked through ``legal`` and
+    ``apply``; a position with no depth that shallow is skipped and said so."""
+    command = wrapper(
+        tmp_path,
+        "def change(request, got):\n    return got\n",
+        hello='{"engine": "walker", "protocol": 2, "commands": []}',
+    )
+    code, lines = kit(command, kinds=("purchase",), perft_nodes=2000, walk_nodes=100)
+    assert code == 0
+    assert any(line.startswith("perft positions: ") and " skipped" in line for line in lines)
+    assert any("no depth within --perft-nodes" in line for line in lines)
+
+
+def test_a_protocol_1_engine_without_perft_is_walked(tmp_path: Path) -> None:
+    """Protocol 1 declares nothing: the runner asks for perft once and, answered with an error, walks."""
     command = wrapper(
         tmp_path,
         """
         def change(request, got):
             return {"error": "no perft here"} if request["cmd"] == "perft" else got
         """,
+        hello='{"engine": "old", "protocol": 1}',
     )
-    out = io.StringIO()
-    assert conform(command, out, kinds=["purchase"], perft_nodes=2000, walk_nodes=100) == 0
-    text = out.getvalue()
-    assert "perft: " in text
-    assert "skipped (no perft command; see --walk-nodes)" in text
+    code, lines = kit(command, kinds=("purchase",), perft_nodes=2000, walk_nodes=100)
+    assert code == 0
+    assert any(line.startswith("engine: old (protocol 1)") for line in lines)
 
 
 def test_walking_perft_agrees_with_the_engines_own_count() -> None:
-    """The runner's count from ``legal`` and ``apply`` answers equals the engine's perft, split by kind."""
+    """The runner's count from ``legal`` and ``apply`` answers equals the engine's perft, split by kind; past its
+    budget it stops."""
     entry = next(e for e in load_perft() if e["id"] == "fly-3-start")
     base = {k: entry[k] for k in ("game", "rules", "position", "moves")}
     assert walk_perft(answer, base, 2) == answer({"cmd": "perft", **base, "depth": 2})["perft"]
@@ -110,161 +157,181 @@ def test_walking_perft_agrees_with_the_engines_own_count() -> None:
     assert walk_perft(answer, base, 3) == {k: v for k, v in play["depths"][2].items() if k != "depth"}
     assert "error" in walk_perft(lambda request: {"error": "no"}, base, 1)
     assert "error" in walk_perft(lambda r: answer(r) if r["cmd"] == "legal" else {"nothing": 1}, base, 1)
+    assert walk_perft(answer, base, 3, budget=10) == {
+        "error": "more than 10 positions, the most the published count needs"
+    }
 
 
-def test_a_wrong_perft_count_is_a_failure(tmp_path: Path) -> None:
-    """An engine whose perft count is off by one fails that depth, naming the position, depth and counts."""
+def test_a_wrong_perft_count_is_traced_down_to_the_position(tmp_path: Path) -> None:
+    """An engine that drops the last legal action once two cards lie on the table (and counts through legal and
+    apply): the first depth that differs is printed, then divide follows the first action whose count differs
+    down to the position whose actions differ; the position stops at that depth."""
     command = wrapper(
         tmp_path,
         """
         def change(request, got):
-            if request["cmd"] == "perft":
-                got["perft"]["nodes"] += 1
+            if request["cmd"] == "legal" and len(request["moves"]) == 5 and len(got.get("legal", ())) > 1:
+                got["legal"] = got["legal"][:-1]
+            return got
+        """,
+        hello='{"engine": "dropper", "protocol": 2, "commands": []}',
+    )
+    code, lines = kit(command, kinds=("purchase",), ids="^(drf-purchase-recorded|perft:fly-3-play)$", walk_nodes=100)
+    assert code == 1
+    at = lines.index("FAIL perft:fly-3-play")
+    detail = lines[at + 1 :]
+    assert detail[3] == '  depth 3: expected {"nodes": 13, "plays": 13, "declarations": 0, "deal_ends": 0}, ' + (
+        'got {"nodes": 7, "plays": 7, "declarations": 0, "deal_ends": 0}'
+    )
+    assert detail[4].startswith("  divide 3: play ")
+    assert detail[5].startswith("  divide 2 after play ")
+    assert "the legal actions differ: missing" in detail[6]
+    assert not any(line.startswith("  depth 4") for line in detail)
+
+
+def test_capabilities_are_read_from_hello() -> None:
+    """Protocol 2's hello lists games, kinds, commands and options (names, or names to values); protocol 1
+    claims everything; another protocol or a malformed list is refused."""
+    caps = Capabilities.of(
+        {"engine": "e", "protocol": 2, "games": ["fly"], "kinds": ["play"], "options": {"fly": {"ace_rank": ["high"]}}}
+    )
+    assert caps.missing("dreyfus", "play", {}) == "game dreyfus: not in the engine's games"
+    assert caps.missing("fly", "deal", {}) == "kind deal: not in the engine's kinds"
+    assert caps.missing("fly", "play", {"players": 4, "ace_rank": "high"}) is None
+    assert caps.missing("fly", "play", {"ace_rank": "below_jack"}) == (
+        'option ace_rank="below_jack": not among the engine\'s values'
+    )
+    assert caps.missing("fly", "play", {"flush_wins": True}) == "option flush_wins: not in the engine's options"
+    assert caps.commands == {"perft", "divide"}  # a list left out claims everything
+    assert Capabilities.of({"protocol": 1}).commands == {"perft"}
+    hellos: list[tuple[dict[str, object], str]] = [
+        ({"protocol": 9}, "speaks protocol 9"),
+        ({}, "speaks protocol null"),
+        ({"protocol": 2, "games": "fly"}, "games must be a list"),
+        ({"protocol": 2, "options": []}, "options must be an object"),
+        ({"protocol": 2, "options": {"fly": 3}}, 'options of "fly" must be names'),
+    ]
+    for hello, error in hellos:
+        with pytest.raises(ValueError, match=error):
+            Capabilities.of(hello)
+
+
+@pytest.mark.parametrize("games", [("fly",), ("fly", "dreyfus")])
+def test_a_fly_only_engine_runs_green_with_dreyfus_skipped(games: tuple[str, ...]) -> None:
+    """The test suite's deliberately partial engine (tests/conformance/engines/fly_only.py: Fly only, play and
+    deal, no presets, two options left out) passes, with or without --game fly: everything it does not declare
+    is skipped, with its reason, never failed."""
+    code, lines = kit(FLY_ONLY, games=games, perft_nodes=5000)
+    assert code == 0, "\n".join(lines)
+    dreyfus = sum(c["game"] == "dreyfus" for c in CASES)
+    reason = "game dreyfus: not selected (--game)" if games == ("fly",) else "game dreyfus: not in the engine's games"
+    assert f"  {dreyfus} {reason}" in lines
+    assert any(line.endswith("option stock_exhaustion: not in the engine's options") for line in lines)
+    assert any(line.endswith("kind history: not in the engine's kinds") for line in lines)
+    assert not any(line.startswith(("FAIL", "FAULT")) for line in lines)
+
+
+def test_known_failures_are_expected_and_a_fixed_one_is_said(tmp_path: Path) -> None:
+    """A failure the known-failures file lists is KNOWN and does not fail the run; a listed case that passes is
+    FIXED; the exit code is 0."""
+    command = wrapper(
+        tmp_path,
+        """
+        def change(request, got):
+            if request["cmd"] == "purchase" and request["recorded_before_lead"]:
+                got["upper"] += 1
             return got
         """,
     )
+    known = tmp_path / "known.txt"
+    known.write_text("# ours\ndrf-purchase-recorded\ndrf-purchase-forgotten  # fixed since\n\n")
     out = io.StringIO()
-    assert conform(command, out, kinds=["purchase"], perft_nodes=40) == 1
+    args = ["conform", "--engine", command, "--kinds", "purchase", "--perft-nodes", "0", "--quiet"]
+    assert main([*args, "--known-failures", str(known)], out) == 0
     text = out.getvalue()
-    assert "FAIL perft fly-3-start depth 1\n" in text
-    assert '  expected {"nodes": 32, ' in text
+    assert "KNOWN drf-purchase-recorded [DRF-4.5]\n" in text
+    assert "FIXED drf-purchase-forgotten [DRF-10.2]: passes, but is listed as a known failure" in text
+    assert "vectors: 1 passed, 0 failed, 1 known failures, 1 known failures now passing" in text
+
+
+def test_json_and_junit_reports(tmp_path: Path) -> None:
+    """--report json and --report junit write every result, the JSON with the hello and the summary, the JUnit
+    XML with one suite per group and a failure element per failing case."""
+    command = wrapper(
+        tmp_path,
+        """
+        def change(request, got):
+            if request["cmd"] == "purchase":
+                got["upper"] += 1
+            return got
+        """,
+    )
+    json_file, xml_file = tmp_path / "report.json", tmp_path / "report.xml"
+    args = ["conform", "--engine", command, "--kinds", "purchase,settle", "--perft-nodes", "40", "--quiet"]
+    assert main([*args, "--report", "json", str(json_file), "--report", "junit", str(xml_file)], io.StringIO()) == 1
+    report = json.loads(json_file.read_text())
+    assert report["exit_code"] == 1
+    assert report["hello"]["engine"] == "fly_rules"
+    assert report["summary"]["vectors"] == {"failed": 3, "passed": 1, "skipped": len(CASES) - 4}
+    failed = next(r for r in report["results"] if r["id"] == "drf-purchase-forgotten")
+    assert failed["details"] == ["upper: expected 5, got 6"]
+    assert failed["context"]["bought"] == "2"
+    suites = ET.parse(xml_file).getroot()
+    vectors = suites.find("testsuite[@name='vectors']")
+    assert vectors is not None
+    assert vectors.get("failures") == "3"
+    failure = vectors.find("testcase[@name='drf-purchase-forgotten']/failure")
+    assert failure is not None
+    assert failure.get("message") == "upper: expected 5, got 6"
+    assert suites.find("testsuite[@name='perft']/testcase[@name='perft:fly-3-start']") is not None
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--kinds", "play,dance"], "--kinds: dance; the kinds are play, deal"),
+        (["--game", "chess"], "--games: chess; the games are fly, dreyfus"),
+        (["--id", "("], "--id '(' is not a regular expression"),
+        (["--rule", "FLY-99.1"], "--rule FLY-99.1: the specification has no such rule or section"),
+        (["--rule", "seven"], "--rule 'seven' is not a rule ID"),
+        (["--report", "html", "x.html"], "--report 'html': the formats are json, junit"),
+        (["--known-failures", "/nonexistent/known.txt"], "--known-failures: cannot read"),
+        (["--id", "no-such-case", "--perft-nodes", "0"], "no case or perft position matches the filters"),
+        (["--engine", "'unclosed"], "cannot read the engine command"),
+        (["--engine", ""], "give the engine's command"),
+    ],
+)
+def test_a_command_line_it_cannot_use_exits_with_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    """Bad filters, formats or files are one line on standard error and exit code 2."""
+    assert main(["conform", "--engine", ENGINE, "--quiet", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_filters_by_rule_and_id(capsys: pytest.CaptureFixture[str]) -> None:
+    """--rule FLY-7 runs the cases covering a FLY-7 rule; --id selects by regular expression; the rest is counted
+    as not selected."""
+    assert main(["conform", "--engine", ENGINE, "--quiet", "--rule", "FLY-7", "--perft-nodes", "0"]) == 0
+    out = capsys.readouterr().out
+    wanted = sum(any(r.startswith("FLY-7.") for r in c["covers"]) for c in CASES)
+    assert f"vectors: {wanted} passed, 0 failed" in out
+    assert f"{len(CASES) - wanted} cases and perft positions not selected (--id, --rule)" in out
 
 
 @pytest.mark.parametrize(
     ("command", "message"),
     [
-        ("", "give the engine's command"),
-        ("'unclosed", "cannot read the engine command"),
         ("/nonexistent/engine", "cannot start the engine"),
-        (f"{sys.executable} -c pass", "stopped"),
-        (f"{sys.executable} -c \"print('hello')\"", "not JSON"),
-        (f"{sys.executable} -c print(1)", "not a JSON object"),
+        (f"{sys.executable} -c pass", "the engine stopped (exit code 0)"),
+        (f"{sys.executable} -c \"print('hello')\"", "the answer is not JSON"),
+        (f"{sys.executable} -c print(1)", "the answer is not a JSON object"),
     ],
 )
-def test_a_broken_engine_is_a_clear_error(command: str, message: str) -> None:
-    """An engine that cannot be started, stops, or answers something else than a JSON object is an EngineError."""
-    with pytest.raises(EngineError, match=message):
-        conform(command, io.StringIO())
-
-
-def test_the_command_reports_a_broken_engine_and_bad_kinds(capsys: pytest.CaptureFixture[str]) -> None:
-    """``fly-rules conform`` exits with 1 and one line for an engine that stops or an unknown kind of case."""
-    assert main(["conform", "--engine", f"{sys.executable} -c pass"]) == 1
-    assert "stopped" in capsys.readouterr().err
-    assert main(["conform", "--engine", ENGINE, "--kinds", "play,dance"]) == 1
-    assert "--kinds: dance; the kinds are play, deal" in capsys.readouterr().err
-
-
-def test_an_engine_that_ignores_quit_is_stopped(tmp_path: Path) -> None:
-    """Closing an engine that does not stop when asked kills it after a while."""
-    script = tmp_path / "deaf.py"
-    script.write_text("import sys, time\nprint('{}', flush=True)\nsys.stdin.close()\ntime.sleep(60)\n")
-    engine = Engine(f"{sys.executable} {script}")
-    assert engine.ask({"cmd": "hello"}) == {}
-    engine._process.wait = _wait_once(engine._process.wait)  # type: ignore[assignment,method-assign]
-    engine.close()
-    assert engine._process.returncode is not None
-
-
-def _wait_once(wait: object) -> object:
-    calls = []
-
-    def waiting(timeout: float | None = None) -> int:
-        calls.append(timeout)
-        if len(calls) == 1:
-            raise subprocess.TimeoutExpired("engine", timeout or 0)
-        return wait()  # type: ignore[operator,no-any-return]
-
-    return waiting
-
-
-def test_the_server_answers_each_line_and_stops_at_quit() -> None:
-    """``serve`` answers one JSON line per request, skips blank lines, and stops at quit."""
-    out = io.StringIO()
-    requests = [
-        {"cmd": "legal", **FLY3, "moves": ["stand"]},
-        {"cmd": "dance"},
-        {"cmd": "legal", "game": "chess", "rules": {}, "position": POSITION, "moves": []},
-        {"cmd": "quit"},
-        {"cmd": "hello"},
-    ]
-    text = "\n\n".join(json.dumps(r) for r in requests) + "\n"
-    assert serve(io.StringIO(text), out) == 0
-    answers = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert len(answers) == 3
-    assert answers[0]["legal"][:2] == ["stand", "fold"]
-    assert answers[1]["error"].startswith("unknown command 'dance'")
-    assert answers[2] == {"error": "unknown game 'chess' (known: fly, dreyfus)"}
-    assert serve(io.StringIO('[1]\n{"cmd": "quit"}\n'), io.StringIO()) == 0
-
-
-def test_the_engine_subcommand_speaks_on_stdin_and_stdout() -> None:
-    """``python -m fly_rules engine`` reads requests from its standard input and answers on its output."""
-    done = subprocess.run(
-        [sys.executable, "-m", "fly_rules", "engine"],
-        input='{"cmd": "hello"}\n{"cmd": "apply", "game": "fly", "rules": {"players": 3}, "position": "'
-        + POSITION
-        + '", "moves": ["stand"]}\n',
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    hello, applied = (json.loads(line) for line in done.stdout.splitlines())
-    assert hello["protocol"] == 1
-    assert applied["state"]["turn"] == 2
-
-
-@pytest.mark.parametrize(
-    ("request_", "error"),
-    [
-        ({"cmd": "legal", "game": "fly", "rules": [], "position": POSITION}, "rules must be an object"),
-        ({"cmd": "legal", "game": "fly", "rules": {"colour": 1}, "position": POSITION}, "not an option"),
-        ({"cmd": "legal", **FLY3, "position": 7}, "the position as text"),
-        ({"cmd": "legal", **FLY3, "rules": {"players": 4}, "moves": []}, "are not those of the rules"),
-        ({"cmd": "legal", **FLY3, "moves": ["dance"]}, "invalid notation 'dance'"),
-        ({"cmd": "perft", **FLY3, "moves": [], "depth": 0}, "depth must be"),
-        ({"cmd": "deal", "game": "fly", "rules": {"players": 3}, "pack": "ZZ", "dealer": 0}, "invalid notation"),
-        ({"cmd": "deal", "game": "dreyfus", "rules": {}, "pack": "3C 4C", "dealer": 0}, None),
-        ({"cmd": "shuffle", "game": "fly", "rules": {"players": 3}, "seed": True}, "shuffle takes a seed"),
-        ({"cmd": "settle", "game": "dreyfus", "rules": {}, "upper": [1], "lower": [0, 0, 0]}, "settle takes"),
-        ({"cmd": "purchase", "game": "dreyfus", "rules": {}, "bought": 13}, "purchase takes"),
-        ({"cmd": "history", "game": "fly", "rules": {}, "text": 5}, "the history's TOML text"),
-        ([1], "a request is a JSON object"),
-    ],
-)
-def test_a_request_the_protocol_cannot_answer_gets_an_error(request_: object, error: str | None) -> None:
-    """Malformed requests get an ``error`` naming what is wrong (never a traceback)."""
-    got = reply(json.dumps(request_))
-    if error is None:
-        assert got == {"refused": {"rule": "DRF-1.2", "at": -1}}
-    else:
-        assert error in got["error"]
-
-
-def test_a_missing_extra_is_an_error_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without tomli-w (the cli extra) a history request is answered with an error naming the extra."""
-    monkeypatch.setitem(sys.modules, "tomli_w", None)
-    case = next(c for c in load_cases() if c["id"] == "rec-history-replays")
-    got = reply(json.dumps({"cmd": "history", "game": "fly", "rules": case["rules"], "text": case["text"]}))
-    assert got["error"].endswith("install fly_rules[cli]")
-
-
-def test_refusals_of_a_deal_and_of_rules() -> None:
-    """A dealer off the table, a Dreyfus deal number below zero, rules a rule refuses, and a history from a seed."""
-    pack = " ".join(str(c) for c in __import__("fly_rules").fly.FlyRules(players=3).deck)
-    assert answer({"cmd": "deal", "game": "fly", "rules": {"players": 3}, "pack": pack, "dealer": 5}) == {
-        "refused": {"rule": "FLY-1.2", "at": -1}
-    }
-    assert answer({"cmd": "legal", **FLY3, "rules": {"players": 9}, "moves": []}) == {
-        "refused": {"rule": "FLY-1.1", "at": -1}
-    }
-    dreyfus_pack = next(c for c in load_cases() if c["id"] == "drf-deal-packets")["pack"]
-    assert "error" in reply(
-        json.dumps(
-            {"cmd": "deal", "game": "dreyfus", "rules": {}, "pack": dreyfus_pack, "dealer": 0, "deal_number": -1}
-        )
-    )
-    seeded = '[game]\nformat = "fly_rules history"\n'
-    assert "refused" in answer({"cmd": "history", "game": "fly", "rules": {"players": 3}, "text": seeded})
+def test_an_engine_that_cannot_say_hello_is_an_engine_failure(command: str, message: str) -> None:
+    """An engine that cannot be started, stops, or answers its hello with something other than a JSON object:
+    nothing is run, the problem is one line, and the exit code is 3."""
+    code, lines = kit(command, kinds=("purchase",))
+    assert code == 3
+    assert any(line.startswith("problem: the engine gave no hello: ") and message in line for line in lines)
+    assert lines[-1] == "result: the engine or the run failed (exit code 3)"

@@ -136,18 +136,18 @@ def test_differences_name_each_field_and_the_actions_missing_or_extra() -> None:
     expected = {"legal": ["stand", "play AS"], "turn": 1}
     got = {"legal": ["play AS", "play KH", "play KH"], "turn": 2, "phase": "play"}
     assert differences(expected, got) == [
-        "legal: missing ['stand']; extra ['play KH', 'play KH']; listed twice ['play KH']",
+        'legal: missing ["stand"]; extra ["play KH", "play KH"]; listed twice ["play KH"]',
         'phase: not expected, got "play"',
         "turn: expected 1, got 2",
     ]
     assert differences(expected, {"turn": 1}) == ['legal: expected ["stand", "play AS"], missing']
     assert differences(expected, {"legal": ["play 10s", "stand"], "turn": 1}) == [
-        "legal: missing ['play AS']; extra ['play TS']"
+        'legal: missing ["play AS"]; extra ["play TS"]'
     ]
     assert differences(expected, {"error": "boom"}) == ["error: boom"]
     assert differences(expected, {"legal": ["jump"], "turn": 1})[0].startswith("legal: invalid notation 'jump'")
     assert differences(expected, {"legal": "stand", "turn": 1}) == [
-        "legal: expected a list of action texts, got 'stand'"
+        'legal: expected a list of action texts, got "stand"'
     ]
 
 

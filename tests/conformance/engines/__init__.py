@@ -1,0 +1,1 @@
+"""Engines the conformance tests run the kit against, each a script started as its own process."""
