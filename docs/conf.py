@@ -97,6 +97,7 @@ html_theme = "furo"
 html_title = f"fly_rules {release}"
 html_static_path = ["_static"]
 html_css_files = ["rulebook.css"]
+html_favicon = "_static/favicon.svg"  # a card with a spade: no page asks for a missing /favicon.ico
 html_show_sourcelink = False
 
 

@@ -15,14 +15,16 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from fly_rules import RuleViolation, fly
-from fly_rules.actions import Exchange
-from fly_rules.bots import make_bot
+from fly_rules import RuleViolation, fly, registry
+from fly_rules.actions import Exchange, Fold, Stand
+from fly_rules.bots import HINT_BOT, make_bot
+from fly_rules.engine import Phase
 from fly_rules.errors import FlyRulesError
-from fly_rules.narration import action_lines, card_symbols, outcome_lines
+from fly_rules.narration import action_lines, action_shown, card_symbols, outcome_lines
 from fly_rules.notation import dump_history, load_history, parse_position
 from fly_rules.notation.games import deal_of, finished_deal, make_rules, new_game
 from fly_rules.notation.position import _move, _parse_move
+from fly_rules.registry import seat_text
 from fly_rules.spec import RULE_ID, load_rules
 from fly_rules.svg import deal_picture
 
@@ -38,7 +40,13 @@ def refusal(error: FlyRulesError, move: str = "") -> dict[str, Any]:
     if rule is None and cited:  # an option or notation error that names its rule at the start
         rule, detail = cited.group(1), detail[cited.end() :]
     found = _RULES.get(rule) if rule else None
-    return {"move": move, "rule": rule, "title": found.title if found else "", "detail": card_symbols(detail)}
+    return {
+        "move": move,
+        "rule": rule,
+        "title": found.title if found else "",
+        "detail": card_symbols(detail),
+        "href": f"rules/{found.file.removesuffix('.md')}.html#{found.id}" if found else None,  # from the site's root
+    }
 
 
 def records_text(deal: Any) -> list[str]:
@@ -68,8 +76,7 @@ def try_position(position: str, moves: str = "") -> dict[str, Any]:
         except FlyRulesError as error:
             refused = refusal(error, token)
             break
-        lines = [s.strip() for s in action_lines(deal, after, mover, action)]
-        steps.append({"move": token, "seat": mover, "lines": lines, "records": _record_changes(deal, after)})
+        steps.append({"move": token, "seat": mover, "lines": _told(action_lines(deal, after, mover, action))})
         deal = after
     return {
         "error": None,
@@ -100,54 +107,40 @@ def _extended(position: str, taken: list[str], deal: Any) -> str:
     return " ".join(fields)
 
 
-def _record_changes(before: Any, done: Any) -> list[str]:
-    """Why each record moved from deal ``before`` to deal ``done``: for Fly a trick, the A♠ bonus, a remise,
-    an overshoot (FLY-8, FLY-9)."""
-    if before.game != "fly":
-        return _dreyfus_changes(before, done)
-    out = []
-    new_trick = len(done.completed) > len(before.completed)
-    taker = done.leader if new_trick else None
-    for seat, (old, new) in enumerate(zip(before.records, done.records, strict=True)):
-        if old == new:
-            continue
-        why = []
-        if seat == taker:
-            bonus = seat == before.ace_of_spades_holder and before.tricks_taken[seat] == 0
-            if new == 0:
-                rules = "FLY-8.3, FLY-9.3, FLY-9.1" if bonus else "FLY-9.1"
-                words = "the trick and the A♠ bonus bring" if bonus else "the trick brings"
-                why.append(f"{words} the record to exactly 0 ({rules})")
-            elif new > old:
-                why.append("the trick would take the record below 0: it is set back to 25 (FLY-9.2)")
-            elif bonus:
-                why.append(f"a trick and the A♠ bonus write off {old - new} (FLY-8.2, FLY-8.3)")
-            else:
-                why.append(f"a trick writes off {old - new} (FLY-8.2)")
-        elif new - old == 10:
-            why.append("the A♠ holder took no trick: 10 added (FLY-8.5)")
-        elif new - old == 5:
-            why.append("no trick taken: a remise of 5 (FLY-8.4)")
-        else:
-            why.append("the record changed")
-        out.append(f"seat {seat}: {old} → {new}: {'; '.join(why)}")
-    return out
+def _told(lines: list[str]) -> list[str]:
+    """The narration's lines for a page, each told once: stripped of the terminal's indent."""
+    return [line.strip() for line in lines if line.strip()]
 
 
-def _dreyfus_changes(before: Any, done: Any) -> list[str]:
-    """Why each Dreyfus record moved: a purchase (DRF-4.5), undertricks and overtricks at the deal's end
-    (DRF-7.3, DRF-7.2)."""
-    out = []
-    for seat, (bu, au, bl, al) in enumerate(zip(before.upper, done.upper, before.lower, done.lower, strict=True)):
-        why = []
-        if au != bu:
-            reason = "undertricks go into the upper record (DRF-7.3)" if done.is_over else "the purchase (DRF-4.5)"
-            why.append(f"upper {bu} → {au}: {reason}")
-        if al != bl:
-            why.append(f"lower {bl} → {al}: overtricks go into the lower record (DRF-7.2)")
-        if why:
-            out.append(f"seat {seat}: {'; '.join(why)}")
-    return out
+def status_text(state: Any, seat: int) -> str:
+    """One line on what the table shows: the game and deal, the trumps and stock or talon, the trick in
+    progress and whose turn it is (the page's status line; its words are the terminal's)."""
+    deal: Any = deal_of(state)
+    if state.is_over:
+        return " ".join(outcome(state))
+    view = deal.view(seat)
+    game = registry.game_of(deal)
+    trick = ", ".join(f"{seat_text(s)} {c.symbol}" for s, c in view.trick)
+    phase = "exchange" if deal.phase is Phase.EXCHANGE else "play"
+    turn = f"{seat_text(state.to_move)} to move"
+    if state.to_move == seat:
+        legal = state.legal_actions()
+        open_ = ["give up cards" if phase == "exchange" else "play a card"]
+        open_ += [word for word, action in (("stand", Stand()), ("fold", Fold())) if action in legal]
+        turn = "your turn: " + (", ".join(open_[:-1]) + " or " + open_[-1] if len(open_) > 1 else open_[0])
+    parts = [
+        f"{game.title}, deal {deal.deal_number + 1}, {phase}",
+        game.words.describe(view)[0].strip(),
+        f"trick: {trick}" if trick else "no trick in play",
+        turn,
+    ]
+    return " · ".join(parts)
+
+
+def _over(done: Any, after: Any) -> str:
+    """The status line at the end of a deal."""
+    said = f"{registry.game_of(done).title}, deal {done.deal_number + 1} is over"
+    return " ".join([said + ".", *outcome(after)]) if after.is_over else said
 
 
 class Session:
@@ -161,6 +154,14 @@ class Session:
         others = [s for s in range(players) if s != seat]
         self.bots = {s: make_bot(bots[min(k, len(bots) - 1)], state.rules) for k, s in enumerate(others)}
         self.rng = random.Random(f"{state.seed}:play:{len(state.actions)}")
+        self.hint_bot = make_bot(HINT_BOT, state.rules)
+        previous = state.previous_deal
+        first = deal_of(new_game(state.rules, seed=state.seed, dealer=state.first_dealer))
+        self.deal_start = records_text(first if previous is None else previous)
+
+    def _picture(self, deal: Any = None) -> str:
+        """The table as the reader sees it: the current deal's, or the finished ``deal``'s last trick."""
+        return str(deal_picture((deal or deal_of(self.state)).view(self.seat), last_trick=True))
 
     def _event(self, before: Any, after: Any, mover: int, action: Any) -> dict[str, Any]:
         old: Any = deal_of(before)
@@ -172,15 +173,32 @@ class Session:
             trick = {"cards": cards, "taker": new.leader}
         elif old.game == "dreyfus" and len(new.tricks) > len(old.tricks):
             trick = {"cards": [[s, c.symbol] for s, c in new.tricks[-1]], "taker": new.leader}
-        return {
+        event = {
             "seat": mover,
             "move": _move(action) if mover == self.seat or not _hidden(action) else _hidden(action),
-            "lines": [s.strip() for s in action_lines(before, after, mover, action, self.seat)],
+            "lines": _told(action_lines(before, after, mover, action, self.seat)),
             "trick": trick,
-            "records": _record_changes(old, new),
             "deal_over": done is not None,
             "deal_records": records_text(done) if done is not None else None,
             "deal_number": old.deal_number,
+            "summary": None if done is None else self._summary(done, after),
+            "status": status_text(after, self.seat) if done is None else _over(done, after),
+            "picture": self._picture(done),
+        }
+        if done is not None:
+            self.deal_start = records_text(done)
+        return event
+
+    def _summary(self, done: Any, after: Any) -> dict[str, Any]:
+        """The end of a deal: each seat's tricks and record before and after it, and the match's outcome
+        when it is over."""
+        return {
+            "deal_number": done.deal_number,
+            "tricks": list(done.tricks_taken),
+            "before": self.deal_start,
+            "after": records_text(done),
+            "label": "record" if done.game == "fly" else "upper/lower",
+            "outcome": outcome(after),
         }
 
     def advance(self) -> list[dict[str, Any]]:
@@ -207,6 +225,14 @@ class Session:
         events = [self._event(before, self.state, self.seat, action), *self.advance()]
         return {"refused": None, "events": events, "view": self.view()}
 
+    def hint(self) -> dict[str, Any]:
+        """What the hint bot would do in the reader's place, from the reader's view only."""
+        if self.state.is_over or self.state.to_move != self.seat:
+            return {"move": None, "text": "", "bot": HINT_BOT}
+        rng = random.Random(f"{self.state.seed}:hint:{len(self.state.actions)}")
+        action = self.hint_bot.choose(self.state.view(self.seat), self.state.legal_actions(), rng)
+        return {"move": _move(action), "text": action_shown(action), "bot": HINT_BOT}
+
     def view(self) -> dict[str, Any]:
         """What the reader sees: the hand, the legal moves, the trick, the records, the picture."""
         deal = deal_of(self.state)
@@ -227,7 +253,8 @@ class Session:
             "records": records_text(deal),
             "over": self.state.is_over,
             "outcome": outcome(self.state),
-            "picture": str(deal_picture(view, last_trick=True)),
+            "status": status_text(self.state, self.seat),
+            "picture": self._picture(),
         }
 
     def history(self) -> str:
@@ -287,6 +314,12 @@ def act(move: str) -> dict[str, Any]:
     return _session.act(move)
 
 
+def hint() -> dict[str, Any]:
+    """The hint bot's choice for the reader in the current match (:data:`fly_rules.bots.HINT_BOT`)."""
+    assert _session is not None, "no match started"
+    return _session.hint()
+
+
 def history() -> str:
     """The current match's history text."""
     assert _session is not None, "no match started"
@@ -331,6 +364,7 @@ _CALLS: dict[str, Callable[..., Any]] = {
     "new_match": new_match,
     "load_match": load_match,
     "act": act,
+    "hint": hint,
     "history": history,
     "play_through": play_through,
 }

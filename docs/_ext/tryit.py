@@ -111,7 +111,7 @@ def play_table_html() -> str:
         '<label>Seed <input name="seed" value="1" size="8"></label>'
         f'<label>Deals at most <input name="max_deals" type="number" min="1" max="1000000" value="{PLAY_MAX_DEALS}" '
         'size="5"></label>'
-        '<button type="submit" name="start">Load the engine and start a match</button>'
+        '<button type="submit" name="start" class="fly-primary">Start a match</button>'
         '<label class="fly-play-load">Continue a saved history <input name="history" type="file" accept=".toml">'
         "</label></form>"
         f'<div class="fly-play" id="fly-play"><p class="fly-live-notice">The table needs JavaScript and the site '

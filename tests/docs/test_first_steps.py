@@ -4,10 +4,13 @@ environment (the network is needed, as for any ``pip install``)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import socket
 import subprocess
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,6 +39,14 @@ def _copy(target: Path) -> None:
             shutil.copy2(source, target / name)
 
 
+def _outside_any_venv() -> dict[str, str]:
+    """The environment with no virtual environment on ``PATH`` or named: a fresh shell's."""
+    path = [p for p in os.environ["PATH"].split(os.pathsep) if not (Path(p) / "activate").exists()]
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
+    env["PATH"] = os.pathsep.join(path)
+    return env
+
+
 def test_the_marked_blocks_are_the_install_and_quick_start() -> None:
     """Each page marks its install and quick start blocks: a venv made, the package installed from the
     checkout and from a wheel found by a glob, the command run through the venv's own path."""
@@ -59,9 +70,7 @@ def test_the_readme_and_docs_first_steps_run_verbatim(tmp_path: Path) -> None:
     then tells), ``simulate``, ``show``, ``rules`` and ``conform`` run, the wheel's command cites FLY-8.3
     with its sources, which the wheel ships."""
     _copy(tmp_path)
-    path = [p for p in os.environ["PATH"].split(os.pathsep) if not (Path(p) / "activate").exists()]
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
-    env["PATH"] = os.pathsep.join(path)
+    env = _outside_any_venv()
     told = ""
     for page in PAGES:
         for block in blocks(page):
@@ -89,3 +98,69 @@ def test_the_readme_and_docs_first_steps_run_verbatim(tmp_path: Path) -> None:
     assert seeds
     assert "_seeds" in seeds[-1]  # the wheel's own copy of the cited documents, not the checkout's
     assert (Path(seeds[-1]) / "000_6577f99cc57481c5.txt").is_file()
+
+
+DOCS_SITE = re.compile(r"^<!-- docs-site: run -->\n```sh\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_the_readme_docs_section_builds_a_site_whose_table_starts_a_match(tmp_path: Path) -> None:
+    """The README's "Build and open the docs" lines run in order in a fresh copy of the checkout (after the
+    venv its Install section makes): they install, assemble the live engine and build the site; its last
+    line serves the site (on a free port instead of 8000, which may be taken), and a match starts on
+    ``play.html`` in chromium, the table showing three seats and the reader's legal moves."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (block,) = DOCS_SITE.findall(readme)
+    *lines, serve = [line for line in block.splitlines() if line.strip()]
+    assert any("scripts/web-assets" in line for line in lines)  # the live engine, or no table
+    command, _, _ = serve.partition("#")
+    assert command.split() == ["python3", "-m", "http.server", "-d", "docs/_build/html", "8000"]
+    _copy(tmp_path)
+    env = _outside_any_venv()
+    script = "python3 -m venv .venv\n" + "\n".join(lines)
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert "live engine assembled" in done.stdout
+    assert (tmp_path / "docs/_build/html/_static/live/pyodide/pyodide-lock.json").is_file()
+    port = _free_port()
+    served = subprocess.Popen(
+        [*command.split()[:-1], str(port), "--bind", "127.0.0.1"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+            time.sleep(0.2)
+        started = subprocess.run(
+            ["node", str(tmp_path / "tests/web/start_match.mjs"), f"http://127.0.0.1:{port}"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+    finally:
+        served.terminate()
+        served.wait(timeout=30)
+    assert started.returncode == 0, started.stdout + started.stderr
+    assert re.search(r"^table: your-turn; seats 3; legal s f x", started.stdout, flags=re.MULTILINE), started.stdout
+    assert "your turn" in started.stdout

@@ -26,12 +26,14 @@ export function native(name, ...args) {
   return JSON.parse(out);
 }
 
-export const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+// `fly-rules ARGS` run by native CPython with `input` on its standard input: what it printed.
+export function terminal(args, input) {
+  return execFileSync(PYTHON, ["-m", "fly_rules", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, PYTHONPATH: ROOT },
+    encoding: "utf8",
+    input,
+  });
+}
+
+export { CHROMIUM_FLAGS } from "./flags.mjs";

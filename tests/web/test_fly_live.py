@@ -4,12 +4,13 @@ this folder check that Pyodide gives the same answers)."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import re
 import sys
 from pathlib import Path
-from typing import Any
 
+from fly_rules.bots import HINT_BOT
 from fly_rules.cli import main
 from fly_rules.notation import load_history
 
@@ -29,6 +30,7 @@ def test_fly_6_3_try_position_refuses_a_revoke_with_its_rule_and_stops_there() -
         "rule": "FLY-6.3",
         "title": "Following suit",
         "detail": "must follow suit (A♥ led, 7♦ played)",  # the screen's one notation: symbols
+        "href": "rules/fly.html#FLY-6.3",  # the rulebook's entry, from the site's root
     }
     assert [step["move"] for step in answer["steps"]] == ["pAH"]
     assert answer["to_move"] == 1
@@ -54,46 +56,42 @@ def test_try_position_answers_bad_notation_with_the_reason() -> None:
     assert "not s, f" in LIVE.try_position(CASE1, "q7")["refused"]["detail"]
 
 
-def test_fly_8_session_explains_every_record_change_by_its_rule() -> None:
-    """FLY-8.2, FLY-8.3, FLY-8.4, FLY-8.5, FLY-9.1, FLY-9.2: each record change of whole seeded matches is
-    explained by the rule whose arithmetic it follows."""
-    steps = {"FLY-8.2": {-1}, "FLY-8.4": {5}, "FLY-8.5": {10}}
-    seen = set()
-    for seed in range(6):
-        for event_records in _record_lines(LIVE.play_events("fly", 4, "default", str(seed), 0, "random")):
-            old, new, why = re.fullmatch(r"seat \d: (\d+) → (\d+): (.*)", event_records).groups()  # type: ignore[union-attr]
-            rules = set(re.findall(r"FLY-\d+\.\d+", why))
-            seen |= rules
-            change = int(new) - int(old)
-            if "FLY-9.3" in rules:
-                assert int(new) == 0
-            elif "FLY-8.3" in rules:
-                assert -change - 1 in {5, 10}
-            elif "FLY-9.2" in rules:
-                assert int(new) == 25
-            elif "FLY-9.1" in rules:
-                assert int(new) == 0
-            else:
-                (rule,) = rules
-                assert change in steps[rule]
-    assert {"FLY-8.2", "FLY-8.3", "FLY-8.4", "FLY-8.5", "FLY-9.1"} <= seen
+_RECORD_LINE = re.compile(r"seat (\d): (?:record|upper|lower|no trick)")
+_DEAL_END = re.compile(r"records by seat|tricks \(")
+
+
+def test_fly_8_drf_7_each_record_change_is_told_once_after_its_trick() -> None:
+    """FLY-8.3, FLY-8.4, DRF-4.5, DRF-7.2, DRF-7.3: the page's story of whole seeded matches tells each
+    record change once (one line a seat an action), after the trick that caused it, in the terminal's words
+    with its rule; and each deal's end once."""
+    cited: set[str] = set()
+    matches = [("fly", 4, str(seed)) for seed in range(6)] + [("dreyfus", 3, "3")]
+    for game, players, seed in matches:
+        events = LIVE.play_events(game, players, "default", seed, 0, "random")
+        for event in events:
+            seats = [match.group(1) for match in map(_RECORD_LINE.match, event["lines"]) if match]
+            assert len(seats) == len(set(seats)), event["lines"]  # no seat's change told twice
+            if event["trick"]:
+                assert event["lines"][0].startswith("trick "), event["lines"]  # the trick, then what it did
+            cited |= set(re.findall(r"\[((?:FLY|DRF)-\d+\.\d+)\]", " ".join(event["lines"])))
+        ends = [line for event in events for line in event["lines"] if _DEAL_END.match(line)]
+        assert len(ends) == sum(event["deal_over"] for event in events) == len({e["deal_number"] for e in events})
+    assert {"FLY-8.2", "FLY-8.3", "FLY-8.4", "DRF-4.5", "DRF-7.2", "DRF-7.3"} <= cited
 
 
 def test_fly_9_2_an_overshoot_is_explained() -> None:
     """FLY-9.3, FLY-9.2: under stop_mode="end_of_deal" seat 1 reaches 0 with the A♠ bonus, plays on, and his
-    next trick sets his record back to 25."""
+    next trick sets his record back to 25; each told once, after the trick."""
     position = CASE1.replace("fly - ", "fly stop_mode=end_of_deal ").replace("25,25,25", "25,1,25")
     steps = LIVE.try_position(position, "pAH pAS p7H p7D pAC p8C")["steps"]
-    assert steps[2]["records"] == [
-        "seat 1: 1 → 0: the trick and the A♠ bonus bring the record to exactly 0 (FLY-8.3, FLY-9.3, FLY-9.1)"
+    assert steps[2]["lines"] == [
+        "trick 1: 0:A♥  1:A♠  2:7♥  -> seat 1 takes it (record 0)",
+        "seat 1: record 1 -> 0: -1 for the trick [FLY-8.2], -5 A♠ bonus [FLY-8.3], below 0: exemption, 0 [FLY-9.3]",
     ]
-    assert steps[5]["records"] == [
-        "seat 1: 0 → 25: the trick would take the record below 0: it is set back to 25 (FLY-9.2)"
+    assert steps[5]["lines"] == [
+        "trick 2: 1:7♦  2:A♣  0:8♣  -> seat 1 takes it (record 25)",
+        "seat 1: record 0 -> 25: -1 for the trick [FLY-8.2], overshoot: back to 25 [FLY-9.2]",
     ]
-
-
-def _record_lines(events: list[dict[str, Any]]) -> list[str]:
-    return [line for event in events for line in event["records"]]
 
 
 def test_fly_4_2_session_hides_the_cards_the_others_exchange() -> None:
@@ -203,19 +201,53 @@ def test_call_answers_in_json() -> None:
     assert json.loads(LIVE.call("try_position", json.dumps([CASE1, ""])))["to_move"] == 0
 
 
-def test_drf_4_5_7_2_7_3_session_explains_dreyfus_records() -> None:
-    """DRF-4.5, DRF-7.2, DRF-7.3: a purchase adds the cards bought to the upper record; overtricks go into
-    the lower record, undertricks into the upper record at the deal's end."""
-    seen = set()
-    for event in LIVE.play_events("dreyfus", 3, "default", "3", 0, "rule-of-thumb"):
-        for line in event["records"]:
-            for old, new, rule in re.findall(r"(\d+) → (\d+): [^;(]*\((DRF-\d\.\d)\)", line):
-                seen.add(rule)
-                if rule == "DRF-4.5":
-                    bought = re.fullmatch(r"x(\d) cards", event["move"])
-                    count = int(bought.group(1)) if bought else (len(event["move"]) - 1) // 2
-                    assert int(new) - int(old) == count
-                else:
-                    assert int(new) > int(old)
-                    assert (rule == "DRF-7.3") == ("upper" in line.split(f"{old} →")[0].split(";")[-1])
-    assert seen == {"DRF-4.5", "DRF-7.2", "DRF-7.3"}
+def test_fly_8_4_each_deal_ends_with_a_summary_of_tricks_and_records_before_and_after() -> None:
+    """FLY-8.4, DRF-7.3: the event that ends a deal carries its summary (each seat's tricks, its record
+    before and after the deal, the match's outcome once it is over) and the finished deal's picture; one
+    deal's "after" is the next one's "before"."""
+    for game, players in (("fly", 3), ("dreyfus", 3)):
+        events = LIVE.play_events(game, players, "default", "5", 0, "rule-of-thumb", 3)
+        summaries = [event["summary"] for event in events if event["deal_over"]]
+        assert [s["deal_number"] for s in summaries] == [0, 1, 2]
+        first = "25" if game == "fly" else "0/0"
+        assert summaries[0]["before"] == [first] * 3
+        for earlier, later in itertools.pairwise(summaries):
+            assert later["before"] == earlier["after"]
+        for summary, event in zip(summaries, (e for e in events if e["deal_over"]), strict=True):
+            assert summary["after"] == event["deal_records"]
+            assert sum(summary["tricks"]) in {5, 12} or game == "fly"  # Fly: folded seats and stopped deals
+            assert event["status"].endswith(f"deal {summary['deal_number'] + 1} is over") or summary["outcome"]
+            assert event["picture"].startswith("<svg")
+        assert summaries[-1]["outcome"][0].startswith("Match over after 3 deal(s)")
+        assert all(not s["outcome"] for s in summaries[:-1])
+        assert summaries[0]["label"] == ("record" if game == "fly" else "upper/lower")
+
+
+def test_the_status_line_names_the_trumps_the_stock_the_trick_and_whose_turn() -> None:
+    """The line above the table: the deal and phase, the trump card and stock (Fly) or trumps and talon
+    (Dreyfus), the trick in progress card by card, and whose turn it is with what may be done."""
+    view = LIVE.new_match("fly", 3, "default", "4", 0, "rule-of-thumb")["view"]
+    assert view["status"] == (
+        "Fly, deal 1, exchange · trump card Q♦; stock 12 cards · no trick in play · "
+        "your turn: give up cards, stand or fold"
+    )
+    view = LIVE.act("s")["view"]
+    assert view["status"] == (
+        "Fly, deal 1, play · trump card Q♦; stock 12 cards · trick: seat 2 A♦ · your turn: play a card"
+    )
+    view = LIVE.new_match("dreyfus", 3, "default", "3", 0, "rule-of-thumb")["view"]
+    assert view["status"].startswith("Dreyfus, deal 1, exchange · trumps ♠; talon 2 cards · no trick in play · ")
+    assert view["status"].endswith("your turn: give up cards or stand")  # no fold in Dreyfus
+
+
+def test_hint_is_a_legal_move_of_the_hint_bot_from_the_readers_view() -> None:
+    """The hint button's answer: the hint bot's choice (fly_rules.bots.HINT_BOT) among the legal moves,
+    the same for the same position; nothing when it is not the reader's turn or the match is over."""
+    view = LIVE.new_match("fly", 4, "default", "2", 1, "rule-of-thumb")["view"]
+    hinted = LIVE.hint()
+    assert hinted["bot"] == HINT_BOT
+    assert hinted["move"] in view["legal"]
+    assert LIVE.hint() == hinted  # seeded by the position
+    match = LIVE.play_through("fly", 3, "default", "2", 0, "rule-of-thumb", 1)
+    assert match["outcome"]
+    assert LIVE.hint()["move"] is None

@@ -77,3 +77,18 @@ export function el(tag, text, className) {
   if (className) node.className = className;
   return node;
 }
+
+// The site's root (engine.js is in _static/live/): where a refusal's link to the rulebook starts.
+const SITE_ROOT = new URL("../../", import.meta.url);
+
+// A refusal as a paragraph: the move, the rule (a link to the rulebook) and its title, what was wrong.
+export function refusalNode(refused, className = "fly-refused") {
+  const line = el("p", `Refused${refused.move ? ": " + moveText(refused.move) : ""}. `, className);
+  if (refused.rule) {
+    const link = el("a", refused.rule);
+    if (refused.href) link.href = new URL(refused.href, SITE_ROOT).href;
+    line.append(link, ` (${refused.title}): `);
+  }
+  line.append(refused.detail);
+  return line;
+}

@@ -1,38 +1,59 @@
 // The play page: a match of Fly or Dreyfus against the library's bots, the engine in a Web Worker.
-// The reader's hand is cards to click; in the exchange the cards to throw are selected, then
-// "Exchange"; every refusal is answered with the rule and its reason. All text goes in with textContent.
-import { call, cardSymbol, el, FILE_NOTICE, isRed, moveText, servedOverFile, svgNode } from "./engine.js";
+// The table is the picture: the reader's cards are clicked there (or chosen with the arrow keys and
+// Enter); in the exchange the cards to throw are selected, then "Exchange". Each bot's card appears in
+// turn, a summary closes each deal, every refusal names its rule. All text goes in with textContent.
+import { call, cardSymbol, el, FILE_NOTICE, moveText, refusalNode, servedOverFile, svgNode } from "./engine.js";
 
 const form = document.getElementById("fly-play-settings");
 const table = document.getElementById("fly-play");
 let view = null;
 let selected = new Set();
+let hinted = new Set();
+let drawnCards = new Set();
 let busy = false;
 let lastDeal = null;
+let focusedCard = null;
 
-const status = el("p", "Choose the game and press Start: the engine (about 12 MB) loads then.", "fly-status");
-status.id = "fly-play-status";
-const message = el("p", "", "fly-refused");
-message.id = "fly-play-message";
-const drawn = el("p", "", "fly-drawn");
-drawn.id = "fly-play-drawn";
-const handRow = el("div", null, "fly-hand");
-handRow.id = "fly-play-hand";
-const actions = el("div", null, "fly-actions");
-const picture = el("figure", null, "fly-table");
-const lastTrick = el("p", "", "fly-last-trick");
-lastTrick.id = "fly-play-last-trick";
-const records = el("p", "", "fly-records");
-records.id = "fly-play-records";
-const log = el("div", null, "fly-log");
-log.id = "fly-play-log";
-const tools = el("div", null, "fly-tools");
+function named(tag, id, className, text) {
+  const node = el(tag, text, className);
+  node.id = id;
+  return node;
+}
+
+const board = named("section", "fly-play-board", "fly-board");
+board.setAttribute("aria-label", "The card table");
+const status = named("p", "fly-play-status", "fly-status", "Choose the game and press Start: the engine (about 12 MB) loads then.");
+status.setAttribute("aria-live", "polite");
+const speed = el("select");
+speed.name = "speed";
+for (const [value, label] of [["0", "at once"], ["350", "quick"], ["800", "normal"], ["1500", "slow"]]) {
+  const option = el("option", label);
+  option.value = value;
+  speed.append(option);
+}
+speed.value = "800";
+const speedLabel = el("label", "Bots' cards ", "fly-speed");
+speedLabel.append(speed);
+const head = el("div", null, "fly-board-head");
+head.append(status, speedLabel);
+const picture = named("figure", "fly-play-picture", "fly-table fly-play-picture");
+const summary = named("div", "fly-play-summary", "fly-summary");
+summary.hidden = true;
+summary.setAttribute("role", "dialog");
+summary.setAttribute("aria-label", "The end of the deal");
+const actions = named("div", "fly-play-actions", "fly-actions");
+const message = named("p", "fly-play-message", "fly-message");
+message.setAttribute("aria-live", "polite");
+board.append(head, picture, actions, message);
 const download = el("button", "Download the history (TOML)");
 download.type = "button";
 download.name = "download";
 download.disabled = true;
+const tools = el("div", null, "fly-tools");
 tools.append(download);
-table.replaceChildren(status, message, handRow, drawn, actions, lastTrick, records, picture, tools, el("h3", "What happened"), log);
+const log = named("div", "fly-play-log", "fly-log");
+table.replaceChildren(board, tools, el("h3", "What happened"), log);
+table.dataset.state = "idle";
 
 function syncSettings() {
   const game = form.game.value;
@@ -44,6 +65,8 @@ function syncSettings() {
 form.game.addEventListener("change", syncSettings);
 syncSettings();
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 function logLine(text, className, data = {}) {
   const line = el("p", text, className);
   for (const [key, value] of Object.entries(data)) line.dataset[key] = value;
@@ -51,31 +74,77 @@ function logLine(text, className, data = {}) {
   log.scrollTop = log.scrollHeight;
 }
 
-function showEvents(events) {
+// The story of one event, each thing told once: the declaration or the trick, then what it did to the
+// records, in the narration's words (the terminal's).
+function logEvent(event) {
+  if (event.deal_number !== lastDeal) {
+    lastDeal = event.deal_number;
+    logLine(`Deal ${event.deal_number + 1}`, "fly-deal");
+  }
+  for (const line of event.lines) {
+    const trick = line.startsWith("trick ") && event.trick;
+    logLine(line, trick ? "fly-trick" : /^seat \d: |^records |^tricks /.test(line) ? "fly-record" : "", trick ? { deal: event.deal_number, taker: event.trick.taker } : {});
+  }
+  if (event.deal_over) {
+    logLine(`Deal ${event.deal_number + 1} is over.`, "fly-deal-end", { deal: event.deal_number, records: JSON.stringify(event.deal_records) });
+  }
+}
+
+function showPicture(svgText) {
+  const svg = svgNode(svgText);
+  svg.setAttribute("role", "img");
+  picture.replaceChildren(svg, summary);
+  return svg;
+}
+
+// The end of a deal over the table: each seat's tricks and record before and after, the match's outcome
+// when it is over; the reader closes it (a click, Enter) and the next deal is shown.
+function showSummary(s) {
+  summary.replaceChildren(el("h4", `Deal ${s.deal_number + 1} is over`));
+  const grid = el("table");
+  const header = el("tr");
+  for (const title of ["", "tricks", s.label]) header.append(el("th", title));
+  grid.append(header);
+  s.tricks.forEach((tricks, seat) => {
+    const row = el("tr", null, seat === view.seat ? "fly-you" : "");
+    row.append(el("th", seat === view.seat ? `seat ${seat} (you)` : `seat ${seat}`), el("td", String(tricks)));
+    row.append(el("td", s.before[seat] === s.after[seat] ? s.after[seat] : `${s.before[seat]} → ${s.after[seat]}`));
+    grid.append(row);
+  });
+  summary.append(grid);
+  for (const line of s.outcome) summary.append(el("p", line, "fly-outcome"));
+  const next = el("button", s.outcome.length ? "See the table" : `On to deal ${s.deal_number + 2}`);
+  next.type = "button";
+  next.name = "next";
+  summary.append(next);
+  summary.hidden = false;
+  table.dataset.state = "summary";
+  next.focus({ preventScroll: true });
+  return new Promise((resolve) => {
+    next.addEventListener("click", () => {
+      summary.hidden = true;
+      resolve();
+    }, { once: true });
+  });
+}
+
+// The events in turn: each bot's card shown with a pause (the speed setting; none "at once"), each
+// deal's end with its summary.
+async function playEvents(events) {
+  const pause = Number(speed.value);
+  if (events.some((event) => event.seat !== view.seat)) actions.replaceChildren(el("span", "The other seats are playing…", "fly-quiet"));
   for (const event of events) {
-    if (event.deal_number !== lastDeal) {
-      lastDeal = event.deal_number;
-      logLine(`Deal ${event.deal_number + 1}`, "fly-deal");
+    logEvent(event);
+    if (pause > 0 && !event.summary) {
+      table.dataset.state = "animating";
+      showPicture(event.picture);
+      status.textContent = event.status;
+      await sleep(event.trick ? 2 * pause : pause);
     }
-    const who = event.seat === view?.seat ? "you" : `seat ${event.seat}`;
-    // The narration tells a declaration or an exchange; a card played is told here, then its trick.
-    const told = event.lines.filter((line) => !line.startsWith("trick "));
-    if (event.move[0] === "p") logLine(`${who}: ${moveText(event.move)}`);
-    for (const line of told) logLine(line);
-    if (event.trick) {
-      const cards = event.trick.cards.map(([seat, card]) => `${seat}:${card}`).join("  ");
-      lastTrick.textContent = `Last trick (deal ${event.deal_number + 1}): ${cards} → seat ${event.trick.taker} takes it.`;
-      logLine(`Trick: ${cards} → seat ${event.trick.taker} takes it`, "fly-trick", {
-        deal: event.deal_number,
-        taker: event.trick.taker,
-      });
-    }
-    for (const line of event.records) logLine(`Record: ${line}`, "fly-record");
-    if (event.deal_over) {
-      logLine(`Records after deal ${event.deal_number + 1}: ${event.deal_records.join(", ")}`, "fly-deal-end", {
-        deal: event.deal_number,
-        records: JSON.stringify(event.deal_records),
-      });
+    if (event.summary) {
+      showPicture(event.picture);
+      status.textContent = event.status;
+      await showSummary(event.summary);
     }
   }
 }
@@ -84,35 +153,83 @@ function legalOf(kind) {
   return view.legal.filter((move) => move[0] === kind);
 }
 
-function render() {
+function choosing() {
+  return view.legal.some((move) => move[0] === "x" || move[0] === "w");
+}
+
+// The reader's cards in the picture become the controls: a click (or Enter) plays or selects one; the
+// arrow keys move between them.
+function armHand(svg) {
+  const seat = svg.querySelector(`g.seat[data-seat="${view.seat}"]`);
+  if (!seat) return [];
+  const picks = [];
+  for (const card of seat.querySelectorAll("g.card[data-card]")) {
+    const code = card.dataset.card;
+    const pick = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    card.replaceWith(pick);
+    pick.append(card);
+    pick.classList.add("fly-pick");
+    pick.dataset.card = code;
+    const exchange = choosing();
+    const playable = view.legal.includes("p" + code);
+    if (view.legal.length && !exchange) pick.classList.add(playable ? "legal" : "illegal");
+    if (selected.has(code)) pick.classList.add("selected");
+    if (hinted.has(code)) pick.classList.add("hinted");
+    if (drawnCards.has(code)) pick.classList.add("drawn");
+    pick.setAttribute("role", "button");
+    pick.setAttribute("tabindex", "-1");
+    const verb = exchange ? (selected.has(code) ? "keep" : "select to throw") : "play";
+    pick.setAttribute("aria-label", `${verb} ${cardSymbol(code)}`);
+    pick.addEventListener("click", () => choose(code));
+    pick.addEventListener("keydown", (event) => keyOnCard(event, picks, pick));
+    picks.push(pick);
+  }
+  const first = picks.find((p) => p.dataset.card === focusedCard) || picks.find((p) => p.classList.contains("legal")) || picks[0];
+  if (first) first.setAttribute("tabindex", "0");
+  return picks;
+}
+
+function keyOnCard(event, picks, pick) {
+  const at = picks.indexOf(pick);
+  let next = null;
+  if (event.key === "ArrowRight" || event.key === "ArrowDown") next = picks[(at + 1) % picks.length];
+  else if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = picks[(at - 1 + picks.length) % picks.length];
+  else if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    choose(pick.dataset.card);
+    return;
+  } else return;
+  event.preventDefault();
+  pick.setAttribute("tabindex", "-1");
+  next.setAttribute("tabindex", "0");
+  next.focus({ preventScroll: true });
+  focusedCard = next.dataset.card;
+}
+
+function choose(code) {
+  if (busy || !view || !view.legal.length) return;
+  focusedCard = code;
+  if (choosing()) {
+    if (selected.has(code)) selected.delete(code);
+    else selected.add(code);
+    render(true);
+  } else act("p" + code);
+}
+
+function render(keepFocus = false) {
+  const hadFocus = keepFocus || board.contains(document.activeElement);
   table.dataset.state = view.over ? "over" : view.legal.length ? "your-turn" : "waiting";
   table.dataset.legal = JSON.stringify(view.legal);
   table.dataset.deal = String(view.deal_number);
-  const game = view.game === "fly" ? "Fly" : "Dreyfus";
-  status.textContent = view.over
-    ? `The match is over. ${view.outcome.join(" ")}`
-    : `${game}, deal ${view.deal_number + 1}, seat ${view.dealer} deals; you are seat ${view.seat}. ` +
-      (view.legal.length ? `Your turn (${view.phase}).` : `Seat ${view.to_move} to move.`);
-  records.textContent = `Tricks taken ${view.tricks_taken.join(", ")}; records ${view.records.join(", ")}.`;
-  records.dataset.records = JSON.stringify(view.records);
-  const choosing = view.legal.some((move) => move[0] === "x" || move[0] === "w");
+  table.dataset.records = JSON.stringify(view.records);
+  status.textContent = view.status;
   selected = new Set([...selected].filter((card) => view.hand.includes(card)));
-  handRow.replaceChildren();
-  for (const code of view.hand) {
-    const button = el("button", cardSymbol(code), "fly-card");
-    button.type = "button";
-    button.dataset.card = code;
-    if (isRed(code)) button.classList.add("red");
-    if (view.legal.includes("p" + code)) button.classList.add("legal");
-    if (selected.has(code)) button.classList.add("selected");
-    if (drawn.dataset.cards && drawn.dataset.cards.split(" ").includes(code)) button.classList.add("drawn");
-    button.title = choosing ? "select to throw" : "play this card";
-    button.addEventListener("click", () => (choosing ? toggle(code) : act("p" + code)));
-    handRow.append(button);
-  }
+  const svg = showPicture(view.picture);
+  const picks = armHand(svg);
+  if (hadFocus) picks.find((p) => p.getAttribute("tabindex") === "0")?.focus({ preventScroll: true });
   actions.replaceChildren();
-  const add = (label, name, handler) => {
-    const button = el("button", label);
+  const add = (label, name, handler, primary = false) => {
+    const button = el("button", label, primary ? "fly-primary" : "");
     button.type = "button";
     button.name = name;
     button.addEventListener("click", handler);
@@ -120,33 +237,43 @@ function render() {
   };
   if (view.legal.includes("s")) add("Stand (keep your cards)", "stand", () => act("s"));
   if (legalOf("x").length) {
-    add("Exchange the selected cards", "exchange", () =>
-      selected.size ? act("x" + [...selected].join("")) : (message.textContent = "Select the cards to throw first, or stand."),
-    );
+    const label = selected.size ? `Exchange ${[...selected].map(cardSymbol).join(" ")}` : "Exchange the selected cards";
+    add(label, "exchange", () => (selected.size ? act("x" + [...selected].join("")) : say("Click the cards to throw first, or stand.")), selected.size > 0);
   }
   if (legalOf("w").length) {
     add("Take the trump card, discarding the selected card", "swap", () =>
-      selected.size === 1 ? act("w" + [...selected][0]) : (message.textContent = "Select the one card to discard first."),
+      selected.size === 1 ? act("w" + [...selected][0]) : say("Select the one card to discard first."),
     );
   }
   if (view.legal.includes("f")) add("Fold", "fold", () => act("f"));
-  picture.replaceChildren(svgNode(view.picture), el("figcaption", `The table as seat ${view.seat} sees it.`));
+  if (view.legal.length) add("Hint", "hint", showHint);
+  if (!view.legal.length && !view.over) actions.append(el("span", "Waiting for the other seats…", "fly-quiet"));
 }
 
-function toggle(code) {
-  if (selected.has(code)) selected.delete(code);
-  else selected.add(code);
+function say(text) {
+  message.replaceChildren(el("span", text));
+}
+
+async function showHint() {
+  const answer = await run("hint");
+  if (!answer || !answer.move) return render();
+  hinted = new Set(answer.move[0] === "p" || answer.move[0] === "x" || answer.move[0] === "w" ? answer.move.slice(1).match(/../g) : []);
   render();
+  say(`Hint (the ${answer.bot} bot): ${answer.text}.`);
+  message.dataset.hint = answer.move;
 }
 
+// Call the engine with everything that starts an action disabled: one request, and one match, at a time.
 async function run(name, ...args) {
   if (servedOverFile()) {
     status.textContent = FILE_NOTICE;
     return null;
   }
   busy = true;
-  table.dataset.state = "waiting";
+  if (table.dataset.state !== "loading") table.dataset.state = "waiting";
   for (const button of table.querySelectorAll("button")) button.disabled = true;
+  form.start.disabled = true;
+  form.history.disabled = true;
   try {
     return await call(name, ...args);
   } catch (error) {
@@ -157,37 +284,60 @@ async function run(name, ...args) {
   }
 }
 
-function answered(answer) {
-  if (answer === null) return;
-  message.textContent = "";
-  if (answer.refused) {
-    const r = answer.refused;
-    message.textContent = `Refused${r.move ? ": " + moveText(r.move) : ""}. ${r.rule ? `${r.rule} (${r.title}): ` : ""}${r.detail}`;
+function settled() {
+  form.start.disabled = false;
+  form.history.disabled = false;
+}
+
+async function answered(answer, { starting = false } = {}) {
+  if (answer === null) return settled();
+  message.replaceChildren();
+  delete message.dataset.hint;
+  if (answer.refused) message.replaceChildren(refusalNode(answer.refused));
+  if (!answer.view) { // refused before a match: the table stays as it was
+    if (view) render();
+    else table.dataset.state = "idle";
+    if (starting) status.textContent = view ? view.status : "Not started: the reason is under the table.";
+    return settled();
   }
-  if (answer.view) {
-    view = answer.view;
-    if (answer.events) showEvents(answer.events);
-    download.disabled = false;
-    render();
+  if (starting) {
+    clear();
+    form.start.textContent = "Start a new match";
+    showPicture(answer.view.picture); // the table's size, so that it can be scrolled to
+    board.scrollIntoView({ block: "start", behavior: "instant" }); // at once: the table is where it will stay
   }
+  view = answer.view; // the events below are shown from the reader's seat; the table waits until they are
+  if (answer.events) {
+    busy = true;
+    try {
+      await playEvents(answer.events);
+    } finally {
+      busy = false;
+    }
+  }
+  download.disabled = false;
+  render();
+  settled();
 }
 
 async function act(move) {
   if (busy) return;
   const before = view.hand;
   const exchanging = move[0] === "x" || move[0] === "w";
-  status.textContent = "The bots are playing…";
+  hinted = new Set();
   const answer = await run("act", move);
-  if (answer && !answer.refused && exchanging) {
-    const got = answer.view.hand.filter((card) => !before.includes(card));
-    drawn.dataset.cards = got.join(" ");
-    drawn.textContent = got.length ? `You drew: ${got.map(cardSymbol).join(" ")}` : "You drew no card.";
-  } else if (answer && !answer.refused) {
-    drawn.dataset.cards = "";
-    drawn.textContent = "";
+  if (answer && !answer.refused) {
+    const got = exchanging ? answer.view.hand.filter((card) => !before.includes(card)) : [];
+    drawnCards = new Set(got);
+    selected.clear();
+    if (exchanging) {
+      const drew = got.length ? `You drew ${got.map(cardSymbol).join(" ")} (outlined in blue).` : "You drew no card.";
+      await answered(answer);
+      say(drew);
+      return;
+    }
   }
-  if (answer && !answer.refused) selected.clear();
-  answered(answer);
+  await answered(answer);
 }
 
 function settings() {
@@ -199,29 +349,36 @@ function settings() {
   };
 }
 
+// A new match: the old one's story, selection and marks go.
+function clear() {
+  log.replaceChildren();
+  lastDeal = null;
+  selected = new Set();
+  hinted = new Set();
+  drawnCards = new Set();
+}
+
+function loading(text) {
+  status.textContent = text;
+  table.dataset.state = "loading";
+}
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
+  if (busy) return;
   const s = settings();
-  log.replaceChildren();
-  lastTrick.textContent = "";
-  lastDeal = null;
-  view = null;
-  status.textContent = "Loading the engine and dealing…";
-  answered(await run("new_match", s.game, s.players, s.preset, form.seed.value.trim(), s.seat, s.bots, s.maxDeals));
-  form.start.disabled = false;
-  form.start.textContent = "Start a new match";
+  loading("Loading the engine and dealing…");
+  await answered(await run("new_match", s.game, s.players, s.preset, form.seed.value.trim(), s.seat, s.bots, s.maxDeals), { starting: true });
 });
 
 form.history.addEventListener("change", async () => {
   const file = form.history.files[0];
-  if (!file) return;
+  if (!file || busy) return;
   const s = settings();
-  log.replaceChildren();
-  lastDeal = null;
-  status.textContent = "Loading the engine and replaying the history…";
-  answered(await run("load_match", await file.text(), s.seat, s.bots));
-  form.start.disabled = false;
+  loading("Loading the engine and replaying the history…");
+  const text = await file.text();
   form.history.value = "";
+  await answered(await run("load_match", text, s.seat, s.bots), { starting: true });
 });
 
 download.addEventListener("click", async () => {
@@ -235,4 +392,5 @@ download.addEventListener("click", async () => {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 10000); // after the browser has read it
   render();
+  settled();
 });

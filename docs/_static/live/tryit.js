@@ -1,7 +1,7 @@
 // The "try it" boxes (docs/_ext/tryit.py writes <div class="fly-tryit" data-position data-moves>):
 // an editable position and moves, and the engine's answer. The engine (Pyodide, ~12 MB) loads on the
 // first Run, never on page view. All text is set with textContent.
-import { call, el, FILE_NOTICE, moveText, servedOverFile, started, svgNode } from "./engine.js";
+import { call, el, FILE_NOTICE, moveText, refusalNode, servedOverFile, started, svgNode } from "./engine.js";
 
 function field(label, value, rows) {
   const wrap = el("label", null, "fly-tryit-field");
@@ -27,16 +27,11 @@ function showAnswer(out, answer, box) {
       const told = step.move[0] === "p" ? [] : step.lines.filter((line) => !line.startsWith("trick "));
       const item = el("li", told.length ? told[0] : `seat ${step.seat}: ${moveText(step.move)}`);
       for (const line of step.lines) if (!told.includes(line)) item.append(el("div", line, "fly-step-line"));
-      for (const line of step.records) item.append(el("div", `Record: ${line}`, "fly-step-line"));
       list.append(item);
     }
     out.append(list);
   }
-  if (answer.refused) {
-    const r = answer.refused;
-    const rule = r.rule ? `${r.rule} (${r.title}): ` : "";
-    out.append(el("p", `Refused: ${moveText(r.move)}. ${rule}${r.detail}`, "fly-refused"));
-  }
+  if (answer.refused) out.append(refusalNode(answer.refused));
   out.append(el("p", `Tricks taken ${answer.tricks_taken.join(", ")}; records ${answer.records.join(", ")}.`, "fly-records"));
   if (answer.over) {
     for (const line of answer.outcome) out.append(el("p", line, "fly-outcome"));
