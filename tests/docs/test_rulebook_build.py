@@ -42,7 +42,7 @@ def _project(tmp_path: Path, *, index: str, cite_second: bool) -> Path:
     (docs / "conf.py").write_text(
         f"__file__ = {str(real_conf)!r}\n"
         f"exec(compile(open(__file__, encoding='utf-8').read(), __file__, 'exec'))\n"
-        "html_static_path = []\nhtml_css_files = []\nrulebook_api_package = ''\n",
+        "html_static_path = []\nhtml_css_files = []\nhtml_favicon = None\nrulebook_api_package = ''\n",
         encoding="utf-8",
     )
     (docs / "index.md").write_text(index + "\n\n```{toctree}\nrules/index\n```\n", encoding="utf-8")
