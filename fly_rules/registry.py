@@ -21,17 +21,29 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable, Mapping
-from typing import Any, Final, Protocol
+import random
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, Required, TypedDict, TypeVar
 
 import attrs
 
-from fly_rules.cards import Card
+from fly_rules import _numbers
+from fly_rules.actions import Action
+from fly_rules.cards import Card, CardSet, RankOrder
+from fly_rules.engine.protocols import DealState, GameState, Rules, SeatView
 from fly_rules.errors import InvalidRules
+
+if TYPE_CHECKING:
+    from fly_rules.engine.hidden import Guess
 
 __all__ = [
     "ActionForm",
     "Game",
+    "Lazy",
+    "NewMatch",
+    "Picture",
+    "Player",
     "PositionForm",
     "Words",
     "game_of",
@@ -42,12 +54,23 @@ __all__ = [
     "seat_text",
     "tricks_text",
     "unregister",
+    "whole_number",
 ]
+
+R = TypeVar("R", bound=Rules)
+"""A game's rules class (a :class:`fly_rules.engine.Rules`)."""
+D = TypeVar("D", bound=DealState)
+"""A game's deal class (a :class:`fly_rules.engine.DealState`)."""
+V = TypeVar("V", bound=SeatView)
+"""A game's view class (a :class:`fly_rules.engine.SeatView`)."""
+R_contra = TypeVar("R_contra", bound=Rules, contravariant=True)
+D_contra = TypeVar("D_contra", bound=DealState, contravariant=True)
+V_contra = TypeVar("V_contra", bound=SeatView, contravariant=True)
 
 _BUILT_IN: Final = ("fly_rules.fly", "fly_rules.dreyfus")
 """The library's own game packages; importing one registers its game."""
 
-_GAMES: dict[str, Game] = {}
+_GAMES: dict[str, Game[Any, Any, Any]] = {}
 
 
 @attrs.frozen
@@ -68,17 +91,107 @@ class ActionForm:
 
 
 @attrs.frozen
-class PositionForm:
+class PositionForm(Generic[R, D]):
     """How a game's positions are written and read [REC-5.1]."""
 
     fields: int
     """Fields in the line."""
-    players: Callable[[list[Any]], int | None]
+    players: Callable[[list[list[Card]]], int | None]
     """The number of players the rules are made for, from the hands (None: the game's only number)."""
-    write: Callable[[Any], list[str]]
+    write: Callable[[D], list[str]]
     """The fields after the dealer and around the hands: trump, undealt cards, records, then any others."""
-    read: Callable[[Any, list[str], list[list[Card]], int, str], Any]
+    read: Callable[[R, list[str], list[list[Card]], int, str], D]
     """The dealt position, from the rules, the fields, the hands, the dealer and the whole line."""
+
+
+def whole_number(text: str, field: str, *, signed: bool = True) -> int:
+    """The whole number a position's field ``field`` writes as ``text`` (a game's records, say; ``-`` first
+    only if ``signed``) [REC-5.1].
+
+    Raises:
+        InvalidNotation: naming the field, for text that is not a whole number of at most 100 digits.
+
+    >>> whole_number("25", "records"), whole_number("-3", "records")
+    (25, -3)
+    """
+    return _numbers.whole_number(text, field, signed=signed)
+
+
+class Picture(TypedDict, total=False):
+    """What a game's ``picture`` returns: the arguments of :func:`fly_rules.svg.table` for one view."""
+
+    hands: Required[Sequence[CardSet | int | None]]
+    """One entry per seat: its cards face up, how many face down, or None for a hand not drawn."""
+    trump: Card | None
+    """The turned-up card, if any."""
+    stock: int
+    """Cards left in the stock or talon."""
+    trick: Sequence[tuple[int, Card]]
+    """The trick in play, as (seat, card) in the order played."""
+    records: Sequence[object] | None
+    """One value per seat: a number is drawn as ``record N``, anything else as its text."""
+    to_move: int | None
+    """The seat to move."""
+    title: str | None
+    """The caption."""
+    dealer: int | None
+    """The dealer's seat (its button)."""
+    declarations: Sequence[str | None] | None
+    """A note per seat under its hand."""
+    trick_note: str | None
+    """A note beside the trick."""
+    trump_label: str
+    """The word under the trump card."""
+    stock_label: str
+    """The word under the stock."""
+
+
+class Player(Protocol[V_contra]):
+    """What a game's rule-of-thumb bot is (the bots' :class:`fly_rules.bots.Bot`, for views of one game)."""
+
+    def choose(self, view: V_contra, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        """One of ``legal_actions``, chosen from ``view`` alone, with randomness from ``rng``."""
+        ...
+
+
+class NewMatch(Protocol[R_contra]):
+    """How a game starts a match: ``new_match(rules, *, seed, dealer=None)``."""
+
+    def __call__(self, rules: R_contra, *, seed: int | str, dealer: int | None = None) -> GameState:
+        """A new match under ``rules``, every deal shuffled from ``seed``; the first dealer drawn when None."""
+        ...
+
+
+@attrs.frozen
+class Lazy:
+    """A module, or a name in it, imported on first use: how a game names a piece of a higher layer (its
+    hidden-card guesser, its Hypothesis strategy, its batch engine, its parts of the adapters and of the
+    conformance kit) without importing that layer, or its optional dependency, with the game. Called, it
+    calls ``name``; :meth:`part` is another name of the same module. Made by :func:`lazy`."""
+
+    module: str
+    """The module's name."""
+    name: str = ""
+    """The name called (empty: the module is named for its parts)."""
+
+    def get(self) -> Any:
+        """``name`` of the module, or the module itself, imported when first asked for."""
+        return load(self.module, self.name) if self.name else _module(self.module)
+
+    def part(self, name: str) -> Any:
+        """The name ``name`` of the module (the adapters ask for their part's at every step: kept)."""
+        return load(self.module, name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """``name`` of the module, called with the arguments."""
+        return self.get()(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"lazy({self.module!r}{f', {self.name!r}' if self.name else ''})"
+
+
+def _module(name: str) -> ModuleType:
+    return importlib.import_module(name)
 
 
 def seat_text(seat: int | None) -> str:
@@ -99,49 +212,60 @@ def tricks_text(count: int) -> str:
     return f"{count} trick" + ("" if count == 1 else "s")
 
 
-class Words(Protocol):
+class Words(Protocol[R_contra, D_contra, V_contra]):
     """How the narration and the command tell a game: what differs between games in the text."""
 
-    exchange_words: tuple[str, str]
-    """The verb of an exchange and what comes before the cards when they are named."""
+    @property
+    def exchange_words(self) -> tuple[str, str]:
+        """The verb of an exchange and what comes before the cards when they are named."""
+        ...
 
-    def trumps(self, deal: Any) -> str:
+    def trumps(self, deal: D_contra) -> str:
         """The trumps of a deal, for its first line."""
+        ...
 
-    def hand_note(self, deal: Any, seat: int) -> str:
+    def hand_note(self, deal: D_contra, seat: int) -> str:
         """What follows a seat's hand when a deal starts (its record)."""
+        ...
 
-    def tricks(self, old: Any, new: Any, action: Any) -> list[str]:
+    def tricks(self, old: D_contra, new: D_contra, action: Action) -> list[str]:
         """The tricks an action completed, between two deals."""
+        ...
 
-    def deal_end(self, deal: Any) -> list[str]:
+    def deal_end(self, deal: D_contra) -> list[str]:
         """The lines at the end of a deal."""
+        ...
 
     def match_end(self, match: Any) -> str:
-        """The line after the winner: the standings or the settlement."""
+        """The line after the winner: the standings or the settlement (``match`` is the game's match)."""
+        ...
 
-    def describe(self, view: Any) -> list[str]:
+    def describe(self, view: V_contra) -> list[str]:
         """What a player of ``play`` sees beside the hand and the trick."""
+        ...
 
-    def goal(self, rules: Any) -> list[str]:
+    def goal(self, rules: R_contra) -> list[str]:
         """The aim of the game and how it is scored under ``rules``, in two lines of at most 80 columns
         for a player who has never played it (said when ``play`` starts)."""
 
-    def board(self, deal: Any) -> list[str]:
+    def board(self, deal: D_contra) -> list[str]:
         """The lines of ``show``: the deal, the phase, each seat's hand and records."""
+        ...
 
 
 @attrs.frozen
-class Game:
-    """Everything the clients need to know about one game."""
+class Game(Generic[R, D, V]):
+    """Everything the clients need to know about one game, typed by the game's rules, deal and view classes
+    (``Game[FlyRules, FlyDeal, FlyView]``), so that a game's author has every piece checked against them;
+    a client looking a game up by name gets a ``Game[Any, Any, Any]``."""
 
     name: str
     """The name the formats use, and states' ``game`` [REC-1.3]."""
     title: str
     """The name in text (``Fly``)."""
-    rules_class: type
+    rules_class: type[R]
     """The rules class."""
-    presets: Mapping[str, Any]
+    presets: Mapping[str, R]
     """The named rules presets."""
     rules_version: int | str
     """Bumped whenever a change to the engine changes the outcome of some game [REC-1.3]."""
@@ -150,36 +274,38 @@ class Game:
     default_players: int
     """The table size when none is given (within :attr:`seats`): what ``make_rules`` makes, and what the command,
     the adapters and the batch engine take."""
-    make_rules: Callable[..., Any]
+    make_rules: Callable[[str, int | None, dict[str, Any]], R]
     """``make_rules(preset, players, options)``: the rules from a preset, players (None: the default) and
     options by name; raises :class:`~fly_rules.errors.InvalidRules`."""
-    new_match: Callable[..., Any]
+    new_match: NewMatch[R]
     """``new_match(rules, *, seed, dealer=None)``."""
-    new_deal: Callable[..., Any]
+    new_deal: Callable[..., D]
     """``new_deal(rules, **start)``: an explicit deal from a history's ``[start]`` table."""
     start_keys: Mapping[str, str]
     """The keys of a ``[start]`` table in order, each with its kind: ``seat``, ``hands``, ``cards``,
     ``numbers`` or ``suit`` (a suit letter, or ``NT``) [REC-2.4]."""
-    position: PositionForm
+    position: PositionForm[R, D]
     """The position notation."""
-    words: Words
+    words: Words[R, D, V]
     """The text of the narration and of the command."""
-    picture: Callable[[Any, dict[int, Any], str | None], dict[str, Any]]
+    picture: Callable[[V, dict[int, CardSet], str | None], Picture]
     """``picture(view, faces, title)``: the arguments of :func:`fly_rules.svg.table` for a view, the hands
     shown face up by seat, and the caption (None: the game's own)."""
-    guesser: Callable[[Any, Any], Any]
+    guesser: Callable[[V, R], Guess]
     """``guesser(view, rules)``: what :func:`fly_rules.bots.sampling.sample_deal` guesses from
     (a :class:`fly_rules.engine.hidden.Guess`)."""
-    rule_of_thumb: Callable[[Any], Any]
-    """The rule-of-thumb bot for the rules."""
-    adapter: str
-    """The module of the game's part of the adapters (action ids, observations, OpenSpiel's deal)."""
+    rule_of_thumb: Callable[[RankOrder], Player[V]]
+    """The rule-of-thumb bot, for the rank order of the rules played."""
+    adapter: Lazy
+    """The module of the game's part of the adapters (action ids, observations, OpenSpiel's deal), named
+    with :func:`lazy`."""
     batch: Callable[..., Any] | None = None
     """``batch(rules, batch_size, match=...)``: the game's batch engine (a :class:`fly_rules.batch.BatchEngine`,
     named with :func:`lazy`); None for a game :func:`fly_rules.batch.make` does not play."""
-    conformance: str = ""
+    conformance: Lazy | None = None
     """The module of the game's part of the conformance kit's answers (its fields of a state, what its
-    match does after a deal, a deal from a given pack); empty for a game the kit does not cover."""
+    match does after a deal, a deal from a given pack), named with :func:`lazy`; None for a game the kit
+    does not cover."""
     renamed_options: Mapping[str, str] = attrs.field(factory=dict)
     """Former option names, with their current names [REC-2.3]."""
     renamed_values: Mapping[str, Mapping[object, object]] = attrs.field(factory=dict)
@@ -198,7 +324,7 @@ class Game:
     of the default rules played on by drawn legal actions."""
 
 
-def register(game: Game) -> Game:
+def register(game: Game[R, D, V]) -> Game[R, D, V]:
     """Make ``game`` known by its name; registering the same descriptor again changes nothing.
 
     Raises:
@@ -231,7 +357,7 @@ def games() -> tuple[str, ...]:
     return (*own, *(name for name in _GAMES if name not in own))
 
 
-def get(name: object) -> Game:
+def get(name: object) -> Game[Any, Any, Any]:
     """The game called ``name``.
 
     Raises:
@@ -245,7 +371,7 @@ def get(name: object) -> Game:
     return game
 
 
-def game_of(value: object) -> Game:
+def game_of(value: object) -> Game[Any, Any, Any]:
     """The game of a rules object, match, deal or view (its ``game``).
 
     Raises:
@@ -266,18 +392,14 @@ def load(module: str, name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def lazy(module: str, name: str) -> Callable[..., Any]:
-    """A callable that imports ``name`` of ``module`` on its first call and calls it: how a game names
-    a piece of a higher layer (its bot, its hidden-card guesser, its Hypothesis strategy) without
-    importing that layer, or its optional dependency, with the game.
+def lazy(module: str, name: str = "") -> Lazy:
+    """``name`` of ``module`` (or, without a name, the module), imported on first use (a :class:`Lazy`):
+    the one way a game names a piece of a higher layer, or of an optional dependency, without importing it.
 
     >>> told = lazy("textwrap", "shorten")
     >>> told("the ace of spades takes the trick", 20)
     'the ace of [...]'
+    >>> lazy("textwrap").part("dedent")("  a")
+    'a'
     """
-
-    def call(*args: Any, **kwargs: Any) -> Any:
-        return load(module, name)(*args, **kwargs)
-
-    call.__qualname__ = call.__name__ = f"lazy({module}:{name})"
-    return call
+    return Lazy(module, name)

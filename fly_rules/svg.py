@@ -464,5 +464,6 @@ def deal_picture(state: Any, seat: int | None = None, *, title: str | None = Non
         taker = view.to_move if taker is None or taker < 0 else taker
         led = f"seat {view.tricks[-1][0][0]} led"
         note = f"{led}; the last trick" if taker is None else f"{led}; seat {taker} takes it"
-        drawn.update(trick=view.tricks[-1], trick_note=note)
+        drawn["trick"] = view.tricks[-1]
+        drawn["trick_note"] = note
     return table(**drawn)

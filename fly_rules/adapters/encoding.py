@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -37,7 +37,7 @@ from fly_rules import registry
 from fly_rules._choices import SubsetChoices, bits
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet
-from fly_rules.engine import Phase
+from fly_rules.engine import DealState, Phase, Rules
 
 __all__ = [
     "DREYFUS_ACTIONS",
@@ -49,6 +49,7 @@ __all__ = [
     "STAND",
     "SWAP",
     "BotDriver",
+    "DealKind",
     "Encoding",
     "Marking",
     "OpenSpielGame",
@@ -387,6 +388,63 @@ class Encoding(NamedTuple):
     """Whether a mark is itself a one-card exchange, from the rules."""
 
 
+D = TypeVar("D", bound=DealState)
+
+
+class DealKind(Protocol[D]):
+    """How an OpenSpiel game of one deal deals and scores it: what a game's ``OPEN_SPIEL.kind`` makes, from
+    the rules and the game parameters (:class:`fly_rules.adapters.fly_game.FlyKind` is Fly's). Cards are
+    card indices; the deal, ``D``, is the game's own deal class."""
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the deal."""
+        ...
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The cards dealt from, as chance outcomes."""
+        ...
+
+    @property
+    def to_deal(self) -> int:
+        """How many cards are dealt (chance nodes) before the first decision."""
+        ...
+
+    @property
+    def reveals_in_order(self) -> bool:
+        """Whether revealed discards become public one by one, in order."""
+        ...
+
+    def build(self, dealt: list[int]) -> D:
+        """The engine's deal once every card is dealt, in dealing order."""
+        ...
+
+    def stock(self, deal: D) -> tuple[int, ...]:
+        """The undrawn stock or talon, top first (its order is dealt as chance when drawn)."""
+        ...
+
+    def with_stock(self, deal: D, order: tuple[int, ...]) -> D:
+        """``deal`` with its stock in ``order``."""
+        ...
+
+    def returns(self, deal: D) -> list[float]:
+        """Each seat's return once the deal is over."""
+        ...
+
+    def deal_text(self, index: int, card: int) -> str:
+        """The chance outcome ``card`` as the ``index``-th card dealt, in words."""
+        ...
+
+    def receiver(self, index: int) -> int | None:
+        """The seat the ``index``-th card dealt goes to (None: to the table, as Fly's trump card)."""
+        ...
+
+    def public_exchange(self, seat: int, cards: int) -> str:
+        """What every seat is told of ``seat``'s exchange of the cards of the mask ``cards``."""
+        ...
+
+
 class OpenSpielGame(NamedTuple):
     """One game as an OpenSpiel game of one deal: its adapter module's ``OPEN_SPIEL`` (read by
     :mod:`fly_rules.adapters.openspiel`, which registers it)."""
@@ -403,16 +461,14 @@ class OpenSpielGame(NamedTuple):
     """The rules that game parameters select."""
     info: Callable[[Any], dict[str, Any]]
     """The arguments of ``pyspiel.GameInfo`` for the rules."""
-    kind: Callable[[Any, dict[str, Any]], Any]
-    """How a deal is dealt and scored, from the rules and the parameters (with the defaults filled in): an
-    object with ``rules``, ``deck``, ``to_deal``, ``reveals_in_order``, ``build(dealt)``, ``stock(deal)``,
-    ``with_stock(deal, order)``, ``returns(deal)``, ``deal_text(index, card)``, ``receiver(index)`` and
-    ``public_exchange(seat, cards)``."""
+    kind: Callable[[Any, dict[str, Any]], DealKind[Any]]
+    """How a deal is dealt and scored (a :class:`DealKind`), from the rules and the parameters (with the
+    defaults filled in)."""
 
 
 def adapter_part(game: str, name: str) -> Any:
     """``name`` (``ENCODING``, ``OPEN_SPIEL``, ``table_shows``) of the adapter module of ``game``."""
-    return registry.load(registry.get(game).adapter, name)
+    return registry.get(game).adapter.part(name)
 
 
 def _encoding(game: str) -> Encoding:

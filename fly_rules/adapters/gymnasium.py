@@ -375,7 +375,7 @@ def batch_env(
     return BatchSeatEnv(engine, seat=seat, opponents=opponents)
 
 
-def _env_id(game: registry.Game, kind: str = "") -> str:
+def _env_id(game: registry.Game[Any, Any, Any], kind: str = "") -> str:
     """The Gymnasium id of one seat of ``game``: ``fly_rules/Fly-v0`` (``kind="Vector"``: ``FlyVector-v0``)."""
     return f"fly_rules/{game.title}{kind}-v0"
 

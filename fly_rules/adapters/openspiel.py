@@ -63,6 +63,7 @@ from fly_rules.adapters.encoding import (
     STAND,
     SWAP,
     BotDriver,
+    DealKind,
     OpenSpielGame,
     action_ids,
     action_text,
@@ -101,7 +102,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
     """A state of ``python_fly`` or ``python_dreyfus``: the cards dealt so far, then the engine deal
     with the marks of the seat to move and any draws still owed by chance."""
 
-    def __init__(self, game: Any, kind: Any) -> None:
+    def __init__(self, game: Any, kind: DealKind[Any]) -> None:
         super().__init__(game)
         self._kind = kind
         self._dealt: list[int] = []

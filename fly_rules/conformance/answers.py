@@ -215,7 +215,10 @@ def _state(deal: Any, winners: list[int]) -> dict[str, Any]:
 
 def _part(game: str, name: str) -> Any:
     """``name`` of the game's part of the kit (the ``conformance`` module of its descriptor)."""
-    return registry.load(registry.get(game).conformance, name)
+    part = registry.get(game).conformance
+    if part is None:
+        raise ProtocolError(f"the conformance kit does not cover {game!r}")
+    return part.part(name)
 
 
 def _deal(request: Mapping[str, Any]) -> dict[str, Any]:

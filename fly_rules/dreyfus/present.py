@@ -9,15 +9,15 @@ from typing import Any
 import attrs
 
 from fly_rules import registry
-from fly_rules._numbers import whole_number
 from fly_rules.cards import Card, CardSet, Suit, card_field, card_text
 from fly_rules.dreyfus.bot import DreyfusRuleOfThumbBot
 from fly_rules.dreyfus.match import new_match
 from fly_rules.dreyfus.positions import new_deal
 from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, RENAMED_VALUES, DreyfusRules
+from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView
 from fly_rules.engine import Phase
 from fly_rules.errors import InvalidNotation, InvalidRules
-from fly_rules.registry import seat_text, tricks_text
+from fly_rules.registry import seat_text, tricks_text, whole_number
 
 __all__ = ["descriptor"]
 
@@ -92,7 +92,7 @@ def _record_changes(old: Any, new: Any, upper_why: str) -> list[str]:
     return lines
 
 
-def _picture(view: Any, faces: dict[int, CardSet], title: str | None) -> dict[str, Any]:
+def _picture(view: DreyfusView, faces: dict[int, CardSet], title: str | None) -> registry.Picture:
     """Twelve cards a hand, the talon, the records as upper and lower; each seat's note says how many
     cards it bought once its turn to buy is past, and how many tricks it took once play began."""
     played = {s for s, _ in view.trick}
@@ -100,7 +100,7 @@ def _picture(view: Any, faces: dict[int, CardSet], title: str | None) -> dict[st
         faces[s] if s in faces else 12 - len(view.tricks) - (s in played) for s in range(3)
     ]
     order = [(view.dealer + 1 + i) % 3 for i in range(3)]  # the buying order, from the dealer's left
-    bought = order if view.phase is not Phase.EXCHANGE else order[: order.index(view.to_move)]
+    bought = order if view.phase is not Phase.EXCHANGE or view.to_move is None else order[: order.index(view.to_move)]
     declarations: list[str | None] = []
     for s in range(3):
         words = [f"bought {view.bought[s]}" if view.bought[s] else "bought none"] if s in bought else []
@@ -170,7 +170,7 @@ def _rule_of_thumb(_order: Any) -> Any:
     return DreyfusRuleOfThumbBot()
 
 
-def descriptor(rules_version: int) -> registry.Game:
+def descriptor(rules_version: int) -> registry.Game[DreyfusRules, DreyfusDeal, DreyfusView]:
     """Dreyfus's descriptor, for the engine's ``rules_version``."""
     return registry.Game(
         name="dreyfus",
@@ -198,9 +198,9 @@ def descriptor(rules_version: int) -> registry.Game:
         rule_of_thumb=_rule_of_thumb,
         search_kernel=registry.lazy("fly_rules.dreyfus.solving", "DreyfusKernel"),
         strategies=registry.lazy("fly_rules.strategies", "dreyfus_states"),
-        adapter="fly_rules.adapters.dreyfus_game",
+        adapter=registry.lazy("fly_rules.adapters.dreyfus_game"),
         batch=registry.lazy("fly_rules.batch._dreyfus", "DreyfusBatch"),
-        conformance="fly_rules.dreyfus.conformance",
+        conformance=registry.lazy("fly_rules.dreyfus.conformance"),
         renamed_options=RENAMED_OPTIONS,
         renamed_values=RENAMED_VALUES,
         playout_samples=8,

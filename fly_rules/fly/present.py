@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from fly_rules import registry
-from fly_rules._numbers import whole_number
 from fly_rules.actions import Play
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit, card_field, card_text
 from fly_rules.engine import Phase
@@ -17,7 +16,8 @@ from fly_rules.fly.bot import FlyRuleOfThumbBot
 from fly_rules.fly.exchange import SwapTrump
 from fly_rules.fly.match import new_match
 from fly_rules.fly.positions import new_deal
-from fly_rules.registry import seat_text, tricks_text
+from fly_rules.fly.state import FlyDeal, FlyView
+from fly_rules.registry import seat_text, tricks_text, whole_number
 
 __all__ = ["descriptor"]
 
@@ -122,7 +122,7 @@ def _record_changes(old: Any, new: Any, taker: int) -> list[str]:
 _DECLARED = {"stand": "stood", "fold": "folded", "swap": "took the trump card"}
 
 
-def _picture(view: Any, faces: dict[int, CardSet], title: str | None) -> dict[str, Any]:
+def _picture(view: FlyView, faces: dict[int, CardSet], title: str | None) -> registry.Picture:
     """A folded seat's hand is not drawn; the others' as many backs as they hold. Each seat's note says
     what it declared and, once play began, how many tricks it took."""
     played = {s for s, _ in view.trick}
@@ -182,7 +182,7 @@ def _swap_told(action: Any, hidden: bool) -> str:
     return "takes the trump card" + ("" if hidden else f", discarding {action.card.symbol}")
 
 
-def descriptor(rules_version: int) -> registry.Game:
+def descriptor(rules_version: int) -> registry.Game[fly_rules.FlyRules, FlyDeal, FlyView]:
     """Fly's descriptor, for the engine's ``rules_version``."""
     return registry.Game(
         name="fly",
@@ -209,9 +209,9 @@ def descriptor(rules_version: int) -> registry.Game:
         rule_of_thumb=FlyRuleOfThumbBot,
         search_kernel=registry.lazy("fly_rules.fly.solving", "FlyKernel"),
         strategies=registry.lazy("fly_rules.strategies", "fly_states"),
-        adapter="fly_rules.adapters.fly_game",
+        adapter=registry.lazy("fly_rules.adapters.fly_game"),
         batch=registry.lazy("fly_rules.batch._fly", "FlyBatch"),
-        conformance="fly_rules.fly.conformance",
+        conformance=registry.lazy("fly_rules.fly.conformance"),
         renamed_options=fly_rules.RENAMED_OPTIONS,
         renamed_values=fly_rules.RENAMED_VALUES,
         actions=(registry.ActionForm(SwapTrump, "swap-trump", "w", changes_hand=True, told=_swap_told),),

@@ -159,6 +159,8 @@ def test_each_games_part_of_the_kit_lives_beside_the_game_and_imports_no_kit_mod
 
     graph = import_graph()
     for game in ("fly", "dreyfus"):
-        module = registry.get(game).conformance
+        part = registry.get(game).conformance
+        assert part is not None
+        module = part.module
         assert module == f"fly_rules.{game}.conformance"
         assert not {name for name in graph[module] if name.startswith("fly_rules.conformance")}

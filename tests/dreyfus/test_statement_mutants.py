@@ -107,7 +107,7 @@ def test_drf_1_1_the_descriptor_refuses_rules_for_other_than_three_players(playe
     naming the rule, and makes the preset's rules for 3 or no count given."""
     game = registry.get("dreyfus")
     with pytest.raises(InvalidRules, match="DRF-1.1: Dreyfus is for 3 players"):
-        game.make_rules("default", players, {})
+        game.make_rules("default", players, {})  # type: ignore[arg-type]  # a bad count on purpose
     assert game.make_rules("default", 3, {}) == game.make_rules("default", None, {}) == DreyfusRules()
 
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from fly_rules.adapters.encoding import PHASES, Encoding, OpenSpielGame, one_hot, trick_cards, trick_text, write_cards
 from fly_rules.cards import ALL_CARDS, DECK_36, Card, CardSet
-from tests.thirdgame.game import HAND, OVER, SEATS, WhistRules, WhistView, new_deal
+from fly_rules.errors import InvalidRules
+from tests.thirdgame.game import HAND, OVER, SEATS, WhistDeal, WhistRules, WhistView, new_deal
 
 Floats = npt.NDArray[np.float32]
 
@@ -58,7 +59,7 @@ class WhistKind:
         self.receivers = tuple((dealer + 1 + i) % SEATS for i in range(36))
         self.reveals_in_order = False
 
-    def build(self, dealt: list[int]) -> Any:
+    def build(self, dealt: list[int]) -> WhistDeal:
         hands = [0] * SEATS
         for seat, card in zip(self.receivers, dealt, strict=True):
             hands[seat] |= 1 << card
@@ -67,15 +68,15 @@ class WhistKind:
         )
 
     @staticmethod
-    def stock(deal: Any) -> tuple[int, ...]:
+    def stock(deal: WhistDeal) -> tuple[int, ...]:
         return ()
 
     @staticmethod
-    def with_stock(deal: Any, order: tuple[int, ...]) -> Any:
+    def with_stock(deal: WhistDeal, order: tuple[int, ...]) -> WhistDeal:
         return deal
 
     @staticmethod
-    def returns(deal: Any) -> list[float]:
+    def returns(deal: WhistDeal) -> list[float]:
         return [float(max(0, t - OVER)) for t in deal.tricks_taken]
 
     def deal_text(self, index: int, card: int) -> str:
@@ -89,12 +90,14 @@ class WhistKind:
         return f"seat {seat} exchanges"
 
 
-def _rules_from_params(params: dict[str, Any]) -> WhistRules:
-    merged = {**_DEFAULTS, **params}
-    return WhistRules(target=merged["target"])
+def _rules_from_params(params: dict[str, object]) -> WhistRules:
+    target = {**_DEFAULTS, **params}["target"]
+    if type(target) is not int:
+        raise InvalidRules("target", f"must be a whole number, not {target!r}")
+    return WhistRules(target=target)
 
 
-_DEFAULTS: Final[dict[str, Any]] = {"dealer": 0, "target": 5}
+_DEFAULTS: Final[dict[str, object]] = {"dealer": 0, "target": 5}
 
 OPEN_SPIEL: Final = OpenSpielGame(
     "python_whist",

@@ -9,11 +9,10 @@ exists to show that a game described once to :mod:`fly_rules.registry` runs thro
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import attrs
 
-from fly_rules.actions import Play
+from fly_rules.actions import Action, Play
 from fly_rules.cards import ACE_HIGH, ALL_CARDS, DECK_36, Card, CardSet, RankOrder, Suit
 from fly_rules.engine import MatchBase, Phase, shuffled_indices
 from fly_rules.errors import InvalidRules, RuleViolation
@@ -26,23 +25,24 @@ HAND = 12
 OVER = 4  # tricks a seat must take before it scores
 
 
-def _at_least(low: int, *, none: bool = False) -> Any:
-    def check(_instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-        if none and value is None:
-            return
-        if type(value) is not int or value < low:
-            raise InvalidRules(attribute.name, f"must be a whole number from {low}, not {value!r}")
-
-    return check
+def _at_least(name: str, value: object, low: int, *, none: bool = False) -> None:
+    if none and value is None:
+        return
+    if type(value) is not int or value < low:
+        raise InvalidRules(name, f"must be a whole number from {low}, not {value!r}")
 
 
 @attrs.frozen
 class WhistRules:
     """The rules of a match of plain whist for three."""
 
-    players: int = attrs.field(default=SEATS, validator=_at_least(SEATS))
-    target: int = attrs.field(default=5, validator=_at_least(1))
-    max_deals: int | None = attrs.field(default=None, validator=_at_least(1, none=True))
+    players: int = attrs.field(
+        default=SEATS, validator=lambda _rules, field, value: _at_least(field.name, value, SEATS)
+    )
+    target: int = attrs.field(default=5, validator=lambda _rules, field, value: _at_least(field.name, value, 1))
+    max_deals: int | None = attrs.field(
+        default=None, validator=lambda _rules, field, value: _at_least(field.name, value, 1, none=True)
+    )
 
     def __attrs_post_init__(self) -> None:
         if self.players != SEATS:
@@ -85,7 +85,7 @@ class WhistView:
     phase: Phase
     to_move: int | None
     dealer: int
-    deal_number: int | None
+    deal_number: int
     hand: CardSet
     trump_card: Card
     trick: tuple[tuple[int, Card], ...]
@@ -127,9 +127,9 @@ class WhistDeal:
     trick_cards: tuple[int, ...] = ()
     tricks: tuple[tuple[tuple[int, Card], ...], ...] = ()
     tricks_taken: tuple[int, ...] = (0, 0, 0)
-    actions: tuple[Any, ...] = ()
+    actions: tuple[Action, ...] = ()
     dealt: tuple[int, ...] = ()
-    previous_deal: Any = None
+    previous_deal: WhistDeal | None = None
     game = "whist"
     players = SEATS
 
@@ -187,7 +187,7 @@ class WhistDeal:
         """The points, as a history states them at the end."""
         return {"points": self.points}
 
-    def deal_head(self) -> dict[str, Any]:
+    def deal_head(self) -> dict[str, object]:
         """The dealer and the trump card."""
         return {"dealer": self.dealer, "trump_card": str(self.trump_card)}
 
@@ -195,7 +195,7 @@ class WhistDeal:
         """Tricks taken and the points after the deal."""
         return {"tricks": self.tricks_taken, "points": self.points}
 
-    def start_fields(self) -> dict[str, Any]:
+    def start_fields(self) -> dict[str, object]:
         """This deal as dealt, as ``new_deal``'s arguments."""
         return {
             "dealer": self.dealer,
@@ -212,7 +212,7 @@ class WhistDeal:
         order = self.rules.rank_order
         return plays_of(playable(self.hand_masks[seat], self.trick_cards, int(self.trump), order))
 
-    def apply(self, action: Any) -> WhistDeal:
+    def apply(self, action: Action) -> WhistDeal:
         """The deal after ``action``, a play of a card the seat holds that follows suit if it can."""
         seat = self.to_move
         if seat is None:
@@ -227,14 +227,16 @@ class WhistDeal:
         hands = list(self.hand_masks)
         hands[seat] &= ~(1 << card)
         trick = (*self.trick_cards, card)
-        changes: dict[str, Any] = {"hand_masks": tuple(hands), "trick_cards": trick, "actions": (*self.actions, action)}
-        if len(trick) == SEATS:
-            taker = (self.leader + trick_winner(trick, int(self.trump), self.rules.rank_order)) % SEATS
-            taken = list(self.tricks_taken)
-            taken[taker] += 1
-            pairs = tuple(((self.leader + i) % SEATS, ALL_CARDS[c]) for i, c in enumerate(trick))
-            changes.update(trick_cards=(), tricks=(*self.tricks, pairs), tricks_taken=tuple(taken), leader=taker)
-        return attrs.evolve(self, **changes)
+        played = attrs.evolve(self, hand_masks=tuple(hands), trick_cards=trick, actions=(*self.actions, action))
+        if len(trick) < SEATS:
+            return played
+        taker = (self.leader + trick_winner(trick, int(self.trump), self.rules.rank_order)) % SEATS
+        taken = list(self.tricks_taken)
+        taken[taker] += 1
+        pairs = tuple(((self.leader + i) % SEATS, ALL_CARDS[c]) for i, c in enumerate(trick))
+        return attrs.evolve(
+            played, trick_cards=(), tricks=(*self.tricks, pairs), tricks_taken=tuple(taken), leader=taker
+        )
 
     def view(self, seat: int) -> WhistView:
         """What ``seat`` may know."""
@@ -318,7 +320,7 @@ class WhistMatch(MatchBase[WhistDeal, WhistView]):
     seed: int | str
     first_dealer: int
     deal: WhistDeal
-    history: tuple[Any, ...] | None = None
+    history: tuple[object, ...] | None = None
     previous_deal: WhistDeal | None = None
 
     @property
@@ -331,7 +333,7 @@ class WhistMatch(MatchBase[WhistDeal, WhistView]):
         """Each seat's points."""
         return self.deal.points
 
-    def apply(self, action: Any) -> WhistMatch:
+    def apply(self, action: Action) -> WhistMatch:
         """The match after ``action``; a finished deal without a winner deals the next one."""
         deal = self.deal.apply(action)
         limit = self.rules.max_deals

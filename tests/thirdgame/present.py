@@ -4,20 +4,21 @@ files (the notation, the text, the picture, the bots' guess and rule of thumb, t
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Sequence
 
 from fly_rules import registry
-from fly_rules._numbers import whole_number
-from fly_rules.cards import DECK_36, Card, CardSet, card_field
+from fly_rules.actions import Action, Play
+from fly_rules.cards import DECK_36, Card, CardSet, RankOrder, card_field
 from fly_rules.engine.hidden import Guess
 from fly_rules.errors import InvalidNotation, InvalidRules
+from fly_rules.registry import whole_number
 from fly_rules.tricks import cheapest_winner
-from tests.thirdgame.game import HAND, SEATS, WhistRules, WhistView, new_deal, new_match
+from tests.thirdgame.game import HAND, SEATS, WhistDeal, WhistMatch, WhistRules, WhistView, new_deal, new_match
 
 __all__ = ["WHIST"]
 
 
-def _points(points: Any) -> str:
+def _points(points: Sequence[int]) -> str:
     return ", ".join(f"seat {s} {p}" for s, p in enumerate(points))
 
 
@@ -27,38 +28,38 @@ class _Words:
     exchange_words = ("exchanges", ": ")
 
     @staticmethod
-    def trumps(deal: Any) -> str:
+    def trumps(deal: WhistDeal) -> str:
         return f"trump card {deal.trump_card.symbol}"
 
     @staticmethod
-    def hand_note(deal: Any, seat: int) -> str:
+    def hand_note(deal: WhistDeal, seat: int) -> str:
         return f"   (points {deal.points[seat]})"
 
     @staticmethod
-    def tricks(old: Any, new: Any, action: Any) -> list[str]:
+    def tricks(old: WhistDeal, new: WhistDeal, action: Action) -> list[str]:
         if len(new.tricks) == len(old.tricks):
             return []
         played = "  ".join(f"{seat}:{card.symbol}" for seat, card in new.tricks[-1])
         return [f"   trick {len(new.tricks)}: {played}  -> seat {new.leader} takes it"]
 
     @staticmethod
-    def deal_end(deal: Any) -> list[str]:
+    def deal_end(deal: WhistDeal) -> list[str]:
         return [f"   tricks {deal.tricks_taken}; points: {_points(deal.points)}"]
 
     @staticmethod
-    def match_end(match: Any) -> str:
+    def match_end(match: WhistMatch) -> str:
         return f"   points: {_points(match.points)}"
 
     @staticmethod
-    def describe(view: Any) -> list[str]:
+    def describe(view: WhistView) -> list[str]:
         return [f"   trump card {view.trump_card.symbol}", f"   points: {_points(view.scores)}"]
 
     @staticmethod
-    def goal(rules: Any) -> list[str]:
+    def goal(rules: WhistRules) -> list[str]:
         return ["   Goal: take the most tricks; each trick is a point.", "   The match ends after its deals."]
 
     @staticmethod
-    def board(deal: Any) -> list[str]:
+    def board(deal: WhistDeal) -> list[str]:
         lines = [f"Whist; seat {deal.dealer} deals; trump card {deal.trump_card.symbol}; phase {deal.phase.value}"]
         for seat, hand in enumerate(deal.hands):
             cards = " ".join(c.symbol for c in hand.sorted())
@@ -66,7 +67,7 @@ class _Words:
         return lines
 
 
-def _picture(view: WhistView, faces: dict[int, CardSet], title: str | None) -> dict[str, Any]:
+def _picture(view: WhistView, faces: dict[int, CardSet], title: str | None) -> registry.Picture:
     played = {s for s, _ in view.trick}
     hands: list[CardSet | int | None] = [
         faces[s] if s in faces else HAND - len(view.tricks) - (s in played) for s in range(SEATS)
@@ -81,11 +82,11 @@ def _picture(view: WhistView, faces: dict[int, CardSet], title: str | None) -> d
     }
 
 
-def _write(deal: Any) -> list[str]:
+def _write(deal: WhistDeal) -> list[str]:
     return [str(deal.trump_card), "-", ",".join(str(p) for p in deal.start_points), str(deal.deal_number)]
 
 
-def _read(rules: Any, fields: list[str], hands: list[list[Card]], dealer: int, text: str) -> Any:
+def _read(rules: WhistRules, fields: list[str], hands: list[list[Card]], dealer: int, text: str) -> WhistDeal:
     if card_field(fields[5], "undealt", text):
         raise InvalidNotation(text, "undealt: whist deals every card")
     points = [whole_number(v, "records") for v in fields[6].split(",")]
@@ -95,12 +96,12 @@ def _read(rules: Any, fields: list[str], hands: list[list[Card]], dealer: int, t
     )
 
 
-def _make_rules(preset: str, players: int | None, options: dict[str, Any]) -> WhistRules:
+def _make_rules(preset: str, players: int | None, options: dict[str, object]) -> WhistRules:
     if preset != "default":
         raise InvalidRules("preset", f"unknown preset {preset!r} (known: default)")
     if players not in (None, SEATS):
         raise InvalidRules("players", f"WHIST-1: whist is for 3 players, not {players!r}")
-    return WhistRules(**options)
+    return WhistRules(**options)  # type: ignore[arg-type]  # the rules' validators check each value
 
 
 class WhistGuess(Guess):
@@ -110,7 +111,7 @@ class WhistGuess(Guess):
     deck = DECK_36.mask
     hand_size = HAND
 
-    def __init__(self, view: WhistView, rules: Any) -> None:
+    def __init__(self, view: WhistView, rules: WhistRules) -> None:
         tricks = [list(trick) for trick in (*view.tricks, view.trick)]
         super().__init__(view, rules, SEATS, tricks, [0] * SEATS, view.trump)
         self.first = rules.left_of(view.dealer)
@@ -136,7 +137,13 @@ class WhistGuess(Guess):
         """No exchanges in whist."""
         return []
 
-    def replay(self, start: list[CardSet], stock: list[Card], events: Any, records: Any) -> tuple[Any, list[Any]]:
+    def replay(
+        self,
+        start: list[CardSet],
+        stock: list[Card],
+        events: list[list[tuple[int, int]]],
+        records: Sequence[int] | None,
+    ) -> tuple[WhistDeal, list[Action]]:
         """The deal as guessed, before any card is played."""
         view = self.view
         points = records or (0,) * SEATS
@@ -149,15 +156,16 @@ class WhistBot:
 
     name = "rule-of-thumb"
 
-    def __init__(self, order: Any) -> None:
+    def __init__(self, order: RankOrder) -> None:
         self.order = order
 
-    def choose(self, view: WhistView, legal_actions: Any, rng: random.Random) -> Any:
+    def choose(self, view: WhistView, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         """The cheapest winning card, else the cheapest card."""
-        return cheapest_winner(legal_actions, [c for _, c in view.trick], view.trump, self.order)
+        plays = [action for action in legal_actions if isinstance(action, Play)]  # whist has no other action
+        return cheapest_winner(plays, [c for _, c in view.trick], view.trump, self.order)
 
 
-WHIST = registry.Game(
+WHIST: registry.Game[WhistRules, WhistDeal, WhistView] = registry.Game(
     name="whist",
     title="Whist",
     rules_class=WhistRules,
@@ -174,7 +182,7 @@ WHIST = registry.Game(
     picture=_picture,
     guesser=WhistGuess,
     rule_of_thumb=WhistBot,
-    adapter="tests.thirdgame.adapter",
+    adapter=registry.lazy("tests.thirdgame.adapter"),
     playout_samples=4,
 )
 """The descriptor the test fixture registers."""

@@ -192,9 +192,9 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
                 self.match.to_move,
                 shown,
                 view.trick,
-                records=[str(r) for r in table["records"]],
-                dealer=table["dealer"],
-                stock=table["stock"],
+                records=[str(r) for r in table.get("records") or ()],
+                dealer=table.get("dealer"),
+                stock=table.get("stock", 0),
             )
         lines = [observation_text(self.match.view(self.match.to_move or 0), self.marked)]
         lines += [f"player_{seat}: {CardSet(hand)}" for seat, hand in enumerate(hands)]
