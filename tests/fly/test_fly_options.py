@@ -11,7 +11,7 @@ from fly_rules import Card, CardSet, Exchange, Fold, InvalidRules, Play, RuleVio
 from fly_rules.cards import ALL_CARDS
 from fly_rules.fly import FlyDeal, FlyRules, Phase, SwapTrump, new_deal, new_match
 from fly_rules.fly.deal import deal_cards, draw_first_dealer
-from tests.fly.test_fly_edge_cases import play_out_first_deal
+from tests.fly.helpers import play_out_first_deal
 
 THREE = ["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"]
 RULES3 = FlyRules(players=3)

@@ -15,7 +15,7 @@ import pytest
 from fly_rules import CardSet, RuleViolation, Suit, fly
 from fly_rules.engine import Phase
 from fly_rules.fly.exchange import Exchanges
-from tests.fly.test_fly_edge_cases import BASE, card, play, position
+from tests.fly.helpers import BASE, card, play, position
 
 # Seat 0 exchanges 7♣ 8♣ (drawing 9♣ T♣), seat 1 folds, seat 2 stands; seat 0 wins A♥ 8♥ and leads K♥.
 # Built inside each test, not at import, so that mutation testing links these tests to ``apply``.
