@@ -4,14 +4,16 @@ pictures, bots, adapters), registered when :mod:`fly_rules.dreyfus` is imported.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
 
 from fly_rules import registry
-from fly_rules.cards import Card, CardSet, Suit, card_field, card_text
+from fly_rules.actions import Action
+from fly_rules.cards import Card, CardSet, RankOrder, Suit, card_field, card_text
 from fly_rules.dreyfus.bot import DreyfusRuleOfThumbBot
-from fly_rules.dreyfus.match import new_match
+from fly_rules.dreyfus.match import DreyfusMatch, new_match
 from fly_rules.dreyfus.positions import new_deal
 from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, RENAMED_VALUES, DreyfusRules
 from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView
@@ -22,7 +24,7 @@ from fly_rules.registry import seat_text, tricks_text, whole_number
 __all__ = ["descriptor"]
 
 
-def _trumps(state: Any) -> str:
+def _trumps(state: DreyfusDeal | DreyfusView) -> str:
     return "no trumps" if state.trump is None else f"trumps {state.trump.symbol}"
 
 
@@ -32,15 +34,15 @@ class _Words:
     exchange_words = ("buys", ", discarding ")
 
     @staticmethod
-    def trumps(deal: Any) -> str:
+    def trumps(deal: DreyfusDeal) -> str:
         return "no trumps" if deal.trump is None else f"{deal.trump.symbol} trumps"
 
     @staticmethod
-    def hand_note(deal: Any, seat: int) -> str:
+    def hand_note(deal: DreyfusDeal, seat: int) -> str:
         return ""
 
     @staticmethod
-    def tricks(old: Any, new: Any, action: Any) -> list[str]:
+    def tricks(old: DreyfusDeal, new: DreyfusDeal, action: Action) -> list[str]:
         if len(new.tricks) == len(old.tricks):
             return _record_changes(old, new, "the purchase [DRF-4.5]")
         played = "  ".join(f"{seat}:{card.symbol}" for seat, card in new.tricks[-1])
@@ -48,19 +50,19 @@ class _Words:
         return [line, *_record_changes(old, new, "short of four tricks [DRF-7.3]")]
 
     @staticmethod
-    def deal_end(deal: Any) -> list[str]:
+    def deal_end(deal: DreyfusDeal) -> list[str]:
         return [f"   tricks {deal.tricks_taken}; upper {deal.upper}, lower {deal.lower}"]
 
     @staticmethod
-    def match_end(match: Any) -> str:
+    def match_end(match: DreyfusMatch) -> str:
         return "   settlement: " + ", ".join(f"{seat_text(s)} {p:+d}" for s, p in enumerate(match.settlement()))
 
     @staticmethod
-    def describe(view: Any) -> list[str]:
+    def describe(view: DreyfusView) -> list[str]:
         return [f"   {_trumps(view)}; talon {view.talon_left} cards", f"   upper {view.upper}, lower {view.lower}"]
 
     @staticmethod
-    def goal(rules: Any) -> list[str]:
+    def goal(rules: DreyfusRules) -> list[str]:
         par = rules.par_tricks
         return [
             f"   Goal: be first to {rules.target_lower} in your lower record: 1 for each trick beyond {par} a deal.",
@@ -68,7 +70,7 @@ class _Words:
         ]
 
     @staticmethod
-    def board(deal: Any) -> list[str]:
+    def board(deal: DreyfusDeal) -> list[str]:
         lines = [
             f"Dreyfus; seat {deal.dealer} deals; {_trumps(deal)}",
             f"phase {deal.phase.value}; to move: {seat_text(deal.to_move)}; talon {deal.talon_left} cards",
@@ -79,7 +81,7 @@ class _Words:
         return lines
 
 
-def _record_changes(old: Any, new: Any, upper_why: str) -> list[str]:
+def _record_changes(old: DreyfusDeal, new: DreyfusDeal, upper_why: str) -> list[str]:
     """Every record an action changed, in words with its rule: an overtrick written below [DRF-7.2]; a
     purchase, or at the end of the deal the tricks short of four, written above [DRF-7.3]."""
     lines = []
@@ -125,11 +127,11 @@ def _picture(view: DreyfusView, faces: dict[int, CardSet], title: str | None) ->
     }
 
 
-def _numbers(values: Any) -> str:
+def _numbers(values: Iterable[int]) -> str:
     return ",".join(str(v) for v in values)
 
 
-def _write(deal: Any) -> list[str]:
+def _write(deal: DreyfusDeal) -> list[str]:
     """A Dreyfus position's contract, talon, upper/lower records and deal number [REC-5.1]."""
     contract = "NT" if deal.contract is None else deal.contract.letter
     records = _numbers(deal.upper) + "/" + _numbers(deal.lower)
@@ -140,7 +142,7 @@ def _ints(text: str) -> list[int]:
     return [whole_number(v, "records") for v in text.split(",")]
 
 
-def _read(rules: Any, fields: list[str], hands: list[list[Card]], dealer: int, text: str) -> Any:
+def _read(rules: DreyfusRules, fields: list[str], hands: list[list[Card]], dealer: int, text: str) -> DreyfusDeal:
     """The Dreyfus deal a position's fields give [REC-5.1]."""
     upper_text, slash, lower_text = fields[6].partition("/")
     if not slash:
@@ -159,13 +161,13 @@ def _read(rules: Any, fields: list[str], hands: list[list[Card]], dealer: int, t
     )
 
 
-def _make_rules(preset: str, players: int | None, options: dict[str, Any]) -> Any:
+def _make_rules(preset: str, players: int | None, options: dict[str, Any]) -> DreyfusRules:  # values: any option's
     if players not in (None, 3):
         raise InvalidRules("players", f"DRF-1.1: Dreyfus is for 3 players, not {players!r}")
     return attrs.evolve(DreyfusRules.preset(preset), **options)
 
 
-def _rule_of_thumb(_order: Any) -> Any:
+def _rule_of_thumb(_order: RankOrder) -> DreyfusRuleOfThumbBot:
     # Dreyfus's bot plays one rank order whatever the rules say, so the order is not passed on
     return DreyfusRuleOfThumbBot()
 

@@ -5,16 +5,15 @@ bots, adapters), registered when :mod:`fly_rules.fly` is imported.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from fly_rules import registry
-from fly_rules.actions import Play
+from fly_rules.actions import Action, Play
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit, card_field, card_text
 from fly_rules.engine import Phase
 from fly_rules.fly import rules as fly_rules
 from fly_rules.fly.bot import FlyRuleOfThumbBot
 from fly_rules.fly.exchange import SwapTrump
-from fly_rules.fly.match import new_match
+from fly_rules.fly.match import FlyMatch, new_match
 from fly_rules.fly.positions import new_deal
 from fly_rules.fly.state import FlyDeal, FlyView
 from fly_rules.registry import seat_text, tricks_text, whole_number
@@ -33,44 +32,44 @@ class _Words:
     exchange_words = ("exchanges", ": ")
 
     @staticmethod
-    def trumps(deal: Any) -> str:
+    def trumps(deal: FlyDeal) -> str:
         return f"trump card {deal.trump_card.symbol}"
 
     @staticmethod
-    def hand_note(deal: Any, seat: int) -> str:
+    def hand_note(deal: FlyDeal, seat: int) -> str:
         return f"   (record {deal.records[seat]})"
 
     @staticmethod
-    def tricks(old: Any, new: Any, action: Any) -> list[str]:
+    def tricks(old: FlyDeal, new: FlyDeal, action: Action) -> list[str]:
         if old.phase is Phase.EXCHANGE and new.phase is not Phase.EXCHANGE and new.completed:
             return [f"   {seat_text(new.completed[0][0][0])} takes every trick without play"]
-        if not isinstance(action, Play) or len(new.completed) == len(old.completed):
+        taker = new.leader  # after a trick, the seat that took it
+        if not isinstance(action, Play) or len(new.completed) == len(old.completed) or taker is None:
             return []
         cards = "  ".join(f"{s}:{ALL_CARDS[c].symbol}" for s, c in new.completed[-1])
-        taker = new.leader
         taken = f"-> {seat_text(taker)} takes it (record {new.records[taker]})"
         line = f"   trick {len(new.completed)}: {cards}  {taken}"
         lines = [line] if len(line) <= 80 else [line[: -len(taken) - 2], f"      {taken}"]  # 80 columns
         return [*lines, *_record_changes(old, new, taker)]
 
     @staticmethod
-    def deal_end(deal: Any) -> list[str]:
+    def deal_end(deal: FlyDeal) -> list[str]:
         void = ["   deal void: records unchanged"] if deal.void else []
         return [*void, "   records by seat: " + _by_seat(enumerate(deal.records))]
 
     @staticmethod
-    def match_end(match: Any) -> str:
+    def match_end(match: FlyMatch) -> str:
         return "   standings (seat:record): " + _by_seat((s, match.records[s]) for s in match.standings())
 
     @staticmethod
-    def describe(view: Any) -> list[str]:
+    def describe(view: FlyView) -> list[str]:
         return [
             f"   trump card {view.trump_card.symbol}; stock {view.stock_size} cards",
             "   records by seat: " + _by_seat(enumerate(view.records)),
         ]
 
     @staticmethod
-    def goal(rules: Any) -> list[str]:
+    def goal(rules: fly_rules.FlyRules) -> list[str]:
         return [
             f"   Goal: take your record from {rules.start_record} to exactly 0: each trick you win writes off "
             f"{rules.trick_value},",
@@ -79,7 +78,7 @@ class _Words:
         ]
 
     @staticmethod
-    def board(deal: Any) -> list[str]:
+    def board(deal: FlyDeal) -> list[str]:
         lines = [
             f"Fly, {deal.rules.players} players; seat {deal.dealer} deals; trump card {deal.trump_card.symbol}",
             f"phase {deal.phase.value}; to move: {seat_text(deal.to_move)}; stock {len(deal.stock)} cards",
@@ -91,7 +90,7 @@ class _Words:
         return lines
 
 
-def _record_changes(old: Any, new: Any, taker: int) -> list[str]:
+def _record_changes(old: FlyDeal, new: FlyDeal, taker: int) -> list[str]:
     """Every record change of a trick beyond its one point, in words with its rule: the A♠ bonus
     [FLY-8.3], an overshoot [FLY-9.2], the exemption [FLY-9.3], exact zero [FLY-9.1], and at the end of
     the deal the remise [FLY-8.4] and the A♠ holder's penalty [FLY-8.5]."""
@@ -155,12 +154,12 @@ def _picture(view: FlyView, faces: dict[int, CardSet], title: str | None) -> reg
     }
 
 
-def _write(deal: Any) -> list[str]:
+def _write(deal: FlyDeal) -> list[str]:
     """A Fly position's trump card, stock and records [REC-5.1]."""
     return [str(deal.trump_card), card_text(deal.stock), ",".join(str(r) for r in deal.records)]
 
 
-def _read(rules: Any, fields: list[str], hands: list[list[Card]], dealer: int, text: str) -> Any:
+def _read(rules: fly_rules.FlyRules, fields: list[str], hands: list[list[Card]], dealer: int, text: str) -> FlyDeal:
     """The Fly deal a position's fields give [REC-5.1]."""
     return new_deal(
         rules,
@@ -172,13 +171,13 @@ def _read(rules: Any, fields: list[str], hands: list[list[Card]], dealer: int, t
     )
 
 
-def _make_rules(preset: str, players: int | None, options: dict[str, Any]) -> Any:
+def _make_rules(preset: str, players: int | None, options: dict[str, object]) -> fly_rules.FlyRules:
     return fly_rules.FlyRules.preset(
         preset, players=fly_rules.DEFAULT_PLAYERS if players is None else players, **options
     )
 
 
-def _swap_told(action: Any, hidden: bool) -> str:
+def _swap_told(action: SwapTrump, hidden: bool) -> str:
     return "takes the trump card" + ("" if hidden else f", discarding {action.card.symbol}")
 
 

@@ -15,7 +15,8 @@ import attrs
 from fly_rules import registry
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import Card, CardSet, Suit
-from fly_rules.engine import MatchBase
+from fly_rules.engine import DealState, GameState, MatchBase
+from fly_rules.engine import Rules as EngineRules
 from fly_rules.errors import InvalidNotation, InvalidRules, shown
 from fly_rules.tricks import TrumpDuty
 
@@ -39,11 +40,11 @@ __all__ = [
     "upgrade_options",
 ]
 
-Rules: TypeAlias = Any
+Rules: TypeAlias = EngineRules
 """The rules options of any game (a :class:`fly_rules.engine.Rules`)."""
-Match: TypeAlias = Any
+Match: TypeAlias = GameState
 """A match of any game (a :class:`fly_rules.engine.GameState`)."""
-Deal: TypeAlias = Any
+Deal: TypeAlias = DealState
 """A deal of any game (a :class:`fly_rules.engine.DealState`)."""
 
 
@@ -74,7 +75,8 @@ def make_rules(game: str, *, players: int | None = None, preset: str = "default"
     12
     """
     described = registry.get(game)
-    return described.make_rules(preset, players, _known(described.rules_class, options))
+    rules: Rules = described.make_rules(preset, players, _known(described.rules_class, options))
+    return rules
 
 
 def upgrade_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:

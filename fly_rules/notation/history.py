@@ -397,7 +397,8 @@ def _read_start(reader: _Reader, data: Mapping[str, Any], game: str, rules: Any)
             raise reader.fail(max_deals, "max_deals", "is also among the options; state it once", "REC-2.2", line)
         rules = attrs.evolve(rules, max_deals=max_deals)
     try:
-        return new_game(rules, seed=seed, dealer=dealer)
+        state: Match | Deal = new_game(rules, seed=seed, dealer=dealer)
+        return state
     except (FlyRulesError, TypeError, ValueError) as error:  # only the dealer is left unchecked here
         rule, detail = _cause(error, "REC-2.2")
         raise reader.fail(dealer, "dealer", detail, rule, reader.key_line("dealer")) from None

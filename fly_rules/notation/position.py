@@ -166,7 +166,8 @@ def parse_position(text: str) -> Deal:
     if len(fields) != expected:
         raise InvalidNotation(text, f"a {game} position has {expected} fields separated by single spaces")
     try:
-        return _parse(game, fields, text)
+        deal: Deal = _parse(game, fields, text)
+        return deal
     except InvalidNotation as error:
         if error.text == text:
             raise

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from fly_rules.engine import MatchBase
 from fly_rules.notation.games import (
@@ -95,7 +95,7 @@ def history_data(
     if isinstance(state, MatchBase):
         if start is not None:
             raise ValueError("a match starts from its seed; start= is for explicit deals")
-        match = cast(Match, state)  # mypy cannot narrow a union of NamedTuple-based matches by their base
+        match = state
         data["seed"] = match.seed
         data["dealer"] = first_dealer(match)
         replay: Match | Deal = new_game(rules, seed=match.seed, dealer=data["dealer"])
@@ -142,7 +142,8 @@ def _digest(data: Mapping[str, Any]) -> str:
 
 def _new_deal(rules: Any, start: dict[str, Any]) -> Deal:
     """``new_deal`` of the game of ``rules`` from a start table [REC-2.4]."""
-    return new_deal(rules, **start)
+    deal: Deal = new_deal(rules, **start)
+    return deal
 
 
 def _canonical_start(deal: Deal) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import pytest
 from fly_rules import fly
 from fly_rules.cli import _parser, main
 from fly_rules.commands import EXAMPLES, SUBCOMMANDS
+from fly_rules.engine import GameState
 from fly_rules.notation.history import dump_history
 from tests.notation.helpers import random_dreyfus_match, random_fly_match
 
@@ -111,7 +112,7 @@ def test_fly_8_2_drf_7_1_search_in_the_games_own_language_finds_their_rules() ->
 def test_fly_4_4_drf_4_3_replay_names_the_cards_each_seat_drew(tmp_path: Path) -> None:
     """FLY-4.4, DRF-4.3: ``replay`` tells every exchange with the cards given up and the cards drawn: as
     many as given up while the stock lasts, never one of them."""
-    histories = {"fly": random_fly_match(4, 5000, 3), "dreyfus": random_dreyfus_match(2, 5000)[0]}
+    histories: dict[str, GameState] = {"fly": random_fly_match(4, 5000, 3), "dreyfus": random_dreyfus_match(2, 5000)[0]}
     for game, match in histories.items():
         saved = tmp_path / f"{game}.toml"
         saved.write_text(dump_history(match), encoding="utf-8")
