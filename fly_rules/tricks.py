@@ -162,7 +162,7 @@ def unmet_duty(
 
 def trick_winner(trick: Sequence[int], trump: int | None, order: RankOrder) -> int:
     """The position in ``trick`` of the winning card: the highest trump if any,
-    else the highest card of the suit led."""
+    else the highest card of the suit led; a card of another suit never wins [CARD-1.1]."""
     led_suit = trick[0] // 13
     found = _POWERS.get((id(order), trump, led_suit))
     if found is None or found[0] is not order:

@@ -53,7 +53,8 @@ def opening_leader(rules: DreyfusRules, dealer: int, bought: Sequence[int]) -> i
 
 
 def required_mask(table: DealTable, hand: int, trick: Sequence[int]) -> int:
-    """The cards of ``hand`` that keep every duty of play [DRF-6.2] [DRF-6.3] [DRF-6.4] [DRF-6.5]."""
+    """The cards of ``hand`` that keep every duty of play [DRF-6.2] [DRF-6.3] [DRF-6.4] [DRF-6.5]; with no trump,
+    any card when void in the suit led [DRF-3.2]."""
     return playable(hand, trick, table.trump, ACE_HIGH, must_head=table.must_head, trump_duty=table.trump_duty)
 
 
@@ -125,7 +126,7 @@ def play_card(
     if len(trick) < 3:
         after = seat + 1 if seat < 2 else 0  # DRF-5.3: the next to the left
         hand = hands[after]
-        if not table.penalize:
+        if not table.penalize:  # the next player's duties [DRF-6.2] [DRF-6.3] [DRF-6.4] [DRF-6.5] [DRF-3.2]
             hand = playable(hand, trick, table.trump, ACE_HIGH, must_head=table.must_head, trump_duty=table.trump_duty)
         return _PLAY, hands, trick, after, leader, hand, tricks, score
     taker = trick_taker(leader, trick, table.trump)

@@ -148,7 +148,7 @@ def exchange_limit(table: DealTable, exchanges: Exchanges, hands: tuple[int, ...
     if available >= limit:
         return limit  # the stock alone covers it (the caps leave limit >= 0)
     available += _refill_pool(table, exchanges, hands).bit_count()
-    if rules.turnup_use == "last_stock_card" and exchanges.turnup_here:
+    if rules.turnup_use == "last_stock_card" and exchanges.turnup_here:  # FLY-3.3
         available += 1
     return max(0, min(limit, available))
 
@@ -169,10 +169,10 @@ def legal_declarations(table: DealTable, exchanges: Exchanges, hands: tuple[int,
     if must_confirm or not (combined or exchanges.declaration_round == 1):  # not _in_exchange_round
         return actions
     hand = hands[seat]
-    choosable = hand if rules.ace_of_spades_discardable else hand & ~_AS_BIT
-    if rules.turnup_use == "dealer_swap" and seat == table.dealer and exchanges.turnup_here:  # _may_swap, inline
+    choosable = hand if rules.ace_of_spades_discardable else hand & ~_AS_BIT  # FLY-4.7
+    if rules.turnup_use == "dealer_swap" and seat == table.dealer and exchanges.turnup_here:  # FLY-3.3 (_may_swap)
         actions += tuple(SwapTrump(card) for card in CardSet(choosable))
-    limit = rules.max_exchange
+    limit = rules.max_exchange  # FLY-4.3
     if rules.total_exchange_cap is not None or len(exchanges.stock_indices) < limit:
         limit = exchange_limit(table, exchanges, hands)
     if not limit or not choosable:
@@ -231,7 +231,7 @@ def _draw(
     discards = exchanges.discard_mask
     refills = exchanges.refills
     rules = table.rules
-    if count and rules.turnup_use == "last_stock_card" and turnup_here:
+    if count and rules.turnup_use == "last_stock_card" and turnup_here:  # FLY-3.3
         drawn |= table.trump_card.bit
         turnup_here = False
         count -= 1

@@ -42,7 +42,7 @@ def playable_mask(table: DealTable, hand: int, trick: tuple[int, ...]) -> int:
     """The cards of ``hand`` that may be played to ``trick`` [FLY-6.3] [FLY-6.4] [FLY-6.5] [FLY-7.2]."""
     if not trick:
         return hand
-    if not table.privileged:
+    if not table.privileged:  # FLY-7.1: no privilege (spades trump, or ace_of_spades_mode="none")
         return playable(hand, trick, table.trump, table.order, must_head=table.must_head, trump_duty=table.trump_duty)
     if table.top_trump:
         return _top_trump_playable(table, hand, trick)
@@ -52,7 +52,7 @@ def playable_mask(table: DealTable, hand: int, trick: tuple[int, ...]) -> int:
         # FLY-7.3: the A♠ holds the trick, so no later card can head it: plain following only.
         return playable(hand, trick, table.trump, table.order, must_head=False, trump_duty=table.trump_duty)
     allowed = playable(hand, trick, table.trump, table.order, must_head=table.must_head, trump_duty=table.trump_duty)
-    if table.rules.ace_of_spades_mode == "led_trump_ace":
+    if table.rules.ace_of_spades_mode == "led_trump_ace":  # FLY-7.1: else void only (judged as a spade)
         # FLY-7.2: the holder may play the A♠ to a led trump ace whatever else he holds.
         allowed |= hand & _AS_BIT
     return allowed
@@ -208,7 +208,7 @@ def begin_play(table: DealTable, score: Score, active: tuple[bool, ...], hands: 
     """
     rules = table.rules
     count = sum(active)
-    if count == 0:
+    if count == 0:  # FLY-5.4, FLY-8.6: a void deal, no card played and no record changed
         redeal = rules.all_fold == "redeal_same_dealer"
         return None, hands, score._replace(void=True, redeal=redeal), ()
     if count == 1 and rules.lone_player == "void":

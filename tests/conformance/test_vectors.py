@@ -4,8 +4,11 @@ game's RULES_VERSION does."""
 
 from __future__ import annotations
 
+import io
 import json
 import tomllib
+from collections import Counter
+from contextlib import redirect_stdout
 from typing import Any
 
 import jsonschema
@@ -23,6 +26,8 @@ from fly_rules.conformance.vectors import (
 from fly_rules.notation.games import rules_version
 from fly_rules.spec import find_spec_dir, load_rules
 from tests.conformance.conftest import GENERATOR, ROOT
+
+DATA = tomllib.loads((ROOT / "tests" / "vectors.toml").read_text(encoding="utf-8"))
 
 CASES = load_cases()
 RULES = load_rules()
@@ -61,11 +66,34 @@ def test_the_schema_refuses_a_case_without_its_outcome() -> None:
         jsonschema.validate({**CASES[0], "why": "two\nlines"}, schema)
 
 
-def test_every_rule_of_the_spec_has_a_case() -> None:
-    """Every active rule ID in specs/ is covered by at least one case."""
+def test_every_rule_of_the_spec_has_two_cases_or_a_reason() -> None:
+    """Every active rule ID in specs/ is covered by two cases, or tests/vectors.toml says why one is enough or why
+    no request of the protocol can test it."""
+    coverage = DATA["coverage"]
     active = {rule_id for rule_id, rule in RULES.items() if not rule.retired}
-    covered = {rule_id for case in CASES for rule_id in case["covers"]}
-    assert active - covered == set()
+    covered = Counter(rule_id for case in CASES for rule_id in case["covers"])
+    assert active - set(covered) == set(coverage["outside"])
+    assert {r for r in active if covered[r] == 1} == set(coverage["single"])
+    assert all(reason.strip() for table in coverage.values() for reason in table.values())
+    assert GENERATOR.check_coverage(CASES, coverage) == []
+
+
+def test_the_coverage_check_tells_a_rule_with_one_case() -> None:
+    """The two-case check is not vacuous: without its second case a rule is named, and so is an excuse that no
+    longer fits."""
+    alone = [case for case in CASES if case["id"] != "fly-revoker-without-a-trick"]
+    problems = GENERATOR.check_coverage(alone, DATA["coverage"])
+    assert any("FLY-11.3" in line and "one case" in line for line in problems)
+    stale = {**DATA["coverage"], "single": {**DATA["coverage"]["single"], "FLY-7.3": "no"}}
+    assert any("FLY-7.3" in line and "does not fit" in line for line in GENERATOR.check_coverage(CASES, stale))
+
+
+def test_the_vectors_are_written_from_the_data_byte_for_byte() -> None:
+    """scripts/conformance_vectors.py, run on tests/vectors.toml and tests/catalogue.toml, writes exactly the
+    vectors and digests of specs/conformance (its --check), every check of the cases passing."""
+    with redirect_stdout(io.StringIO()) as out:
+        assert GENERATOR.main(["--check"]) == 0
+    assert out.getvalue() == f"{len(CASES)} cases up to date\n"
 
 
 def test_every_option_value_has_a_case_that_it_changes() -> None:
