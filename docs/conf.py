@@ -72,9 +72,9 @@ nitpick_ignore_regex = [
     ("py:class", r"(enum\.)?(IntEnum|StrEnum|Enum)"),
     ("py:class", r"(hypothesis\.)?(strategies\.)?(st\.)?SearchStrategy(\[.*\])?"),
     ("py:class", r"attrs?\..*"),
-    # private type variables of the engine protocol
-    ("py:class", r"(fly_rules\.engine\.(\w+\.)?)?_[A-Z](_co)?"),
-    ("py:obj", r"(fly_rules\.engine\.(\w+\.)?)?_[A-Z](_co)?"),
+    # private type variables (the engine protocol's, the registry's descriptor's, the OpenSpiel deal kind's)
+    ("py:class", r"(fly_rules\.[\w.]+\.)?_[A-Z](_co|_contra)?"),
+    ("py:obj", r"(fly_rules\.[\w.]+\.)?_[A-Z](_co|_contra)?"),
     # the adapters' third-party libraries (numpy arrays, OpenSpiel and PettingZoo base classes)
     ("py:class", r"(numpy|np|pyspiel|pettingzoo|gymnasium)\..*"),
     ("py:class", r"Floats"),  # the adapters' alias of a numpy array of float32

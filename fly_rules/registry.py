@@ -57,15 +57,15 @@ __all__ = [
     "whole_number",
 ]
 
-R = TypeVar("R", bound=Rules)
+_R = TypeVar("_R", bound=Rules)
 """A game's rules class (a :class:`fly_rules.engine.Rules`)."""
-D = TypeVar("D", bound=DealState)
+_D = TypeVar("_D", bound=DealState)
 """A game's deal class (a :class:`fly_rules.engine.DealState`)."""
-V = TypeVar("V", bound=SeatView)
+_V = TypeVar("_V", bound=SeatView)
 """A game's view class (a :class:`fly_rules.engine.SeatView`)."""
-R_contra = TypeVar("R_contra", bound=Rules, contravariant=True)
-D_contra = TypeVar("D_contra", bound=DealState, contravariant=True)
-V_contra = TypeVar("V_contra", bound=SeatView, contravariant=True)
+_R_contra = TypeVar("_R_contra", bound=Rules, contravariant=True)
+_D_contra = TypeVar("_D_contra", bound=DealState, contravariant=True)
+_V_contra = TypeVar("_V_contra", bound=SeatView, contravariant=True)
 
 _BUILT_IN: Final = ("fly_rules.fly", "fly_rules.dreyfus")
 """The library's own game packages; importing one registers its game."""
@@ -91,16 +91,16 @@ class ActionForm:
 
 
 @attrs.frozen
-class PositionForm(Generic[R, D]):
+class PositionForm(Generic[_R, _D]):
     """How a game's positions are written and read [REC-5.1]."""
 
     fields: int
     """Fields in the line."""
     players: Callable[[list[list[Card]]], int | None]
     """The number of players the rules are made for, from the hands (None: the game's only number)."""
-    write: Callable[[D], list[str]]
+    write: Callable[[_D], list[str]]
     """The fields after the dealer and around the hands: trump, undealt cards, records, then any others."""
-    read: Callable[[R, list[str], list[list[Card]], int, str], D]
+    read: Callable[[_R, list[str], list[list[Card]], int, str], _D]
     """The dealt position, from the rules, the fields, the hands, the dealer and the whole line."""
 
 
@@ -146,18 +146,18 @@ class Picture(TypedDict, total=False):
     """The word under the stock."""
 
 
-class Player(Protocol[V_contra]):
+class Player(Protocol[_V_contra]):
     """What a game's rule-of-thumb bot is (the bots' :class:`fly_rules.bots.Bot`, for views of one game)."""
 
-    def choose(self, view: V_contra, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+    def choose(self, view: _V_contra, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         """One of ``legal_actions``, chosen from ``view`` alone, with randomness from ``rng``."""
         ...
 
 
-class NewMatch(Protocol[R_contra]):
+class NewMatch(Protocol[_R_contra]):
     """How a game starts a match: ``new_match(rules, *, seed, dealer=None)``."""
 
-    def __call__(self, rules: R_contra, *, seed: int | str, dealer: int | None = None) -> GameState:
+    def __call__(self, rules: _R_contra, *, seed: int | str, dealer: int | None = None) -> GameState:
         """A new match under ``rules``, every deal shuffled from ``seed``; the first dealer drawn when None."""
         ...
 
@@ -212,7 +212,7 @@ def tricks_text(count: int) -> str:
     return f"{count} trick" + ("" if count == 1 else "s")
 
 
-class Words(Protocol[R_contra, D_contra, V_contra]):
+class Words(Protocol[_R_contra, _D_contra, _V_contra]):
     """How the narration and the command tell a game: what differs between games in the text."""
 
     @property
@@ -220,19 +220,19 @@ class Words(Protocol[R_contra, D_contra, V_contra]):
         """The verb of an exchange and what comes before the cards when they are named."""
         ...
 
-    def trumps(self, deal: D_contra) -> str:
+    def trumps(self, deal: _D_contra) -> str:
         """The trumps of a deal, for its first line."""
         ...
 
-    def hand_note(self, deal: D_contra, seat: int) -> str:
+    def hand_note(self, deal: _D_contra, seat: int) -> str:
         """What follows a seat's hand when a deal starts (its record)."""
         ...
 
-    def tricks(self, old: D_contra, new: D_contra, action: Action) -> list[str]:
+    def tricks(self, old: _D_contra, new: _D_contra, action: Action) -> list[str]:
         """The tricks an action completed, between two deals."""
         ...
 
-    def deal_end(self, deal: D_contra) -> list[str]:
+    def deal_end(self, deal: _D_contra) -> list[str]:
         """The lines at the end of a deal."""
         ...
 
@@ -240,21 +240,21 @@ class Words(Protocol[R_contra, D_contra, V_contra]):
         """The line after the winner: the standings or the settlement (``match`` is the game's match)."""
         ...
 
-    def describe(self, view: V_contra) -> list[str]:
+    def describe(self, view: _V_contra) -> list[str]:
         """What a player of ``play`` sees beside the hand and the trick."""
         ...
 
-    def goal(self, rules: R_contra) -> list[str]:
+    def goal(self, rules: _R_contra) -> list[str]:
         """The aim of the game and how it is scored under ``rules``, in two lines of at most 80 columns
         for a player who has never played it (said when ``play`` starts)."""
 
-    def board(self, deal: D_contra) -> list[str]:
+    def board(self, deal: _D_contra) -> list[str]:
         """The lines of ``show``: the deal, the phase, each seat's hand and records."""
         ...
 
 
 @attrs.frozen
-class Game(Generic[R, D, V]):
+class Game(Generic[_R, _D, _V]):
     """Everything the clients need to know about one game, typed by the game's rules, deal and view classes
     (``Game[FlyRules, FlyDeal, FlyView]``), so that a game's author has every piece checked against them;
     a client looking a game up by name gets a ``Game[Any, Any, Any]``."""
@@ -263,9 +263,9 @@ class Game(Generic[R, D, V]):
     """The name the formats use, and states' ``game`` [REC-1.3]."""
     title: str
     """The name in text (``Fly``)."""
-    rules_class: type[R]
+    rules_class: type[_R]
     """The rules class."""
-    presets: Mapping[str, R]
+    presets: Mapping[str, _R]
     """The named rules presets."""
     rules_version: int | str
     """Bumped whenever a change to the engine changes the outcome of some game [REC-1.3]."""
@@ -274,27 +274,27 @@ class Game(Generic[R, D, V]):
     default_players: int
     """The table size when none is given (within :attr:`seats`): what ``make_rules`` makes, and what the command,
     the adapters and the batch engine take."""
-    make_rules: Callable[[str, int | None, dict[str, Any]], R]
+    make_rules: Callable[[str, int | None, dict[str, Any]], _R]
     """``make_rules(preset, players, options)``: the rules from a preset, players (None: the default) and
     options by name; raises :class:`~fly_rules.errors.InvalidRules`."""
-    new_match: NewMatch[R]
+    new_match: NewMatch[_R]
     """``new_match(rules, *, seed, dealer=None)``."""
-    new_deal: Callable[..., D]
+    new_deal: Callable[..., _D]
     """``new_deal(rules, **start)``: an explicit deal from a history's ``[start]`` table."""
     start_keys: Mapping[str, str]
     """The keys of a ``[start]`` table in order, each with its kind: ``seat``, ``hands``, ``cards``,
     ``numbers`` or ``suit`` (a suit letter, or ``NT``) [REC-2.4]."""
-    position: PositionForm[R, D]
+    position: PositionForm[_R, _D]
     """The position notation."""
-    words: Words[R, D, V]
+    words: Words[_R, _D, _V]
     """The text of the narration and of the command."""
-    picture: Callable[[V, dict[int, CardSet], str | None], Picture]
+    picture: Callable[[_V, dict[int, CardSet], str | None], Picture]
     """``picture(view, faces, title)``: the arguments of :func:`fly_rules.svg.table` for a view, the hands
     shown face up by seat, and the caption (None: the game's own)."""
-    guesser: Callable[[V, R], Guess]
+    guesser: Callable[[_V, _R], Guess]
     """``guesser(view, rules)``: what :func:`fly_rules.bots.sampling.sample_deal` guesses from
     (a :class:`fly_rules.engine.hidden.Guess`)."""
-    rule_of_thumb: Callable[[RankOrder], Player[V]]
+    rule_of_thumb: Callable[[RankOrder], Player[_V]]
     """The rule-of-thumb bot, for the rank order of the rules played."""
     adapter: Lazy
     """The module of the game's part of the adapters (action ids, observations, OpenSpiel's deal), named
@@ -324,7 +324,7 @@ class Game(Generic[R, D, V]):
     of the default rules played on by drawn legal actions."""
 
 
-def register(game: Game[R, D, V]) -> Game[R, D, V]:
+def register(game: Game[_R, _D, _V]) -> Game[_R, _D, _V]:
     """Make ``game`` known by its name; registering the same descriptor again changes nothing.
 
     Raises:

@@ -388,13 +388,13 @@ class Encoding(NamedTuple):
     """Whether a mark is itself a one-card exchange, from the rules."""
 
 
-D = TypeVar("D", bound=DealState)
+_D = TypeVar("_D", bound=DealState)
 
 
-class DealKind(Protocol[D]):
+class DealKind(Protocol[_D]):
     """How an OpenSpiel game of one deal deals and scores it: what a game's ``OPEN_SPIEL.kind`` makes, from
     the rules and the game parameters (:class:`fly_rules.adapters.fly_game.FlyKind` is Fly's). Cards are
-    card indices; the deal, ``D``, is the game's own deal class."""
+    card indices; the deal is the game's own deal class."""
 
     @property
     def rules(self) -> Rules:
@@ -416,19 +416,19 @@ class DealKind(Protocol[D]):
         """Whether revealed discards become public one by one, in order."""
         ...
 
-    def build(self, dealt: list[int]) -> D:
+    def build(self, dealt: list[int]) -> _D:
         """The engine's deal once every card is dealt, in dealing order."""
         ...
 
-    def stock(self, deal: D) -> tuple[int, ...]:
+    def stock(self, deal: _D) -> tuple[int, ...]:
         """The undrawn stock or talon, top first (its order is dealt as chance when drawn)."""
         ...
 
-    def with_stock(self, deal: D, order: tuple[int, ...]) -> D:
+    def with_stock(self, deal: _D, order: tuple[int, ...]) -> _D:
         """``deal`` with its stock in ``order``."""
         ...
 
-    def returns(self, deal: D) -> list[float]:
+    def returns(self, deal: _D) -> list[float]:
         """Each seat's return once the deal is over."""
         ...
 

@@ -21,9 +21,6 @@ from fly_rules.errors import InvalidNotation, InvalidRules, shown
 from fly_rules.tricks import TrumpDuty
 
 __all__ = [
-    "Deal",
-    "Match",
-    "Rules",
     "action_text",
     "deal_of",
     "finished_deal",
