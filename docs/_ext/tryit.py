@@ -132,7 +132,9 @@ def _copy_assets(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     if not assets_ready():
-        _logger.info("tryit: %s", NOTICE)
+        # the last lines of the build, set apart: a site without its table is easy to take for the whole site
+        for line in ("", "NOTE: this site has no card table (play.html) and no 'try it' boxes.", NOTICE, ""):
+            _logger.info("tryit: %s", line)
         return
     target = Path(app.outdir) / "_static" / "live"
     shutil.copytree(ASSETS, target / "pyodide", dirs_exist_ok=True)

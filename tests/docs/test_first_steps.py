@@ -13,6 +13,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 MARKED = re.compile(r"^(?:<!-- first-steps: run -->|% first-steps: run)\n```sh\n(.*?)^```", re.MULTILINE | re.DOTALL)
 PAGES = ("README.md", "docs/index.md")
@@ -64,19 +66,20 @@ def test_the_marked_blocks_are_the_install_and_quick_start() -> None:
     assert "## Build and open the docs" in readme
 
 
-def test_the_readme_and_docs_first_steps_run_verbatim(tmp_path: Path) -> None:
-    """Every marked block runs with bash (errexit, pipefail) in a copy of the checkout, from a PATH with no
-    virtual environment: the demo plays a match, ``play`` stops on ``quit`` (saving the game ``replay``
-    then tells), ``simulate``, ``show``, ``rules`` and ``conform`` run, the wheel's command cites FLY-8.3
-    with its sources, which the wheel ships."""
-    _copy(tmp_path)
+@pytest.fixture(scope="module")
+def first_steps(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A copy of the checkout in which every marked block has run with bash (errexit, pipefail), in order,
+    from a PATH with no virtual environment, and what they printed (the docs section's test goes on in the
+    same copy, with the venv the Install section made)."""
+    root = tmp_path_factory.mktemp("first-steps")
+    _copy(root)
     env = _outside_any_venv()
     told = ""
     for page in PAGES:
         for block in blocks(page):
             done = subprocess.run(
                 ["bash", "-euo", "pipefail", "-c", block],
-                cwd=tmp_path,
+                cwd=root,
                 env=env,
                 input="quit\n",
                 capture_output=True,
@@ -86,6 +89,15 @@ def test_the_readme_and_docs_first_steps_run_verbatim(tmp_path: Path) -> None:
             )
             assert done.returncode == 0, f"{page}:\n{block}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
             told += done.stdout
+    return root, told
+
+
+def test_the_readme_and_docs_first_steps_run_verbatim(first_steps: tuple[Path, str]) -> None:
+    """Every marked block runs with bash (errexit, pipefail) in a copy of the checkout, from a PATH with no
+    virtual environment: the demo plays a match, ``play`` stops on ``quit`` (saving the game ``replay``
+    then tells), ``simulate``, ``show``, ``rules`` and ``conform`` run, the wheel's command cites FLY-8.3
+    with its sources, which the wheel ships."""
+    _, told = first_steps
     assert "== Match over" in told
     assert "per bot" in told  # simulate's table
     assert "game stopped and saved to game.toml" in told
@@ -110,23 +122,24 @@ def _free_port() -> int:
         return port
 
 
-def test_the_readme_docs_section_builds_a_site_whose_table_starts_a_match(tmp_path: Path) -> None:
-    """The README's "Build and open the docs" lines run in order in a fresh copy of the checkout (after the
-    venv its Install section makes): they install, assemble the live engine and build the site; its last
-    line serves the site (on a free port instead of 8000, which may be taken), and a match starts on
-    ``play.html`` in chromium, the table showing three seats and the reader's legal moves."""
+def test_the_readme_docs_section_builds_a_site_whose_table_starts_a_match(first_steps: tuple[Path, str]) -> None:
+    """The README's "Build and open the docs" lines run in order in the copy of the checkout the first
+    steps ran in (with the venv its Install section made): they install, assemble the live engine and
+    build the site; its last line serves the site (on a free port instead of 8000, which may be taken),
+    and a match starts on ``play.html`` in chromium, the table showing three seats and the reader's legal
+    moves."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     (block,) = DOCS_SITE.findall(readme)
     *lines, serve = [line for line in block.splitlines() if line.strip()]
     assert any("scripts/web-assets" in line for line in lines)  # the live engine, or no table
     command, _, _ = serve.partition("#")
     assert command.split() == ["python3", "-m", "http.server", "-d", "docs/_build/html", "8000"]
-    _copy(tmp_path)
+    root, _ = first_steps
     env = _outside_any_venv()
-    script = "python3 -m venv .venv\n" + "\n".join(lines)
+    script = "\n".join(lines)
     done = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", script],
-        cwd=tmp_path,
+        cwd=root,
         env=env,
         capture_output=True,
         text=True,
@@ -135,11 +148,11 @@ def test_the_readme_docs_section_builds_a_site_whose_table_starts_a_match(tmp_pa
     )
     assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert "live engine assembled" in done.stdout
-    assert (tmp_path / "docs/_build/html/_static/live/pyodide/pyodide-lock.json").is_file()
+    assert (root / "docs/_build/html/_static/live/pyodide/pyodide-lock.json").is_file()
     port = _free_port()
     served = subprocess.Popen(
         [*command.split()[:-1], str(port), "--bind", "127.0.0.1"],
-        cwd=tmp_path,
+        cwd=root,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -151,8 +164,8 @@ def test_the_readme_docs_section_builds_a_site_whose_table_starts_a_match(tmp_pa
                 break
             time.sleep(0.2)
         started = subprocess.run(
-            ["node", str(tmp_path / "tests/web/start_match.mjs"), f"http://127.0.0.1:{port}"],
-            cwd=tmp_path,
+            ["node", str(root / "tests/web/start_match.mjs"), f"http://127.0.0.1:{port}"],
+            cwd=root,
             capture_output=True,
             text=True,
             timeout=300,

@@ -1,9 +1,10 @@
 // (b) The built site in Debian's chromium (driven by playwright-core; no browser is downloaded), served
 // by `python -m http.server` on 127.0.0.1: a try-it box answers; on the play page Start is disabled while
-// the engine loads; a whole match of Fly and a deal of Dreyfus are played by clicking the reader's cards
-// on the table picture (one card by the keyboard), their tricks, records and outcomes checked against
-// native CPython, and at every decision the table is in view (at 1280x800 the hand, the trick, the
-// trumps, the records and the choices; at 400 px every seat); the hint names a legal move; a history
+// the engine loads; a whole match of Fly, a deal of Dreyfus and a deal of seven-seat Fly are played by
+// clicking the reader's cards on the table picture (one card by the keyboard), their tricks, records and
+// outcomes checked against native CPython, and at every decision the table is in view (at 1280x800 every
+// seat, the hand, the trick, the trumps, the records and the choices; at 400 px every seat and the
+// choices); the hint names a legal move; a history
 // downloaded in the browser resumes in the terminal and the terminal's continues in the browser. Every
 // request the pages make is recorded: all go to the local server, and none fails.
 import assert from "node:assert/strict";
@@ -207,27 +208,29 @@ test("Start is disabled while the engine loads; a whole Fly match played on the 
   await page.close();
 });
 
-test("a Dreyfus deal played on the picture at 400 px: every seat in view at every decision, the outcome as native CPython's", async () => {
-  const { page, errors } = await open("/play.html", NARROW);
-  await start(page, { game: "dreyfus", seed: "4", max_deals: "1" });
-  const decisions = await playOut(page, NARROW_PARTS);
-  assert.ok(decisions >= 12); // twelve tricks
-  const expected = native("play_through", "dreyfus", 3, "default", "4", 0, "rule-of-thumb", 1);
-  assert.equal(await page.locator("#fly-play-status").textContent(), expected.outcome.join(" "));
-  assert.equal(await page.locator("#fly-play").getAttribute("data-records"), JSON.stringify(expected.final));
-  assert.deepEqual(errors, []);
-  await page.close();
-});
+for (const [size, viewport, parts] of [["1280x800", WIDE, WIDE_PARTS], ["400 px", NARROW, NARROW_PARTS]]) {
+  test(`a Dreyfus deal played on the picture at ${size}: the table in view at every decision, as native CPython's`, async () => {
+    const { page, errors } = await open("/play.html", viewport);
+    await start(page, { game: "dreyfus", seed: "4", max_deals: "1" });
+    const decisions = await playOut(page, parts);
+    assert.ok(decisions >= 12); // twelve tricks
+    const expected = native("play_through", "dreyfus", 3, "default", "4", 0, "rule-of-thumb", 1);
+    assert.equal(await page.locator("#fly-play-status").textContent(), expected.outcome.join(" "));
+    assert.equal(await page.locator("#fly-play").getAttribute("data-records"), JSON.stringify(expected.final));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
 
-test("seven seats of Fly at 1280x800: the whole table in view at every decision of two deals", async () => {
-  const { page, errors } = await open("/play.html");
-  await start(page, { players: "7", seed: "9", max_deals: "2" });
-  await playOut(page, WIDE_PARTS);
-  const expected = native("play_through", "fly", 7, "default", "9", 0, "rule-of-thumb", 2);
-  assert.equal(await page.locator("#fly-play").getAttribute("data-records"), JSON.stringify(expected.final));
-  assert.deepEqual(errors, []);
-  await page.close();
-});
+  test(`seven seats of Fly at ${size}: the table in view at every decision of a deal`, async () => {
+    const { page, errors } = await open("/play.html", viewport);
+    await start(page, { players: "7", seed: "9", max_deals: "1" });
+    await playOut(page, parts);
+    const expected = native("play_through", "fly", 7, "default", "9", 0, "rule-of-thumb", 1);
+    assert.equal(await page.locator("#fly-play").getAttribute("data-records"), JSON.stringify(expected.final));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
 
 test("the hint names a legal move of the hint bot; a history downloaded resumes in the terminal, the terminal's continues here", async () => {
   const { page, errors } = await open("/play.html");

@@ -54,10 +54,6 @@ export function cardSymbol(code) {
   return (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]];
 }
 
-export function isRed(code) {
-  return code[1] === "H" || code[1] === "D";
-}
-
 // A position-notation move as words: "pAH" → "play A♥", "xAH7C" → "exchange A♥ 7♣".
 export function moveText(move) {
   if (move === "s") return "stand";

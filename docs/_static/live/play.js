@@ -2,7 +2,7 @@
 // The table is the picture: the reader's cards are clicked there (or chosen with the arrow keys and
 // Enter); in the exchange the cards to throw are selected, then "Exchange". Each bot's card appears in
 // turn, a summary closes each deal, every refusal names its rule. All text goes in with textContent.
-import { call, cardSymbol, el, FILE_NOTICE, moveText, refusalNode, servedOverFile, svgNode } from "./engine.js";
+import { call, cardSymbol, el, FILE_NOTICE, refusalNode, servedOverFile, svgNode } from "./engine.js";
 
 const form = document.getElementById("fly-play-settings");
 const table = document.getElementById("fly-play");
