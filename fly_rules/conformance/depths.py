@@ -23,7 +23,7 @@ from fly_rules.conformance.wire import echo, words
 from fly_rules.errors import InvalidNotation
 from fly_rules.notation.games import action_text, parse_action
 
-__all__ = ["PerftCheck", "walk_perft"]
+__all__ = ["PerftCheck", "count_difference", "walk_perft"]
 
 Ask = Callable[..., dict[str, Any]]
 """The engine: ``ask(request, timeout=None)`` gives its answer (and raises ``EngineFault``)."""
@@ -64,6 +64,22 @@ def walk_perft(
     return {"error": problem} if problem else counts
 
 
+def count_difference(expected: Mapping[str, int], got: object) -> str:
+    """Two counts' difference, field by field: ``nodes expected 13, got 12; plays expected 13, got 12`` (or the
+    whole answer when it is not a count).
+
+    >>> count_difference({"nodes": 5, "plays": 5, "declarations": 0, "deal_ends": 0}, {"nodes": 5, "plays": 4,
+    ...                  "declarations": 1, "deal_ends": 0})
+    'plays expected 5, got 4; declarations expected 0, got 1'
+    """
+    if not isinstance(got, Mapping) or set(got) != set(COUNTS):
+        return f"expected {echo(dict(expected))}, got {echo(got)}"
+    parts = [
+        f"{key} expected {expected[key]:,}, got {echo(got[key], 30)}" for key in COUNTS if got[key] != expected[key]
+    ]
+    return "; ".join(parts) or "the same counts"
+
+
 class PerftCheck:
     """Checks an engine's perft counts, position by position.
 
@@ -102,7 +118,7 @@ class PerftCheck:
             if got == expected:
                 checked.append(depth)
                 continue
-            lines = [f"depth {depth}: expected {echo(expected)}, got {echo(got)}"]
+            lines = [f"depth {depth}: {count_difference(expected, got)}"]
             if "error" not in got:
                 lines += self._trace(base, depth)
             passed = f" (depths {checked[0]}-{checked[-1]} agree)" if checked else ""
@@ -157,7 +173,7 @@ class PerftCheck:
                 lines.append(f"divide {level}{where}: every first action's count agrees")
                 break
             text = differing[0]
-            lines.append(f"divide {level}{where}: {text}: expected {echo(mine[text])}, got {echo(theirs[text])}")
+            lines.append(f"divide {level}{where}: {text}: {count_difference(mine[text], theirs[text])}")
             moves.append(text)
         return lines
 

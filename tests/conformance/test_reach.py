@@ -106,3 +106,17 @@ def test_the_mutants_are_named_once_and_restore_the_engine() -> None:
     with applied(named("ace-of-spades-loses")):
         assert GENERATOR.outcome(case, GENERATOR.answer) != before
     assert GENERATOR.outcome(case, GENERATOR.answer) == before == case["expected"]
+
+
+def test_a_bug_in_the_privilege_is_traced_by_divide_to_the_missing_action() -> None:
+    """The perft position aimed at the A♠ privilege catches the bug that bars the A♠ from a led trump ace: depth 2
+    differs, and divide follows the lead of the trump ace to the seat whose actions lack play AS."""
+    out = io.StringIO()
+    command = f"{sys.executable} {MUTANT_ENGINE} ace-of-spades-unplayable"
+    run = conform(command, out, Settings(ids="^perft:fly-ace-of-spades$", perft_nodes=50_000))
+    assert run.exit_code == 1
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "FAIL perft:fly-ace-of-spades [FLY-7.1 FLY-7.2 FLY-7.3 FLY-7.6 FLY-8.3]"
+    assert lines[5] == "  depth 2: nodes expected 6, got 5; plays expected 6, got 5"
+    assert lines[6] == "  divide 2: play AH: nodes expected 2, got 1; plays expected 2, got 1"
+    assert lines[7] == '  divide 1 after play AH: the legal actions differ: missing ["play AS"]'
