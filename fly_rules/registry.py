@@ -316,6 +316,10 @@ class Game(Generic[_R, _D, _V]):
     """The Monte-Carlo bot's default guesses per decision."""
     playout_far_records: bool = False
     """Whether the Monte-Carlo bot's guessed deals start from far records (the match must not end)."""
+    expert: Callable[[Any], Any] | None = None
+    """``expert(rules)``: what :class:`fly_rules.bots.ExpertBot` needs to know of the game (named with :func:`lazy`):
+    ``concept`` and ``samples``, ``candidates(view, legal_actions)`` (the declarations worth searching) and
+    ``world(view, sample)`` (a guessed deal as it stands for the view); None: the expert does not play it."""
     search_kernel: Callable[[Any], Any] | None = None
     """``search_kernel(deal)``: the game's :class:`fly_rules.engine.solving.SearchKernel` for :mod:`fly_rules.solve`
     (named with :func:`lazy`); None: the solver walks the game's states through their own protocol."""

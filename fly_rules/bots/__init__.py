@@ -18,6 +18,7 @@ from typing import Final
 
 from fly_rules.bots.arena import BOTS, MatchResult, Tally, make_bot, play_match, run_matches, wilson_interval
 from fly_rules.bots.base import Bot, RandomBot
+from fly_rules.bots.expert import ExpertBot
 from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.rule_of_thumb import RuleOfThumbBot
 
@@ -25,6 +26,7 @@ __all__ = [
     "BOTS",
     "HINT_BOT",
     "Bot",
+    "ExpertBot",
     "MatchResult",
     "MonteCarloBot",
     "RandomBot",

@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from fly_rules.bots.base import Bot, RandomBot
+from fly_rules.bots.expert import ExpertBot
 from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.rule_of_thumb import RuleOfThumbBot
 from fly_rules.notation.games import new_game
@@ -26,6 +27,7 @@ BOTS: dict[str, Callable[[Any], Bot]] = {
     "random": lambda rules: RandomBot(),
     "rule-of-thumb": lambda rules: RuleOfThumbBot(rules.rank_order),
     "monte-carlo": MonteCarloBot,
+    "expert": ExpertBot,
 }
 """The bots by name; each entry makes a bot for the given rules."""
 

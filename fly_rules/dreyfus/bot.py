@@ -10,11 +10,12 @@ from typing import Any
 
 from fly_rules.actions import Exchange, Stand
 from fly_rules.cards import CardSet, Rank
-from fly_rules.dreyfus.state import DreyfusView
+from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView
 from fly_rules.engine import Phase
-from fly_rules.tricks import cheapest_winner
+from fly_rules.engine.hidden import Sample
+from fly_rules.tricks import card_strength, cheapest_winner
 
-__all__ = ["DreyfusRuleOfThumbBot"]
+__all__ = ["DreyfusExpertHints", "DreyfusRuleOfThumbBot"]
 
 
 class DreyfusRuleOfThumbBot:
@@ -41,3 +42,36 @@ class DreyfusRuleOfThumbBot:
                 return action
             wanted.pop()
         return Stand()
+
+
+class DreyfusExpertHints:
+    """What the expert bot (:class:`fly_rules.bots.ExpertBot`) needs to know of Dreyfus: which exchanges are
+    worth searching, and how a guessed deal stands for the view.
+
+    Args:
+        rules: the rules played.
+    """
+
+    concept = "paranoid"
+    """The solver's concept the expert plays by: its own tricks against the other two (max^n of twelve tricks is
+    out of reach; see :mod:`fly_rules.solve`)."""
+    samples = 6
+    """Guessed deals per decision by default."""
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+
+    def candidates(self, view: DreyfusView, legal_actions: Sequence[Any]) -> list[Any]:
+        """The exchanges worth searching, in ``legal_actions`` order: standing, and for each number of cards the
+        exchange of that many of the weakest cards that may go (plain low cards first, trumps last) [DRF-4.2]
+        [DRF-4.3]."""
+        trump = view.contract
+        allowed = [card for card in view.hand if Exchange(CardSet.of([card])) in legal_actions]
+        weakest = sorted(allowed, key=lambda card: card_strength(card, trump))
+        wanted = {Exchange(CardSet.of(weakest[:count])) for count in range(1, len(weakest) + 1)}
+        return [a for a in legal_actions if not isinstance(a, Exchange) or a in wanted]
+
+    def world(self, view: DreyfusView, sample: Sample) -> DreyfusDeal:
+        """The guessed deal itself: a seat's score changes by its tricks, whatever the records [DRF-7.2] [DRF-7.3]."""
+        deal: DreyfusDeal = sample.deal
+        return deal

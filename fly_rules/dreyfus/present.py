@@ -198,6 +198,7 @@ def descriptor(rules_version: int) -> registry.Game[DreyfusRules, DreyfusDeal, D
         picture=_picture,
         guesser=registry.lazy("fly_rules.dreyfus.hidden", "DreyfusGuess"),
         rule_of_thumb=_rule_of_thumb,
+        expert=registry.lazy("fly_rules.dreyfus.bot", "DreyfusExpertHints"),
         search_kernel=registry.lazy("fly_rules.dreyfus.solving", "DreyfusKernel"),
         strategies=registry.lazy("fly_rules.strategies", "dreyfus_states"),
         adapter=registry.lazy("fly_rules.adapters.dreyfus_game"),

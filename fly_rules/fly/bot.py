@@ -12,10 +12,12 @@ from typing import Any
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import ACE_HIGH, Card, CardSet, Rank, RankOrder, Suit
 from fly_rules.engine import Phase
-from fly_rules.fly.state import FlyView
+from fly_rules.engine.hidden import Sample
+from fly_rules.fly.positions import new_deal
+from fly_rules.fly.state import FlyDeal, FlyView
 from fly_rules.tricks import card_strength, cheapest_winner
 
-__all__ = ["FlyRuleOfThumbBot"]
+__all__ = ["FlyExpertHints", "FlyRuleOfThumbBot"]
 
 
 class FlyRuleOfThumbBot:
@@ -54,3 +56,52 @@ class FlyRuleOfThumbBot:
             if exchanges:
                 return max(exchanges, key=lambda a: (len(a.cards), -sum(self.order.strength[c.rank] for c in a.cards)))
         return Stand()
+
+
+class FlyExpertHints:
+    """What the expert bot (:class:`fly_rules.bots.ExpertBot`) needs to know of Fly: which declarations are
+    worth searching, and a seat's records when the deal began (the guessed deals are replayed from there).
+
+    Args:
+        rules: the rules played.
+    """
+
+    concept = "maxn"
+    """The solver's concept the expert plays by: every seat for itself [FLY-1.5]."""
+    samples = 12
+    """Guessed deals per decision by default."""
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+        self.order: RankOrder = rules.rank_order
+
+    def candidates(self, view: FlyView, legal_actions: Sequence[Any]) -> list[Any]:
+        """The declarations worth searching, in ``legal_actions`` order: standing, folding, each swap of the
+        trump card, and for each number of cards the exchange of that many of the weakest (plain low cards
+        first, trumps and the A♠ last) [FLY-4.2]."""
+        trump = view.trump
+        weakest = sorted(view.hand, key=lambda card: (card.index == 51, card_strength(card, trump, self.order)))
+        wanted = {Exchange(CardSet.of(weakest[:count])) for count in range(1, len(weakest) + 1)}
+        return [a for a in legal_actions if not isinstance(a, Exchange) or a in wanted]
+
+    def world(self, view: FlyView, sample: Sample) -> FlyDeal:
+        """The guessed deal of ``sample`` with every record as ``view`` shows it now.
+
+        The guess replays the deal from the records now (it cannot know them at the deal's start); the
+        tricks replayed then wrote off what they wrote off in the guessed deal (which may give the A♠ to
+        another seat). So the deal is dealt again from the records now less what the replay wrote off, and
+        its records come out as the view's [FLY-8.2] [FLY-8.3]; where a record went through zero or an
+        overshoot on the way (FLY-9.1, FLY-9.2) the first replay stands."""
+        deal: FlyDeal = sample.deal
+        if deal.records == view.records:
+            return deal
+        start = tuple(2 * now - replayed for now, replayed in zip(view.records, deal.records, strict=True))
+        if min(start) < 0:
+            return deal
+        again = new_deal(
+            self.rules, hands=sample.hands, trump_card=view.trump_card, stock=sample.stock, dealer=view.dealer,
+            records=start,
+        )
+        for action in sample.actions:
+            again = again.apply(action)
+        return again if again.records == view.records else deal

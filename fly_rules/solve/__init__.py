@@ -103,12 +103,13 @@ def _check(deal: Any, concept: object, seat: object) -> int | None:
 def _values(search: Search, node: Any, concept: Concept, hero: int | None) -> dict[Any, tuple[int, ...] | int]:
     """Per child token (tie order), the child's value: max^n every seat's final scores, paranoid the hero's."""
     out: dict[Any, tuple[int, ...] | int] = {}
+    guess = None
     for token, child in search.kernel.children(node):
         if concept == "maxn":
             out[token] = search.maxn(child)
         else:
             assert hero is not None
-            out[token] = search.paranoid_exact(child, hero)
+            out[token] = guess = search.paranoid_exact(child, hero, guess)  # siblings' values lie close
     return out
 
 

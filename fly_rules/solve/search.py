@@ -164,14 +164,16 @@ class Search:
                         break
         return best, best_token
 
-    def paranoid_exact(self, node: Any, hero: int) -> int:
-        """The paranoid value of ``node`` exactly, by zero-window tests (MTD(f), the values being whole numbers)."""
+    def paranoid_exact(self, node: Any, hero: int, guess: int | None = None) -> int:
+        """The paranoid value of ``node`` exactly, by zero-window tests (MTD(f), the values being whole numbers),
+        starting from ``guess`` (default: the hero's share of what is left, where the kernel bounds it)."""
         low, high = -_INFINITY, _INFINITY
-        guess = self.kernel.scores(node)[hero]
-        if self._bounds is not None:  # a first guess: the hero's share of what is left
-            found = self._bounds(node, hero)
-            if found is not None:
-                guess = found[0] + (found[1] - found[0]) // len(self.kernel.scores(node))
+        if guess is None:
+            guess = self.kernel.scores(node)[hero]
+            if self._bounds is not None:
+                found = self._bounds(node, hero)
+                if found is not None:
+                    guess = found[0] + (found[1] - found[0]) // len(self.kernel.scores(node))
         passes = 0
         while low < high:
             passes += 1

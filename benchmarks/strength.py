@@ -1,0 +1,115 @@
+"""How strong a bot is: paired deals with rotated seats, and whole matches, with 95% intervals.
+
+Usage: python benchmarks/strength.py [--game fly|dreyfus] [--players N] [--bot expert] [--against rule-of-thumb,monte-carlo]
+       [--others rule-of-thumb] [--deals 1000] [--matches 200] [--workers 2] [--seed strength] [--json FILE]
+
+Each of ``--deals`` deals is played once with ``--bot`` and once with each bot of ``--against`` in the same seat
+(rotating with the deal), the other seats played by ``--others`` (fly_rules.bots.paired); the table gives the
+mean gain a deal of ``--bot`` over each, in the game's score (Fly: record points; Dreyfus: lower minus upper
+record), with its 95% interval, and the CPU seconds of ``--bot``'s decisions (median and 95th percentile, decisions
+with a choice only). ``--matches`` whole matches are then played with ``--bot`` against copies of ``--others``,
+the seats rotating, and its win rate given with its Wilson interval beside the equal share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from fly_rules import registry
+from fly_rules.bots import Tally, run_matches
+from fly_rules.bots.paired import PairedDeal, mean_interval, paired_deals
+
+
+def _pieces(count: int, workers: int) -> list[range]:
+    size = max(1, -(-count // (workers * 8)))
+    return [range(i, min(count, i + size)) for i in range(0, count, size)]
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Run the measurement and print its table; returns it as data."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="fly")
+    parser.add_argument("--players", type=int, default=None, help="default: 4 for Fly")
+    parser.add_argument("--bot", default="expert")
+    parser.add_argument("--against", default="rule-of-thumb,monte-carlo")
+    parser.add_argument("--others", default="rule-of-thumb")
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--matches", type=int, default=0)
+    parser.add_argument("--max-deals", type=int, default=200, help="a match's deal limit (default 200)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", default="strength")
+    parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    args = parser.parse_args(argv)
+    game = registry.get(args.game)
+    rules = game.make_rules("default", args.players, {})
+    baselines = [name for name in args.against.split(",") if name]
+    bots = [args.bot, *baselines]
+    started = time.time()
+    results: list[PairedDeal] = []
+    with ProcessPoolExecutor(args.workers) as pool:
+        jobs = [(rules, bots, args.others, args.seed, piece) for piece in _pieces(args.deals, args.workers)]
+        for done, part in enumerate(pool.map(paired_deals, *zip(*jobs, strict=True)), 1):
+            results.extend(part)
+            print(f"\r  deals {len(results)}/{args.deals} ({done}/{len(jobs)} pieces)", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    seconds = [s for r in results for s in r.seconds[args.bot]]
+    report: dict[str, Any] = {
+        "game": args.game,
+        "players": rules.players,
+        "bot": args.bot,
+        "others": args.others,
+        "deals": len(results),
+        "seed": args.seed,
+        "gains": {},
+        "decision_cpu_seconds": {
+            "decisions": len(seconds),
+            "median": statistics.median(seconds) if seconds else None,
+            "p95": statistics.quantiles(seconds, n=20)[-1] if len(seconds) > 1 else None,
+        },
+    }
+    print(f"{game.title}, {rules.players} players: {args.bot} in one seat (rotating), {args.others} in the others;")
+    print(f"{len(results)} deals (seed {args.seed!r}), each played once per bot in that seat")
+    print(f"{'against':<16} {'gain a deal':>12} {'95% interval':>18}")
+    for baseline in baselines:
+        mean, low, high = mean_interval([r.changes[args.bot] - r.changes[baseline] for r in results])
+        report["gains"][baseline] = {"mean": mean, "ci95": [low, high]}
+        print(f"{baseline:<16} {mean:>+12.2f} {f'[{low:+.2f}, {high:+.2f}]':>18}")
+    own = statistics.fmean(r.changes[args.bot] for r in results)
+    print(f"{args.bot}'s own score change a deal: {own:+.2f}")
+    cpu = report["decision_cpu_seconds"]
+    if seconds:
+        print(
+            f"{args.bot}'s CPU a decision: median {1000 * cpu['median']:.0f} ms, 95th percentile {1000 * cpu['p95']:.0f} ms "
+            f"({len(seconds)} decisions with a choice)"
+        )
+    if args.matches:
+        names = [args.bot] + [args.others] * (rules.players - 1)
+        tally = Tally(rules.players, tuple(names))
+        with ProcessPoolExecutor(args.workers) as pool:
+            jobs2 = [(rules, names, f"{args.seed}:matches", piece, args.max_deals) for piece in _pieces(args.matches, args.workers)]
+            for part in pool.map(run_matches, *zip(*jobs2, strict=True)):
+                for result in part:
+                    tally.add(result)
+        row = tally.summary()["per_bot"][0]
+        low, high = row["ci95"]
+        report["matches"] = {"matches": args.matches, "rate": row["rate"], "ci95": [low, high], "no_winner": tally.no_winner}
+        print(
+            f"whole matches against {rules.players - 1} {args.others}: {args.bot} wins {100 * row['rate']:.1f}% "
+            f"[{100 * low:.1f}, {100 * high:.1f}] of {args.matches} (equal share {100 / rules.players:.1f}%)"
+        )
+    report["wall_seconds"] = time.time() - started
+    print(f"({report['wall_seconds']:.0f} s wall, {args.workers} workers)")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    return report
+
+
+if __name__ == "__main__":
+    main()
