@@ -1,7 +1,8 @@
 """How strong a bot is: paired deals with rotated seats, and whole matches, with 95% intervals.
 
-Usage: python benchmarks/strength.py [--game fly|dreyfus] [--players N] [--bot expert] [--against rule-of-thumb,monte-carlo]
-       [--others rule-of-thumb] [--deals 1000] [--matches 200] [--workers 2] [--seed strength] [--json FILE]
+Usage: python benchmarks/strength.py [--game fly|dreyfus] [--players N] [--bot expert]
+       [--against rule-of-thumb,monte-carlo] [--others rule-of-thumb] [--deals 1000] [--matches 200]
+       [--workers 2] [--seed strength] [--json FILE]
 
 Each of ``--deals`` deals is played once with ``--bot`` and once with each bot of ``--against`` in the same seat
 (rotating with the deal), the other seats played by ``--others`` (fly_rules.bots.paired); the table gives the
@@ -32,8 +33,26 @@ def _pieces(count: int, workers: int) -> list[range]:
     return [range(i, min(count, i + size)) for i in range(0, count, size)]
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
-    """Run the measurement and print its table; returns it as data."""
+def _matches(args: argparse.Namespace, rules: Any) -> dict[str, Any]:
+    """Whole matches of ``args.bot`` against copies of ``args.others``, the seats rotating: its win rate."""
+    names = [args.bot] + [args.others] * (rules.players - 1)
+    tally = Tally(rules.players, tuple(names))
+    with ProcessPoolExecutor(args.workers) as pool:
+        pieces = _pieces(args.matches, args.workers)
+        jobs = [(rules, names, f"{args.seed}:matches", piece, args.max_deals) for piece in pieces]
+        for part in pool.map(run_matches, *zip(*jobs, strict=True)):
+            for result in part:
+                tally.add(result)
+    row = tally.summary()["per_bot"][0]
+    low, high = row["ci95"]
+    print(
+        f"whole matches against {rules.players - 1} {args.others}: {args.bot} wins {100 * row['rate']:.1f}% "
+        f"[{100 * low:.1f}, {100 * high:.1f}] of {args.matches} (equal share {100 / rules.players:.1f}%)"
+    )
+    return {"matches": args.matches, "rate": row["rate"], "ci95": [low, high], "no_winner": tally.no_winner}
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="fly")
     parser.add_argument("--players", type=int, default=None, help="default: 4 for Fly")
@@ -46,7 +65,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", default="strength")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Run the measurement and print its table; returns it as data."""
+    args = _parser().parse_args(argv)
     game = registry.get(args.game)
     rules = game.make_rules("default", args.players, {})
     baselines = [name for name in args.against.split(",") if name]
@@ -85,21 +109,28 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"{args.bot}'s own score change a deal: {own:+.2f}")
     cpu = report["decision_cpu_seconds"]
     if seconds:
-        print(
-            f"{args.bot}'s CPU a decision: median {1000 * cpu['median']:.0f} ms, 95th percentile {1000 * cpu['p95']:.0f} ms "
-            f"({len(seconds)} decisions with a choice)"
-        )
+        median, p95 = 1000 * cpu["median"], 1000 * cpu["p95"]
+        print(f"{args.bot}'s CPU a decision: median {median:.0f} ms, 95th percentile {p95:.0f} ms ", end="")
+        print(f"({len(seconds)} decisions with a choice)")
     if args.matches:
         names = [args.bot] + [args.others] * (rules.players - 1)
         tally = Tally(rules.players, tuple(names))
         with ProcessPoolExecutor(args.workers) as pool:
-            jobs2 = [(rules, names, f"{args.seed}:matches", piece, args.max_deals) for piece in _pieces(args.matches, args.workers)]
+            jobs2 = [
+                (rules, names, f"{args.seed}:matches", piece, args.max_deals)
+                for piece in _pieces(args.matches, args.workers)
+            ]
             for part in pool.map(run_matches, *zip(*jobs2, strict=True)):
                 for result in part:
                     tally.add(result)
         row = tally.summary()["per_bot"][0]
         low, high = row["ci95"]
-        report["matches"] = {"matches": args.matches, "rate": row["rate"], "ci95": [low, high], "no_winner": tally.no_winner}
+        report["matches"] = {
+            "matches": args.matches,
+            "rate": row["rate"],
+            "ci95": [low, high],
+            "no_winner": tally.no_winner,
+        }
         print(
             f"whole matches against {rules.players - 1} {args.others}: {args.bot} wins {100 * row['rate']:.1f}% "
             f"[{100 * low:.1f}, {100 * high:.1f}] of {args.matches} (equal share {100 / rules.players:.1f}%)"

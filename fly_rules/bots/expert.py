@@ -32,9 +32,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from fly_rules import registry
+from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
-from fly_rules.solve import Search, SolveLimitReached, evaluate, kernel_of
+from fly_rules.solve import Concept, Search, SolveLimitReached, evaluate, kernel_of
 
 __all__ = ["ExpertBot"]
 
@@ -45,15 +46,18 @@ class ExpertBot:
     Args:
         rules: the rules of the game played.
         samples: guessed deals per decision (default: the game's, 12 for Fly, 6 for Dreyfus).
-        seconds: if given, a decision stops guessing once it has used this much CPU time (at least one guess).
-        limit: the most positions one solve may visit; a guess whose solve needs more is dropped.
+        budget: the most positions the solves of one decision may visit in all (default: the game's); a guess
+            whose solve would go past it is dropped, and a decision none of whose guesses could be solved is left
+            to the Monte-Carlo bot. A budget of positions, unlike one of time, keeps a match reproducible.
+        seconds: if given, a decision also stops guessing once it has used this much CPU time (at least one
+            guess); then the number of guesses depends on the machine.
     """
 
     name = "expert"
     """The bot's name in tables."""
 
     def __init__(
-        self, rules: Any, samples: int | None = None, seconds: float | None = None, limit: int | None = 2_000_000
+        self, rules: Any, samples: int | None = None, budget: int | None = None, seconds: float | None = None
     ) -> None:
         game = registry.game_of(rules)
         if game.expert is None:
@@ -61,24 +65,43 @@ class ExpertBot:
         self.rules = rules
         self.hints = game.expert(rules)
         self.samples = samples if samples is not None else self.hints.samples
+        self.budget = budget if budget is not None else self.hints.budget
         self.seconds = seconds
-        self.limit = limit
-        self.concept = self.hints.concept
+        self.concept: Concept = self.hints.concept
         self.policy = game.rule_of_thumb(rules.rank_order)
+        self.fallback = MonteCarloBot(rules)
+        self._left = self.budget
         self.decisions: list[float] = []
         """The CPU seconds each decision took (with more than one legal action)."""
 
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
-        """The action with the best mean value over the guessed deals."""
+        """The action with the best mean value over the guessed deals (the Monte-Carlo bot's if none was solved)."""
         if len(legal_actions) == 1:
             return legal_actions[0]
+        started = time.process_time()
+        action = self.decide(view, legal_actions, rng)[0]
+        self.decisions.append(time.process_time() - started)
+        return action
+
+    def decide(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> tuple[Any, dict[Any, float]]:
+        """The action :meth:`choose` takes, and the :meth:`values` it took it by (empty when the Monte-Carlo bot
+        decided)."""
+        values = self.values(view, legal_actions, rng)
+        if not values:
+            return self.fallback.choose(view, legal_actions, rng), values
+        return max(values, key=values.__getitem__), values  # max keeps the first of equals: the tie order
+
+    def values(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> dict[Any, float]:
+        """The mean value for the seat of each action searched (in the play every legal card, in the exchange
+        the game's candidates), in tie order; empty if no guess could be solved."""
         started = time.process_time()
         playing = view.phase is Phase.PLAY
         candidates = list(legal_actions) if playing else self.hints.candidates(view, legal_actions)
         if len(candidates) == 1:
-            return candidates[0]
-        totals = dict.fromkeys(candidates, 0.0)
+            return {candidates[0]: 0.0}
+        totals: dict[Any, float] = {}
         guessed = 0
+        self._left = self.budget
         for _ in range(self.samples * 3):
             if guessed == self.samples or (
                 guessed and self.seconds is not None and time.process_time() - started > self.seconds
@@ -88,24 +111,32 @@ class ExpertBot:
             if sample is None:
                 continue
             deal = self.hints.world(view, sample)
-            values = self._solve(deal, view.seat) if playing else self._declaration_values(deal, view, candidates)
-            if values is None:
+            found = self._solve(deal, view.seat) if playing else self._declaration_values(deal, view, candidates)
+            if found is None:
+                if self._left <= 0:
+                    break
                 continue
             guessed += 1
-            for action in candidates:
-                totals[action] += values[action]
-        self.decisions.append(time.process_time() - started)
-        if not guessed:
-            return self.policy.choose(view, legal_actions, rng)
-        return max(candidates, key=totals.__getitem__)  # max keeps the first of equals: the tie order
+            for action, value in found.items():
+                totals[action] = totals.get(action, 0.0) + value
+        return {action: total / guessed for action, total in totals.items()}
+
+    def _search(self, deal: Any) -> Search:
+        """A search of ``deal`` allowed what is left of the decision's budget."""
+        return Search(kernel_of(deal), max(self._left, 0))
+
+    def _spent(self, search: Search) -> None:
+        self._left -= search.nodes
 
     def _solve(self, deal: Any, seat: int) -> dict[Any, int] | None:
-        """Each legal action's value for ``seat`` in ``deal``, or None past the limit."""
-        concept = "paranoid" if self.concept == "paranoid" else "maxn"
+        """Each legal action's value for ``seat`` in ``deal``, or None past the budget."""
+        search = self._search(deal)
         try:
-            return evaluate(deal, concept=concept, seat=seat, search=Search(kernel_of(deal), self.limit))
+            return evaluate(deal, concept=self.concept, seat=seat, search=search)
         except SolveLimitReached:
             return None
+        finally:
+            self._spent(search)
 
     def _declaration_values(self, deal: Any, view: Any, candidates: list[Any]) -> dict[Any, int] | None:
         """Each candidate declaration's value for the seat: made in ``deal``, then the later seats declare by
@@ -121,26 +152,22 @@ class ExpertBot:
             if after.is_over:
                 values[action] = after.scores[seat] - start
                 continue
-            solved = self._playout(after, seat) if getattr(self, "playout", False) else self._solve_from(after, seat)
+            solved = self._solve_from(after, seat)
             if solved is None:
                 return None
             values[action] = solved - start
         return values
 
-    def _playout(self, deal: Any, seat: int) -> int:
-        rng = random.Random(0)
-        while not deal.is_over:
-            mover = deal.to_move
-            deal = deal.apply(self.policy.choose(deal.view(mover), deal.legal_actions(), rng))
-        return deal.scores[seat]
-
     def _solve_from(self, deal: Any, seat: int) -> int | None:
         """``seat``'s score at the end of ``deal`` (in play) under the solver's concept, or None past the limit."""
-        search = Search(kernel_of(deal), self.limit)
+        search = self._search(deal)
         node = search.kernel.node(deal)
         try:
             if self.concept == "paranoid":
                 return search.paranoid_exact(node, seat)
-            return search.maxn(node)[seat]
+            value: int = search.maxn(node)[seat]
+            return value
         except SolveLimitReached:
             return None
+        finally:
+            self._spent(search)

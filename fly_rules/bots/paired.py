@@ -27,6 +27,7 @@ import attrs
 
 from fly_rules import registry
 from fly_rules.bots.arena import make_bot
+from fly_rules.notation.games import deal_of
 
 __all__ = ["PairedDeal", "mean_interval", "paired_deals", "play_deal"]
 
@@ -51,8 +52,7 @@ def play_deal(rules: Any, seat: int, bot: str, others: str, seed: int | str, ind
     and the CPU seconds of each of its decisions that had a choice."""
     game = registry.game_of(rules)
     players = rules.players
-    match = game.new_match(rules, seed=f"{seed}:{index}", dealer=index % players)
-    deal = match.deal
+    deal = deal_of(game.new_match(rules, seed=f"{seed}:{index}", dealer=index % players))
     start = deal.scores[seat]
     bots = [make_bot(bot if s == seat else others, rules) for s in range(players)]
     rngs = [random.Random(f"{seed}:{index}:{s}") for s in range(players)]

@@ -1,4 +1,4 @@
-"""The subcommands of ``fly-rules``: ``demo``, ``play``, ``simulate``, ``replay``, ``show``, ``rules``,
+"""The subcommands of ``fly-rules``: ``demo``, ``play``, ``simulate``, ``replay``, ``analyse``, ``show``, ``rules``,
 ``conform`` and ``engine`` (see the command-line reference in the documentation), one module each.
 
 Each subcommand module has ``add(sub)``, which adds its parser to the subparsers and sets its ``run``,
@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Final
 
-from fly_rules.commands import conform, demo, engine, play, replay, rules, show, simulate
+from fly_rules.commands import analyse, conform, demo, engine, play, replay, rules, show, simulate
 from fly_rules.commands.common import CommandError, bot_names, whole_number_argument
 from fly_rules.commands.files import write_atomically
 
@@ -28,7 +28,7 @@ __all__ = [
     "write_atomically",
 ]
 
-SUBCOMMANDS: Final = (demo, play, simulate, replay, show, rules, conform, engine)
+SUBCOMMANDS: Final = (demo, play, simulate, replay, analyse, show, rules, conform, engine)
 """The subcommands' modules, in the order ``fly-rules --help`` lists them."""
 
 
@@ -48,6 +48,10 @@ EXAMPLES: Final = {
         "fly-rules simulate -n 200 --game dreyfus --json",
     ),
     "replay": ("fly-rules replay game.toml", "fly-rules replay --check game.toml"),
+    "analyse": (
+        "fly-rules analyse game.toml --seat 0     # each of seat 0's decisions beside the best one",
+        "fly-rules analyse game.toml --no-expert  # only the solver with every card open (faster)",
+    ),
     "show": (
         'fly-rules show --legal "fly - 0 8H 7C8DKH9SAS/9HTHJHQHAH/9CTCJC7S8S 7H7D 25,25,25 s,s,s,pAH 2"',
         'fly-rules show --svg t.svg --seat 1 --force "fly - 0 8H 7C8DKH9SAS/9HTHJHQHAH/9CTCJC7S8S 7H7D 25,25,25 - 1"',

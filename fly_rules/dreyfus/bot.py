@@ -57,6 +57,8 @@ class DreyfusExpertHints:
     out of reach; see :mod:`fly_rules.solve`)."""
     samples = 6
     """Guessed deals per decision by default."""
+    budget = 400_000
+    """Positions the solves of one decision may visit in all, by default."""
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules

@@ -70,6 +70,8 @@ class FlyExpertHints:
     """The solver's concept the expert plays by: every seat for itself [FLY-1.5]."""
     samples = 12
     """Guessed deals per decision by default."""
+    budget = 1_000_000
+    """Positions the solves of one decision may visit in all, by default."""
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules
@@ -99,7 +101,11 @@ class FlyExpertHints:
         if min(start) < 0:
             return deal
         again = new_deal(
-            self.rules, hands=sample.hands, trump_card=view.trump_card, stock=sample.stock, dealer=view.dealer,
+            self.rules,
+            hands=sample.hands,
+            trump_card=view.trump_card,
+            stock=sample.stock,
+            dealer=view.dealer,
             records=start,
         )
         for action in sample.actions:

@@ -178,3 +178,20 @@ def test_the_batch_engine_names_the_games_it_plays() -> None:
         batch.make("whist", 2)
     assert [type(batch.make(name, 2)).__name__ for name in ("fly", "dreyfus")] == ["FlyBatch", "DreyfusBatch"]
     assert batch.make("fly", 2).rules.players == 5
+
+
+def test_the_solver_and_its_refusals_reach_the_third_game() -> None:
+    """The solver walks a game without a search kernel of its own through its states' protocol (max^n equals a
+    walk of every line), and the expert bot, which needs a game's hints, refuses it in one line."""
+    from fly_rules.bots import ExpertBot
+    from fly_rules.solve import solve
+    from tests.solve.brute import Brute
+
+    match = bots_match(3, max_deals=1, stop=30)
+    deal = match.deal
+    solution = solve(deal)
+    final, line = Brute(10**6).maxn(deal)
+    assert list(solution.line) == line
+    assert solution.values == tuple(f - s for f, s in zip(final, deal.scores, strict=True))
+    with pytest.raises(TypeError, match="does not know how to play Whist"):
+        ExpertBot(match.rules)

@@ -1,0 +1,121 @@
+"""The expert bot: perfect-information Monte Carlo over the solver, for declarations and play, in both games."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from fly_rules import dreyfus, fly
+from fly_rules.actions import Exchange, Fold, Stand
+from fly_rules.bots import BOTS, HINT_BOT, ExpertBot, RuleOfThumbBot, make_bot
+from fly_rules.bots.sampling import sample_deal
+from fly_rules.engine import Phase
+from fly_rules.fly.bot import FlyExpertHints
+from fly_rules.solve import evaluate
+
+
+def _advance(state: Any, steps: int, seed: int) -> Any:
+    bot, rng = RuleOfThumbBot(), random.Random(seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state = state.apply(bot.choose(state.view(state.to_move), state.legal_actions(), rng))
+    return state
+
+
+def test_the_expert_is_a_bot_by_name_and_the_hint_bot() -> None:
+    """``expert`` is among the bots every command offers, and the one ``hint`` asks."""
+    assert "expert" in BOTS
+    assert HINT_BOT == "expert"
+    assert isinstance(make_bot("expert", fly.FlyRules()), ExpertBot)
+
+
+@pytest.mark.parametrize("game", ["fly", "dreyfus"])
+def test_the_expert_chooses_legal_actions_through_a_whole_deal(game: str) -> None:
+    """Every choice of the expert in a deal, exchange and play, is one of the legal actions, for every seat."""
+    rules: Any = fly.FlyRules(players=3) if game == "fly" else dreyfus.DreyfusRules()
+    module: Any = fly if game == "fly" else dreyfus
+    deal = module.new_match(rules, seed=3, dealer=0).deal
+    bot = ExpertBot(rules, samples=2, budget=20_000)
+    rng = random.Random(1)
+    phases = set()
+    while not deal.is_over:
+        legal = deal.legal_actions()
+        action = bot.choose(deal.view(deal.to_move), legal, rng)
+        assert action in legal
+        phases.add(deal.phase)
+        deal = deal.apply(action)
+    assert phases == {Phase.EXCHANGE, Phase.PLAY}
+
+
+def test_the_expert_replays_from_its_seed() -> None:
+    """The same view and the same generator give the same choice and the same values."""
+    match = _advance(fly.new_match(fly.FlyRules(players=4), seed=8, dealer=1), 6, 0)
+    view, legal = match.view(match.to_move), match.legal_actions()
+    first = ExpertBot(match.rules, samples=3).values(view, legal, random.Random("x"))
+    second = ExpertBot(match.rules, samples=3).values(view, legal, random.Random("x"))
+    assert first == second
+    assert set(first) == set(legal)
+
+
+def test_in_the_play_the_expert_takes_the_best_card_of_its_guesses() -> None:
+    """In the play the expert's values are the means, over its guesses, of the solver's value of each card for
+    its seat, and it plays the best of them."""
+    match = _advance(fly.new_match(fly.FlyRules(players=3), seed=21, dealer=0), 5, 2)
+    assert match.deal.phase is Phase.PLAY
+    view, legal = match.view(match.to_move), match.legal_actions()
+    bot = ExpertBot(match.rules, samples=2)
+    values = bot.values(view, legal, random.Random(4))
+    rng = random.Random(4)
+    hints = FlyExpertHints(match.rules)
+    totals = dict.fromkeys(legal, 0.0)
+    for _ in range(2):
+        sample = sample_deal(view, match.rules, rng, records=view.records, tries=1)
+        assert sample is not None
+        for action, value in evaluate(hints.world(view, sample), seat=view.seat).items():
+            totals[action] += value / 2
+    assert values == totals
+    assert bot.choose(view, legal, random.Random(4)) == max(values, key=values.__getitem__)
+
+
+def test_a_guessed_deal_shows_the_records_of_the_view() -> None:
+    """The expert's guessed deal of a later deal of a match, mid-play, has every record as the seat sees it
+    (the guess replays the deal from records worked back from them) [FLY-8.2] [FLY-8.3]."""
+    match = _advance(fly.new_match(fly.FlyRules(players=4), seed=2, dealer=0), 40, 3)
+    while match.deal.phase is not Phase.PLAY or not match.deal.score.completed:
+        match = _advance(match, 1, 5)
+    view = match.view(match.to_move)
+    hints = FlyExpertHints(match.rules)
+    for k in range(5):
+        sample = sample_deal(view, match.rules, random.Random(k), records=view.records)
+        assert sample is not None
+        assert hints.world(view, sample).records == view.records
+
+
+def test_the_expert_searches_the_declarations_worth_it() -> None:
+    """In Fly's exchange the expert weighs standing, folding and, for each count, the exchange of that many of
+    its weakest cards (the plain low cards first, the trumps last) [FLY-4.2]."""
+    rules = fly.FlyRules(players=4)
+    deal = fly.new_deal(
+        rules,
+        dealer=3,
+        hands=["6C 8D JH AS 7H", "7C 8C 9C TC JC", "6D 7D 9D TD JD", "6S 7S 8S 9S TS"],
+        trump_card="KH",
+        stock="QC KC AC QD KD AD 6H 8H 9H TH QH AH JS QS KS",
+    )
+    candidates = FlyExpertHints(rules).candidates(deal.view(0), deal.legal_actions())
+    exchanges = [a for a in candidates if isinstance(a, Exchange)]
+    assert Stand() in candidates
+    assert Fold() not in candidates
+    assert [str(a.cards) for a in exchanges] == ["6C", "6C 8D", "6C 8D 7H", "6C 8D 7H JH", "6C 8D 7H JH AS"]
+
+
+def test_a_decision_past_its_budget_is_left_to_the_monte_carlo_bot() -> None:
+    """With no positions to spend, no guess can be solved: the Monte-Carlo bot decides (the choice is still legal)."""
+    match = _advance(fly.new_match(fly.FlyRules(players=3), seed=4, dealer=0), 4, 1)
+    view, legal = match.view(match.to_move), match.legal_actions()
+    bot = ExpertBot(match.rules, samples=2, budget=0)
+    assert bot.values(view, legal, random.Random(0)) == {}
+    assert bot.choose(view, legal, random.Random(0)) == bot.fallback.choose(view, legal, random.Random(0))
