@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import ray
@@ -68,14 +69,14 @@ def test_fly_10_2_simulate_backend_ray_prints_what_the_local_run_prints() -> Non
     assert json.loads(remote.getvalue()) == json.loads(local.getvalue())
 
 
-def test_ray_address_auto_without_a_cluster_is_one_line() -> None:
-    """``RAY_ADDRESS=auto fly-rules simulate --backend ray`` where no cluster runs (a process and mount
-    namespace of its own: no Ray process seen, an empty /tmp) is one line naming the address, exit code 1,
-    not Ray's traceback."""
-    command = f"mount -t tmpfs tmpfs /tmp && exec {sys.executable} -m fly_rules simulate -n 2 --players 3 --backend ray"
+def test_ray_address_auto_without_a_cluster_is_one_line(tmp_path: Path) -> None:
+    """``RAY_ADDRESS=auto fly-rules simulate --backend ray`` where no cluster runs (a process namespace of its
+    own, so that no Ray process is seen, and an empty temporary folder, so that no cluster file is found) is
+    one line naming the address, exit code 1, not Ray's traceback."""
+    command = [sys.executable, "-m", "fly_rules", "simulate", "-n", "2", "--players", "3", "--backend", "ray"]
     done = subprocess.run(
-        ["unshare", "--mount", "--pid", "--fork", "--mount-proc", "--map-root-user", "sh", "-c", command],
-        env={**os.environ, "RAY_ADDRESS": "auto"},
+        ["unshare", "--mount", "--pid", "--fork", "--mount-proc", "--map-root-user", *command],
+        env={**os.environ, "RAY_ADDRESS": "auto", "TMPDIR": str(tmp_path), "RAY_TMPDIR": str(tmp_path)},
         capture_output=True,
         text=True,
         timeout=300,
