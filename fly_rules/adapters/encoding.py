@@ -1,31 +1,29 @@
-"""One integer action space and one observation encoding for both games, shared by the adapters.
+"""What every adapter shares: one action space per game, and one observation encoding.
 
-**Actions.** Every action of either game is one integer id:
+**Actions.** Each game defines its action ids once, in its adapter module (the ``adapter`` of its
+descriptor in :mod:`fly_rules.registry`), as an :class:`ActionSpace`: Fly's
+(:class:`fly_rules.adapters.fly_game.FlyActions`, 90 ids) and Dreyfus's
+(:class:`fly_rules.adapters.dreyfus_game.DreyfusActions`, 53 ids). The OpenSpiel and PettingZoo
+adapters, both Gymnasium environments and the batch engine (:mod:`fly_rules.batch`) all use that one
+space, so a policy's id means the same action in each of them. In every game ``0..51`` plays the card
+of that :attr:`~fly_rules.cards.Card.index` and ``52`` is ``STAND``; the ids above are the game's own.
 
-- ``0..51``: ``Play(card)``, the card's :attr:`~fly_rules.cards.Card.index`;
-- ``52`` (``STAND``): ``Stand()``; once cards are marked, *exchange the marked cards*;
-- ``53`` (``FOLD``): ``Fold()`` (Fly only);
-- ``54..105`` (``MARK``): mark card ``id - 54`` for discard;
-- ``106..157`` (``SWAP``): ``SwapTrump(card id - 106)`` (Fly's ``turnup_use="dealer_swap"``).
+A choice too large to list is made in steps: Dreyfus's discard of up to twelve cards [DRF-4.3] is
+chosen card by card, the cards *marked* in ascending order and then ``STAND`` exchanging them. Marks
+are private: the other seats see only the exchange, as the rules show it [DRF-4.5]. Every function
+here that depends on them takes ``marked``, the mask of the cards the seat to move has marked (0 in a
+game without marks, such as Fly, whose exchange of up to five cards is one id [FLY-4.3]).
 
-An exchange (Fly's ``Exchange`` of up to five cards [FLY-4.3], Dreyfus's discard of up to twelve
-[DRF-4.3]) is chosen card by card: the player marks the cards to discard **in ascending card order**
-(each mark must be higher than the last one, so every discard set has exactly one sequence of marks)
-and then plays ``STAND`` to exchange them. A mark is legal exactly when the marked set with the new
-card is itself a legal exchange, so the sequences of marks reach every legal discard set and nothing
-else (both games' legal discard sets are closed under taking subsets). Marks are private: the other
-seats see only the exchange, as the rules show it (its size [FLY-4.2], [DRF-4.5]). In Dreyfus's
-incremental mode [DRF-4.4] each mark is at once a one-card exchange, as the rules say.
-
-**Observations.** :func:`observation_size` floats per seat, built only from
-``view(seat)`` and the seat's own marks, so they never show another
-seat's hidden cards [FLY-5.1] [DRF-11.1]; each game's layout is in its adapter module (the
-``adapter`` of its descriptor in :mod:`fly_rules.registry`): :mod:`fly_rules.adapters.fly_game`,
-:mod:`fly_rules.adapters.dreyfus_game`.
+**Observations.** :func:`observation_size` floats per seat, built only from ``view(seat)`` and the
+seat's own marks, so they never show another seat's hidden cards [FLY-5.1] [DRF-11.1]; each game's
+layout (:func:`observation_layout`) is in its adapter module. Seats are absolute, or with
+``relative=True`` counted from the observing seat, going left: block ``k`` of every per-seat part is
+the seat ``k`` places to its left (``k = 0``: itself), so one policy can play every seat.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, NamedTuple, Protocol, TypeVar
@@ -34,37 +32,38 @@ import numpy as np
 import numpy.typing as npt
 
 from fly_rules import registry
-from fly_rules._choices import SubsetChoices, bits
-from fly_rules.actions import Exchange, Fold, Play, Stand
+from fly_rules.actions import Exchange, Play
 from fly_rules.cards import ALL_CARDS, Card, CardSet
 from fly_rules.engine import DealState, Phase, Rules
 
 __all__ = [
-    "DREYFUS_ACTIONS",
-    "FLY_ACTIONS",
-    "FOLD",
-    "MARK",
     "OBSERVATION_HIGH",
     "PHASES",
     "STAND",
-    "SWAP",
+    "ActionSpace",
     "BotDriver",
     "DealKind",
     "Encoding",
     "Marking",
     "OpenSpielGame",
+    "PlayActions",
+    "Segment",
     "action_count",
-    "action_id",
     "action_ids",
+    "action_space",
     "action_text",
     "adapter_part",
     "cards_text",
+    "checked_id",
     "engine_action",
     "hand_mask",
     "legal_ids",
+    "legal_mask",
+    "observation_layout",
     "observation_size",
     "observation_text",
     "one_hot",
+    "seat_order",
     "trick_cards",
     "trick_text",
     "write_cards",
@@ -72,177 +71,14 @@ __all__ = [
 ]
 
 STAND: Final = 52
-"""Stand, or exchange the marked cards."""
-FOLD: Final = 53
-"""Fold (Fly)."""
-MARK: Final = 54
-"""First id of "mark card ``id - MARK`` for discard"."""
-SWAP: Final = 106
-"""First id of "take the trump card and discard card ``id - SWAP``" (Fly)."""
-FLY_ACTIONS: Final = 158
-"""Distinct action ids of Fly."""
-DREYFUS_ACTIONS: Final = 106
-"""Distinct action ids of Dreyfus (no fold, no swap)."""
+"""The id of ``Stand()`` in every game (in Dreyfus, once cards are marked: exchange them)."""
 OBSERVATION_HIGH: Final = 10.0
 """Every observation float lies in ``[0, OBSERVATION_HIGH]`` (records are capped there)."""
 
 Deal = Any
 View = Any
 Floats = npt.NDArray[np.float32]
-
-
-def action_id(action: Any) -> int:
-    """The id of an engine action other than an exchange (exchanges are marks, then ``STAND``).
-
-    >>> from fly_rules.fly import SwapTrump
-    >>> action_id(Play("7C")), action_id(Stand()), action_id(SwapTrump("AS"))
-    (5, 52, 157)
-    """
-    kind = type(action)
-    if kind is Play:
-        index: int = action.card.index
-        return index
-    if kind is Stand:
-        return STAND
-    if kind is Fold:
-        return FOLD
-    if hasattr(action, "card") and any(form.cls is kind for g in registry.games() for form in registry.get(g).actions):
-        return SWAP + int(action.card.index)
-    raise ValueError(f"{action!r} has no single action id; an exchange is marked card by card")
-
-
-def action_ids(deal: Deal, action: Any) -> list[int]:
-    """The ids that take the engine ``action`` in ``deal``: an exchange's marks in ascending order and
-    ``STAND`` (in Dreyfus's incremental mode, its one mark); any other action's one id.
-
-    >>> from fly_rules import fly
-    >>> d = fly.new_match(fly.FlyRules(players=3), seed=1).deal
-    >>> action_ids(d, Exchange(CardSet.parse("9H 7C")))
-    [59, 87, 52]
-    """
-    if type(action) is not Exchange:
-        return [action_id(action)]
-    marks = [MARK + card for card in bits(action.cards.mask)]
-    return marks if _immediate(deal) else [*marks, STAND]
-
-
-class BotDriver:
-    """Drives an engine bot (:mod:`fly_rules.bots`, by name) through the action ids: the bot chooses
-    from ``view(seat)`` and the legal actions only; an exchange it chooses is then given mark by mark.
-
-    Each answer is for the position it is asked about (the deal and the cards marked in it): the
-    marks still to come of an exchange are reused only while the same deal is asked about with the
-    marks made so far. Asked about marks it did not plan (another policy's, or a driver made
-    afresh), the bot chooses among the exchanges that go on from those marks; a bot that would keep
-    its hand then (a rule-of-thumb player finding a card it values marked) exchanges just the
-    marked cards. So every id it gives is legal where it is given.
-
-    >>> from fly_rules import fly
-    >>> deal = fly.new_match(fly.FlyRules(players=3), seed=4).deal
-    >>> driver = BotDriver("rule-of-thumb", deal.rules, seed=0)
-    >>> action_text(deal, 0, driver.next_id(deal, 0))
-    'mark 7♣'
-    >>> marked = CardSet.parse("7C 8C").mask  # a driver made afresh goes on from the marks made
-    >>> action_text(deal, marked, BotDriver("rule-of-thumb", deal.rules).next_id(deal, marked))
-    'mark 7♠'
-
-    Raises:
-        ValueError: for an unknown bot name.
-    """
-
-    def __init__(self, name: str, rules: Any, seed: int = 0) -> None:
-        from fly_rules.bots import BOTS  # noqa: PLC0415 - the bots import the engine, not the adapters
-
-        if name not in BOTS:
-            raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")
-        self.bot = BOTS[name](rules)
-        """The engine bot."""
-        self.rng = random.Random(seed)
-        """The bot's random generator, seeded once."""
-        self._deal: Deal | None = None
-        self._plan: list[int] = []
-
-    def next_id(self, deal: Deal, marked: int) -> int:
-        """The id the bot plays in ``deal`` for the seat to move, which has ``marked`` cards marked."""
-        if deal is self._deal:
-            done = 0
-            for planned in self._plan:  # the plan's marks so far must be exactly the marks made
-                if done == marked:
-                    return planned
-                if not MARK <= planned < SWAP:
-                    break
-                done |= 1 << (planned - MARK)
-        seat = deal.to_move
-        assert seat is not None, "the deal is over: no one is to move"
-        legal = deal.legal_actions() if not marked else _continuations(deal, marked)
-        action = self.bot.choose(deal.view(seat), legal, self.rng)
-        if marked and action not in legal:
-            action = Exchange(CardSet(marked))
-        self._deal = deal
-        self._plan = action_ids(deal, action)
-        return self._plan[marked.bit_count()]
-
-
-def _continuations(deal: Deal, marked: int) -> list[Exchange]:
-    """The legal exchanges of the seat to move in ``deal`` that its ``marked`` cards begin: ``marked``
-    and more cards, each above the highest marked one (marks go up)."""
-    floor = marked.bit_length()
-    return [
-        action
-        for action in deal.legal_actions()
-        if type(action) is Exchange
-        and action.cards.mask & marked == marked
-        and (action.cards.mask ^ marked) >> floor << floor == action.cards.mask ^ marked
-    ]
-
-
-def hand_mask(deal: Deal, seat: int) -> int:
-    """``seat``'s hand in ``deal`` as a mask, for either game."""
-    mask: int = deal.hand_masks[seat]
-    return mask
-
-
-def _immediate(deal: Deal) -> bool:
-    """Whether a mark is itself a one-card exchange (Dreyfus's incremental mode) [DRF-4.4]."""
-    return _encoding(deal.game).immediate(deal.rules)
-
-
-def _exchange_masks(legal: Sequence[Any]) -> Any:
-    """A test ``mask -> bool``: whether discarding ``mask`` is among ``legal``."""
-    if isinstance(legal, SubsetChoices):
-        return legal.mask_in
-    masks = {a.cards.mask for a in legal if type(a) is Exchange}
-    return masks.__contains__
-
-
-def legal_ids(deal: Deal, marked: int = 0) -> list[int]:
-    """The legal ids of the seat to move, ascending, given the cards it has marked so far.
-
-    >>> from fly_rules import fly
-    >>> d = fly.new_deal(fly.FlyRules(players=3), hands=["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"],
-    ...                  trump_card="8H", stock="7H 7D 8C 9D TD JD QD KD AD")
-    >>> [action_text(d, 0, i) for i in legal_ids(d)]
-    ['stand', 'fold', 'mark 9♥', 'mark 10♥', 'mark J♥', 'mark Q♥', 'mark A♥']
-    >>> [action_text(d, CardSet.parse("9H").mask, i) for i in legal_ids(d, CardSet.parse("9H").mask)]
-    ['exchange 9♥', 'mark 10♥', 'mark J♥', 'mark Q♥', 'mark A♥']
-    """
-    seat = deal.to_move
-    if seat is None:
-        return []
-    legal = deal.legal_actions()
-    ids = [STAND] if marked else []
-    if not marked:
-        for action in legal:  # both games list every other action before the exchanges
-            if type(action) is Exchange:
-                break
-            ids.append(action_id(action))
-    allowed = _exchange_masks(legal)
-    floor = marked.bit_length()  # marks go up: only cards above the highest marked one
-    for card in bits(hand_mask(deal, seat) >> floor):
-        bit = 1 << (card + floor)
-        if allowed(marked | bit):
-            ids.append(MARK + card + floor)
-    return sorted(ids)
+Bools = npt.NDArray[np.bool_]
 
 
 class Marking:
@@ -260,43 +96,263 @@ class Marking:
         """The engine action (for ``"exchange"``, the ``Exchange``)."""
 
 
-def engine_action(deal: Deal, marked: int, action: int) -> Marking:
-    """What ``action`` (an id, assumed legal) means in ``deal`` with ``marked`` cards marked."""
-    if MARK <= action < SWAP:
-        cards = marked | 1 << (action - MARK)
-        if _immediate(deal):
-            return Marking("exchange", cards, Exchange(CardSet(cards)))
-        return Marking("mark", cards)
-    if action == STAND and marked:
-        return Marking("exchange", marked, Exchange(CardSet(marked)))
-    if action < STAND:
-        return Marking("act", action=Play(ALL_CARDS[action]))
-    if action == STAND:
-        return Marking("act", action=Stand())
-    if action == FOLD:
-        return Marking("act", action=Fold())
-    return Marking("act", action=_own_action(deal.game)(ALL_CARDS[action - SWAP]))
+def checked_id(value: object, size: int, game: str) -> int:
+    """``value`` as an action id of a space of ``size`` ids: an int or a NumPy integer, not a bool.
+
+    Raises:
+        ValueError: anything else, or an id out of range, naming ``game``.
+
+    >>> checked_id(np.int64(7), 90, "Fly"), checked_id(True, 90, "Fly")
+    Traceback (most recent call last):
+    ...
+    ValueError: True is not an action id of Fly (0 to 89)
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) or not 0 <= value < size:
+        raise ValueError(f"{value!r} is not an action id of {game} (0 to {size - 1})")
+    return int(value)
 
 
-def action_text(deal: Deal | None, marked: int, action: int) -> str:
+class ActionSpace:
+    """One game's action ids: what an id does in a position, and the ids of its legal actions.
+
+    A game's adapter module defines one (its ``ENCODING.actions``); every adapter and the batch engine
+    read it. The base class is the part every game shares: ``0..51`` play the card of that index. A
+    game adds its ids by overriding :meth:`action_of` and :meth:`id_of` (one id per action), and
+    :meth:`legal_ids`, :meth:`meaning` and :meth:`ids` if it chooses some actions in several steps
+    (marks).
+    """
+
+    size: int = 52
+    """Distinct ids."""
+    marks: bool = False
+    """Whether some choice is made in several ids (cards marked one by one, then ``STAND``)."""
+
+    def action_of(self, hand: int, action_id: int) -> Any:
+        """The engine action of ``action_id`` for a seat holding ``hand`` (a mask), marks aside.
+
+        Raises:
+            ValueError: an id that is no action of this game.
+        """
+        return Play(ALL_CARDS[checked_id(action_id, self.size, "this game")])
+
+    def id_of(self, hand: int, action: Any) -> int:
+        """The id of the engine ``action`` of a seat holding ``hand``.
+
+        Raises:
+            ValueError: an action with no single id here.
+        """
+        if type(action) is Play:
+            index: int = action.card.index
+            return index
+        raise ValueError(f"{action!r} has no action id in this game")
+
+    def legal_ids(self, deal: Deal, marked: int = 0) -> list[int]:
+        """The legal ids of the seat to move, ascending (none once the deal is over)."""
+        seat = deal.to_move
+        if seat is None:
+            return []
+        return self.view_ids(deal.hand_masks[seat], deal.legal_actions())
+
+    def view_ids(self, hand: int, legal_actions: Iterable[Any]) -> list[int]:
+        """The ids of ``legal_actions`` of a seat holding ``hand`` (a mask), ascending: what a policy
+        that sees a view and its legal actions may choose."""
+        return sorted(self.id_of(hand, action) for action in legal_actions)
+
+    def meaning(self, deal: Deal, marked: int, action_id: int) -> Marking:
+        """What ``action_id`` (legal) does in ``deal``; an exchange is a ``Marking("exchange")``."""
+        action = self.action_of(deal.hand_masks[deal.to_move], action_id)
+        if type(action) is Exchange:
+            return Marking("exchange", action.cards.mask, action)
+        return Marking("act", action=action)
+
+    def ids(self, deal: Deal, action: Any, marked: int = 0) -> list[int]:
+        """The ids that take the engine ``action`` in ``deal`` from the marks ``marked``, in order."""
+        return [self.id_of(deal.hand_masks[deal.to_move], action)]
+
+    def choices(self, deal: Deal, marked: int) -> Sequence[Any]:
+        """The engine actions still open to the seat to move once it has marked ``marked``."""
+        legal: Sequence[Any] = deal.legal_actions()
+        return legal
+
+    def text(self, deal: Deal | None, marked: int, action_id: int) -> str:
+        """An id as text for a player: ``play 10♥``, ``stand``, ``fold``, ``exchange 7♣ 8♦``…"""
+        if 0 <= action_id < 52:
+            return f"play {ALL_CARDS[action_id].symbol}"
+        hand = deal.hand_masks[deal.to_move] if deal is not None and deal.to_move is not None else 0
+        try:
+            return _action_words(self.action_of(hand, action_id))
+        except ValueError:
+            return f"id {action_id}"
+
+
+class PlayActions(ActionSpace):
+    """The action space of a game whose only actions are plays: ``0..51``, the card played."""
+
+
+def _action_words(action: Any) -> str:
+    """An engine action as a player says it: ``stand``, ``exchange 7♣ 8♦``, ``swap-trump 9♠``."""
+    name = type(action).__name__.lower()
+    if type(action) is Exchange:
+        return "exchange " + cards_text(action.cards)
+    if hasattr(action, "card"):
+        verb = next((f.verb for g in registry.games() for f in registry.get(g).actions if f.cls is type(action)), name)
+        return f"{verb} {action.card.symbol}"
+    return name
+
+
+def action_space(game: str) -> ActionSpace:
+    """The action space of ``game`` (a name of :mod:`fly_rules.registry`), from its adapter module.
+
+    >>> action_space("fly").size, action_space("dreyfus").size
+    (90, 53)
+    """
+    return _encoding(game).actions
+
+
+def action_count(rules: Any) -> int:
+    """Distinct action ids of the game of ``rules``.
+
+    >>> from fly_rules.dreyfus import DreyfusRules
+    >>> from fly_rules.fly import FlyRules
+    >>> action_count(FlyRules()), action_count(DreyfusRules())
+    (90, 53)
+    """
+    return action_space(rules.game).size
+
+
+def legal_ids(deal: Deal, marked: int = 0) -> list[int]:
+    """The legal ids of the seat to move in ``deal``, ascending, given the cards it has marked.
+
+    >>> from fly_rules import fly
+    >>> d = fly.new_deal(fly.FlyRules(players=3), hands=["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"],
+    ...                  trump_card="8H", stock="7H 7D 8C 9D TD JD QD KD AD")
+    >>> [action_text(d, 0, i) for i in legal_ids(d)][:4]
+    ['stand', 'fold', 'exchange 9♥', 'exchange 10♥']
+    """
+    return action_space(deal.game).legal_ids(deal, marked)
+
+
+def legal_mask(deal: Deal, marked: int = 0) -> Bools:
+    """The legal ids of the seat to move as booleans, one per id of the game's space."""
+    space = action_space(deal.game)
+    mask = np.zeros(space.size, np.bool_)
+    mask[space.legal_ids(deal, marked)] = True
+    return mask
+
+
+def engine_action(deal: Deal, marked: int, action_id: int) -> Marking:
+    """What ``action_id`` (assumed legal) does in ``deal`` with ``marked`` cards marked."""
+    return action_space(deal.game).meaning(deal, marked, action_id)
+
+
+def action_ids(deal: Deal, action: Any, marked: int = 0) -> list[int]:
+    """The ids that take the engine ``action`` in ``deal``: one id, or an exchange's marks in ascending
+    order and ``STAND`` where the game marks its discards.
+
+    >>> from fly_rules import dreyfus, fly
+    >>> d = fly.new_match(fly.FlyRules(players=3), seed=1).deal
+    >>> str(d.hands[d.to_move]), action_ids(d, Exchange(CardSet.parse("TC AD")))  # positions 0 and 2
+    ('TC KD AD QH AS', [58])
+    >>> d = dreyfus.new_match(dreyfus.DreyfusRules(), seed=1, dealer=0).deal
+    >>> action_ids(d, Exchange(CardSet.parse("8C 4D")))  # mark 8♣, mark 4♦, then exchange them
+    [6, 15, 52]
+    """
+    return action_space(deal.game).ids(deal, action, marked)
+
+
+def action_text(deal: Deal | None, marked: int, action_id: int) -> str:
     """A player's action id as text: ``play 10♥``, ``stand``, ``fold``, ``mark 7♣``,
-    ``exchange 7♣ 8♦``, ``swap-trump 9♠``."""
-    if action < STAND:
-        return f"play {ALL_CARDS[action].symbol}"
-    if action == STAND:
-        if marked:
-            return "exchange " + " ".join(c.symbol for c in CardSet(marked))
-        return "stand"
-    if action == FOLD:
-        return "fold"
-    if action < SWAP:
-        if deal is not None and _immediate(deal):
-            return f"exchange {ALL_CARDS[action - MARK].symbol}"
-        return f"mark {ALL_CARDS[action - MARK].symbol}"
-    return f"swap-trump {ALL_CARDS[action - SWAP].symbol}"
+    ``exchange 7♣ 8♦``, ``swap-trump 9♠`` (``deal`` None: the text without the hand it is read against)."""
+    if deal is None:
+        return ActionSpace().text(None, marked, action_id) if action_id < 52 else f"id {action_id}"
+    return action_space(deal.game).text(deal, marked, action_id)
+
+
+class BotDriver:
+    """Drives an engine bot (:mod:`fly_rules.bots`, by name) through the action ids: the bot chooses
+    from ``view(seat)`` and the legal actions only; an action it chooses that takes several ids (an
+    exchange marked card by card) is then given id by id.
+
+    Each answer is for the position it is asked about (the deal and the cards marked in it): the
+    ids still to come of a plan are reused only while the same deal is asked about with the marks made
+    so far. Asked about marks it did not plan (another policy's, or a driver made afresh), the bot
+    chooses among the actions that go on from those marks; a bot that would keep its hand then (a
+    rule-of-thumb player finding a card it values marked) exchanges just the marked cards. So every
+    id it gives is legal where it is given.
+
+    >>> from fly_rules import dreyfus
+    >>> deal = dreyfus.new_match(dreyfus.DreyfusRules(), seed=4, dealer=0).deal
+    >>> driver = BotDriver("rule-of-thumb", deal.rules, seed=0)
+    >>> action_text(deal, 0, driver.next_id(deal, 0))
+    'mark 6♣'
+
+    Raises:
+        ValueError: for an unknown bot name.
+    """
+
+    def __init__(self, name: str, rules: Any, seed: int = 0) -> None:
+        from fly_rules.bots import BOTS  # noqa: PLC0415 - the bots import the engine, not the adapters
+
+        if name not in BOTS:
+            raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")
+        self.bot = BOTS[name](rules)
+        """The engine bot."""
+        self.rng = random.Random(seed)
+        """The bot's random generator, seeded once."""
+        self._deal: Deal | None = None
+        self._plan: dict[int, int] = {}  # the marks made so far -> the plan's next id
+
+    def next_id(self, deal: Deal, marked: int) -> int:
+        """The id the bot plays in ``deal`` for the seat to move, which has ``marked`` cards marked."""
+        if deal is self._deal and marked in self._plan:
+            return self._plan[marked]
+        seat = deal.to_move
+        assert seat is not None, "the deal is over: no one is to move"
+        space = action_space(deal.game)
+        legal = space.choices(deal, marked)
+        action = self.bot.choose(deal.view(seat), legal, self.rng)
+        if marked and action not in legal:
+            action = Exchange(CardSet(marked))
+        self._deal = deal
+        self._plan = {}
+        marks = marked
+        for step in space.ids(deal, action, marked):
+            self._plan[marks] = step
+            meaning = space.meaning(deal, marks, step)
+            if meaning.kind != "mark":
+                break
+            marks = meaning.cards
+        return self._plan[marked]
+
+
+def hand_mask(deal: Deal, seat: int) -> int:
+    """``seat``'s hand in ``deal`` as a mask, for either game."""
+    mask: int = deal.hand_masks[seat]
+    return mask
 
 
 # --- observations -------------------------------------------------------------------------------
+
+
+class Segment(NamedTuple):
+    """One part of an observation: ``width`` floats, or ``width`` floats for each seat in seat order."""
+
+    name: str
+    """What it holds."""
+    width: int
+    """Floats (per seat, for a per-seat part)."""
+    per_seat: bool = False
+    """Whether the part is repeated for every seat (then relative observations reorder its blocks)."""
+
+
+def observation_layout(rules: Any) -> tuple[Segment, ...]:
+    """The parts of one seat's observation under ``rules``, in order.
+
+    >>> from fly_rules.fly import FlyRules
+    >>> [(s.name, s.width, s.per_seat) for s in observation_layout(FlyRules(players=3))][:3]
+    [('hand', 52, False), ('trump card', 52, False), ('current trick', 52, True)]
+    """
+    return _encoding(rules.game).layout(rules)
 
 
 def observation_size(rules: Any) -> int:
@@ -305,27 +361,48 @@ def observation_size(rules: Any) -> int:
     >>> from fly_rules.dreyfus import DreyfusRules
     >>> from fly_rules.fly import FlyRules
     >>> observation_size(FlyRules(players=4)), observation_size(DreyfusRules())
-    (616, 709)
+    (564, 709)
     """
-    return _encoding(rules.game).size(rules)
+    return sum(part.width * (rules.players if part.per_seat else 1) for part in observation_layout(rules))
 
 
-def action_count(rules: Any) -> int:
-    """Distinct action ids of the game of ``rules``.
+def seat_order(rules: Any, seat: int) -> tuple[int, ...]:
+    """Every seat once, from ``seat`` going left: the order of a relative observation's per-seat blocks.
 
-    >>> from fly_rules.dreyfus import DreyfusRules
     >>> from fly_rules.fly import FlyRules
-    >>> action_count(FlyRules()) == FLY_ACTIONS, action_count(DreyfusRules()) == DREYFUS_ACTIONS
-    (True, True)
+    >>> seat_order(FlyRules(players=4), 2), seat_order(FlyRules(players=4, direction="anticlockwise"), 2)
+    ((2, 3, 0, 1), (2, 1, 0, 3))
     """
-    return _encoding(rules.game).actions
+    order = [seat]
+    for _ in range(rules.players - 1):
+        order.append(rules.left_of(order[-1]))
+    return tuple(order)
+
+
+@functools.lru_cache(maxsize=512)
+def _relative_index(rules: Any, seat: int) -> npt.NDArray[np.intp]:
+    """The absolute slot of each slot of ``seat``'s relative observation."""
+    order = seat_order(rules, seat)
+    index: list[int] = []
+    at = 0
+    for part in observation_layout(rules):
+        if part.per_seat:
+            for other in order:
+                index.extend(range(at + other * part.width, at + (other + 1) * part.width))
+            at += part.width * rules.players
+        else:
+            index.extend(range(at, at + part.width))
+            at += part.width
+    return np.array(index, dtype=np.intp)
 
 
 def write_cards(out: Floats, at: int, cards: CardSet | int) -> int:
     """Set the 52 slots from ``at`` for the cards (a set or a mask); the slot after them."""
     mask = cards if isinstance(cards, int) else cards.mask
-    for index in bits(mask):
-        out[at + index] = 1.0
+    while mask:
+        low = mask & -mask
+        out[at + low.bit_length() - 1] = 1.0
+        mask ^= low
     return at + 52
 
 
@@ -351,10 +428,13 @@ def trick_cards(out: Floats, at: int, players: int, view: View) -> int:
     return at + 52 * players
 
 
-def write_observation(view: View, marked: int, rules: Any, out: Floats) -> None:
-    """Fill ``out`` with the observation of ``view``'s seat, for either game."""
+def write_observation(view: View, marked: int, rules: Any, out: Floats, *, relative: bool = False) -> None:
+    """Fill ``out`` (zeros) with the observation of ``view``'s seat, for either game; with ``relative``,
+    its per-seat parts counted from that seat (see the module's introduction)."""
     _encoding(view.game).write(view, marked, rules, out)
     np.minimum(out, OBSERVATION_HIGH, out=out)
+    if relative:
+        out[:] = out[_relative_index(rules, view.seat)]
 
 
 def cards_text(cards: Iterable[Card]) -> str:
@@ -376,16 +456,14 @@ def observation_text(view: View, marked: int) -> str:
 class Encoding(NamedTuple):
     """One game's part of the encoding: its adapter module's ``ENCODING`` (see :mod:`fly_rules.registry`)."""
 
-    actions: int
-    """Distinct action ids."""
-    size: Callable[[Any], int]
-    """Floats in one seat's observation, from the rules."""
+    actions: ActionSpace
+    """The game's action ids."""
+    layout: Callable[[Any], tuple[Segment, ...]]
+    """The parts of one seat's observation, from the rules."""
     write: Callable[[Any, int, Any, Floats], None]
     """Fill an observation from a view, the marks and the rules."""
     text: Callable[[Any, str], str]
     """The observation as text, from a view and the marks' text."""
-    immediate: Callable[[Any], bool]
-    """Whether a mark is itself a one-card exchange, from the rules."""
 
 
 _D = TypeVar("_D", bound=DealState)
@@ -475,9 +553,3 @@ def _encoding(game: str) -> Encoding:
     """The encoding part of ``game`` (a state's, view's or rules' ``game``), from its adapter module."""
     part: Encoding = adapter_part(game, "ENCODING")
     return part
-
-
-def _own_action(game: str) -> Any:
-    """The class of ``game``'s own action on one card (Fly's ``SwapTrump``), or None."""
-    forms = registry.get(game).actions
-    return forms[0].cls if forms else None

@@ -15,7 +15,8 @@ registers both games, so ``pyspiel.load_game("python_fly(players=3)")`` works af
   those cards on top. Each order of the stock is as likely as in a shuffled deal.
 
 Then an engine deal (:func:`fly_rules.fly.new_deal`, :func:`fly_rules.dreyfus.new_deal`) is driven
-by the players' actions, with the ids of :mod:`fly_rules.adapters.encoding`.
+by the players' actions, with each game's one action space (:mod:`fly_rules.adapters.encoding`: 90
+ids for Fly, 53 for Dreyfus), the ids of the PettingZoo and Gymnasium adapters and the batch engine.
 
 **Returns** (terminal only; general-sum):
 
@@ -59,9 +60,7 @@ from fly_rules import registry
 from fly_rules._choices import bits
 from fly_rules.actions import Exchange
 from fly_rules.adapters.encoding import (
-    MARK,
     STAND,
-    SWAP,
     BotDriver,
     DealKind,
     OpenSpielGame,
@@ -196,9 +195,9 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
             if not self._draws_left:  # Fly: the turned-up trump card replaces the last card [FLY-3.3]
                 self._exchange(self.deal, self._pending, meaning.cards)
                 self._pending = None
-        elif action >= SWAP:
-            self._events.append((seat, text, f"seat {seat}: swap-trump"))
-            self._exchange(self.deal, meaning.action, 1 << (action - SWAP))
+        elif _changes_hand(self.deal, meaning.action):  # Fly's swap: the trump card for a card of the hand
+            self._events.append((seat, text, f"seat {seat}: {text.split()[0]}"))
+            self._exchange(self.deal, meaning.action, 1 << meaning.action.card.index)
         else:
             self._events.append((seat, text, f"seat {seat}: {text}"))
             self.deal = self.deal.apply(meaning.action)
@@ -284,9 +283,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
         in_order = self._kind.reveals_in_order
         for sampled in sample.actions:
             mover = state.current_player()
-            exchanging = isinstance(sampled, Exchange) or any(
-                type(sampled) is form.cls and form.changes_hand for form in registry.game_of(self.deal).actions
-            )
+            exchanging = isinstance(sampled, Exchange) or _changes_hand(self.deal, sampled)
             action = Exchange(CardSet(next(shown[mover]))) if in_order and mover != player and exchanging else sampled
             order = next(draws) if mover == player and exchanging else ()
             for action_id in action_ids(state.deal, action):
@@ -299,8 +296,8 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
                         return None
                     state.apply_action(card)
         if self.marked and self.current_player() == player:
-            for card in bits(self.marked):
-                state.apply_action(MARK + card)
+            for action_id in action_ids(state.deal, Exchange(CardSet(self.marked)))[:-1]:  # the marks, not STAND
+                state.apply_action(action_id)
         if state.information_state_string(player) != self.information_state_string(player):
             return None
         return state
@@ -348,6 +345,11 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
         return f"{self.deal!r}{marks}{drawn}"
 
 
+def _changes_hand(deal: Any, action: Any) -> bool:
+    """Whether ``action`` is one of the game's own actions that put a card into the hand (Fly's swap)."""
+    return any(type(action) is form.cls and form.changes_hand for form in registry.game_of(deal).actions)
+
+
 def _recall_shape(rules: Any) -> tuple[int, int, int]:
     """(cards dealt to a seat, tricks in a deal, seats) of the information-state tensor's history parts."""
     return rules.hand_size, rules.hand_size, rules.players
@@ -358,7 +360,7 @@ def information_state_size(rules: Any) -> int:
 
     >>> from fly_rules import dreyfus, fly
     >>> information_state_size(fly.FlyRules(players=4)), information_state_size(dreyfus.DreyfusRules())
-    (2024, 3312)
+    (1972, 3312)
     """
     dealt, tricks, seats = _recall_shape(rules)
     return observation_size(rules) + 52 * dealt + 52 * 2 + seats + 52 * tricks * seats

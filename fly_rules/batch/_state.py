@@ -27,9 +27,9 @@ class BatchState:
     first read after a step. The other arrays are the game's own (hands as ``uint64`` card masks,
     bit ``i`` the card of index ``i``; records; tricks) and are listed by each engine.
 
-    :meth:`~fly_rules.batch.FlyBatch.step` writes the next position into these arrays and returns
-    the same object (a batch of 4,096 games is copied in no time, but not for free): keep a
-    position with :meth:`copy`.
+    :meth:`~fly_rules.batch.BatchEngine.step` returns a new state and leaves this one as it was;
+    :meth:`~fly_rules.batch.BatchEngine.step_in_place` writes the next position into these arrays
+    instead (no copy: the fast path of a loop that keeps no old position).
     """
 
     def __init__(self, engine: BatchEngine, arrays: dict[str, Array]) -> None:
@@ -73,6 +73,11 @@ class BatchState:
     def copy(self) -> BatchState:
         """A deep copy: stepping it leaves this one as it is."""
         return BatchState(self._engine, {name: array.copy() for name, array in self.arrays().items()})
+
+    @property
+    def engine(self) -> BatchEngine:
+        """The engine whose state this is."""
+        return self._engine
 
     @property
     def nbytes(self) -> int:

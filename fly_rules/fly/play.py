@@ -22,6 +22,7 @@ from fly_rules.tricks import Duty, TrumpDuty, playable, trick_winner, unmet_duty
 
 __all__ = [
     "begin_play",
+    "next_active",
     "play_card",
     "playable_mask",
     "refusal",
@@ -194,7 +195,8 @@ def play_card(
     return (None if score.over else taker), after, score, ()
 
 
-def _next_active(table: DealTable, active: tuple[bool, ...], seat: int) -> int:
+def next_active(table: DealTable, active: tuple[bool, ...], seat: int) -> int:
+    """The first seat to the left of ``seat`` still in the deal (``seat`` itself if no other is) [FLY-6.2]."""
     seat = table.left[seat]
     while not active[seat]:
         seat = table.left[seat]
@@ -217,9 +219,9 @@ def begin_play(table: DealTable, score: Score, active: tuple[bool, ...], hands: 
     for seat, mask in enumerate(hands):
         if active[seat] and mask & _AS_BIT:
             ace_holder = seat
-    leader = _next_active(table, active, table.dealer)
+    leader = next_active(table, active, table.dealer)
     n = rules.players
-    following = table.left if count == n else tuple(_next_active(table, active, s) for s in range(n))
+    following = table.left if count == n else tuple(next_active(table, active, s) for s in range(n))
     # the fields in order (once a deal, on the hot path): records, tricks taken, last trick of, completed,
     # leader, A♠ holder, bonus due, winners, void, redeal, in play, next in play, revokes
     zeros = (0,) * n

@@ -14,7 +14,7 @@ from gymnasium.utils.env_checker import check_env
 
 import fly_rules.adapters.gymnasium
 from fly_rules import dreyfus, fly
-from fly_rules.adapters.encoding import MARK, STAND
+from fly_rules.adapters.encoding import STAND
 from fly_rules.adapters.gymnasium import SeatEnv, seat_env
 from fly_rules.errors import InvalidRules
 
@@ -84,10 +84,9 @@ def test_fly_2_1_the_seed_fixes_the_match_and_the_bots() -> None:
     assert not np.array_equal(first[1][0]["observation"], other[1][0]["observation"])
 
 
-def test_fly_4_3_bots_exchange_by_marks_for_the_position_they_are_given() -> None:
-    """FLY-4.3: bots in the other seats mark their exchanges card by card and confirm them, always for
-    the position as it is, over many episodes with every bot (the PettingZoo environment under them
-    raises on any illegal id)."""
+def test_fly_4_3_bots_exchange_for_the_position_they_are_given() -> None:
+    """FLY-4.3: bots in the other seats exchange, always for the position as it is, over many episodes
+    with every bot (the PettingZoo environment under them raises on any illegal id)."""
     bots = ["random", "rule-of-thumb", "random", "rule-of-thumb", "monte-carlo"]
     exchanges = 0
     for seed in range(8):
@@ -118,7 +117,22 @@ def test_an_illegal_action_ends_the_episode_with_a_penalty_or_raises() -> None:
     strict = seat_env("dreyfus", illegal_reward=None)
     strict.reset(seed=2)
     with pytest.raises(ValueError, match="is not legal"):
-        strict.step(MARK - 1)
+        strict.step(51)  # a play in the exchange
+
+
+@pytest.mark.parametrize("action", [1.5, True, np.bool_(False), np.array([3]), np.array(2.0), "3"])
+def test_an_action_that_is_not_an_integer_id_is_refused(action: Any) -> None:
+    """A float, a bool, an array of more than one value or a text is no action id: ``TypeError``, naming it,
+    and the episode goes on; an int, a NumPy integer or a 0-d integer array is one (as Gymnasium's own
+    ``Discrete`` environments take them)."""
+    env = seat_env("fly", players=3)
+    _, info = env.reset(seed=3)
+    with pytest.raises(TypeError, match="an action is an integer id"):
+        env.step(action)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    for same in (np.array(legal), np.int16(legal)):
+        env.reset(seed=3)
+        assert env.step(same)[2:4] == (False, False) or env.game.match.is_over
 
 
 def test_bad_arguments_are_refused_by_name() -> None:
@@ -134,7 +148,7 @@ def test_bad_arguments_are_refused_by_name() -> None:
         seat_env("whist")
     with pytest.raises(ValueError, match="not both"):
         seat_env("fly", rules=fly.FlyRules(players=3), players=3)
-    with pytest.raises(ValueError, match="the rules are of 'dreyfus', not 'fly'"):
+    with pytest.raises(ValueError, match="not rules of 'fly'"):
         seat_env("fly", rules=dreyfus.DreyfusRules())
     with pytest.raises(InvalidRules, match="DRF-1.1"):
         seat_env("dreyfus", players=4)
@@ -159,7 +173,7 @@ def test_rules_objects_and_render_modes() -> None:
 def test_registering_again_changes_nothing() -> None:
     """The ids are registered once: registering again (as a second import would) keeps the specs and
     warns of no override. (Not a reload: that would replace the module's classes under other tests.)"""
-    ids = (*IDS, "fly_rules/FlyVector-v0", "fly_rules/DreyfusVector-v0")
+    ids = IDS
     specs = [gymnasium.spec(env_id) for env_id in ids]
     with warnings.catch_warnings():
         warnings.simplefilter("error")

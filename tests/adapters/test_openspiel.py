@@ -16,7 +16,8 @@ from open_spiel.python.observation import make_observation
 
 from fly_rules import dreyfus, fly
 from fly_rules.adapters import fly_game, openspiel
-from fly_rules.adapters.encoding import FOLD, MARK, STAND, SWAP, legal_ids
+from fly_rules.adapters.encoding import STAND, action_ids, engine_action, legal_ids
+from fly_rules.adapters.fly_game import FOLD, SWAP
 from fly_rules.cards import CardSet
 
 GAMES = [
@@ -90,19 +91,18 @@ def test_fly_3_1_the_chance_deal_builds_the_engine_position() -> None:
 
 
 def test_fly_4_4_an_exchange_draws_its_replacements_as_chance() -> None:
-    """FLY-4.4: marking three cards and exchanging them owes three chance draws from the stock."""
+    """FLY-4.4: an exchange of three cards (one id) owes three chance draws from the stock."""
     game = pyspiel.load_game("python_fly(players=3)")
     state = game.new_initial_state()
     deck = [c.index for c in fly.FlyRules(players=3).deck]
     for card in deck[:16]:
         state.apply_action(card)
-    hand = [c.index for c in state.deal.hands[1]]
-    for card in hand[:3]:
-        state.apply_action(MARK + card)
+    three = fly.Exchange(CardSet.of(list(state.deal.hands[1])[:3]))
+    (exchange,) = action_ids(state.deal, three)
     assert state.current_player() == 1
-    assert state.legal_actions()[0] == STAND
-    assert state.action_to_string(1, STAND).startswith("exchange ")
-    state.apply_action(STAND)
+    assert exchange in state.legal_actions()
+    assert state.action_to_string(1, exchange) == "exchange " + " ".join(c.symbol for c in three.cards)
+    state.apply_action(exchange)
     assert state.is_chance_node()
     stock = {c for c, _ in state.chance_outcomes()}
     assert stock == set(deck[16:])
@@ -125,30 +125,30 @@ def test_fly_3_3_the_last_stock_card_exchange_needs_no_chance_when_only_the_trum
         state.apply_action(card.index)
     assert state.deal.stock == ()
     seat = state.current_player()
-    low = min(c.index for c in state.deal.hands[seat])
-    state.apply_action(MARK + low)
-    state.apply_action(STAND)
+    low = min(state.deal.hands[seat])
+    state.apply_action(*action_ids(state.deal, fly.Exchange(CardSet.of([low]))))
     assert not state.is_chance_node()
     assert state.deal.trump_card in state.deal.hands[seat]
 
 
 def exchange_sets(state: Any, marked: int = 0) -> set[int]:
-    """Every discard set reachable by marks from ``state`` (marks ascending, then STAND)."""
+    """Every discard set reachable by marks from a Dreyfus ``state`` (marks ascending, then STAND)."""
     found = set()
     for action in legal_ids(state, marked):
         if action == STAND and marked:
             found.add(marked)
-        elif MARK <= action < SWAP:
-            found |= exchange_sets(state, marked | 1 << (action - MARK))
+        elif action < STAND:
+            found |= exchange_sets(state, marked | 1 << action)
     return found
 
 
 @pytest.mark.parametrize("max_exchange", [1, 3, 5])
-def test_fly_4_3_marks_reach_exactly_the_legal_exchanges(max_exchange: int) -> None:
-    """FLY-4.3: the sets reachable by ascending marks are exactly the engine's legal Exchange sets."""
+def test_fly_4_3_one_id_for_each_legal_exchange(max_exchange: int) -> None:
+    """FLY-4.3: the exchange ids offered are exactly the engine's legal Exchange sets, one id each."""
     deal = fly.new_match(fly.FlyRules(players=4, max_exchange=max_exchange), seed=5).deal
     engine = {a.cards.mask for a in deal.legal_actions() if isinstance(a, fly.Exchange)}
-    assert exchange_sets(deal) == engine
+    offered = {engine_action(deal, 0, i).cards for i in legal_ids(deal) if engine_action(deal, 0, i).kind == "exchange"}
+    assert offered == engine
     assert {STAND, FOLD} <= set(legal_ids(deal))
 
 
@@ -165,7 +165,7 @@ def test_drf_4_4_incremental_marks_exchange_one_card_at_a_time() -> None:
     """DRF-4.4: in the incremental mode a mark is at once a one-card exchange with one chance draw."""
     game = pyspiel.load_game("python_dreyfus(exchange_mode=incremental)")
     state = play_out(game.new_initial_state(), np.random.RandomState(1), stop=lambda s: s.deal is not None)
-    marks = [a for a in state.legal_actions() if a >= MARK]
+    marks = [a for a in state.legal_actions() if a < STAND]
     assert marks
     assert state.action_to_string(state.current_player(), marks[0]).startswith("exchange ")
     state.apply_action(marks[0])
@@ -269,8 +269,8 @@ def test_drf_4_4_the_information_state_tensor_recalls_the_exchanges_in_order() -
     observer = openspiel.CardGameObserver(game.rules, perfect_recall=True)
     given = []
     for _ in range(2):
-        mark = next(a for a in state.legal_actions() if a >= MARK)
-        given.append(mark - MARK)
+        mark = next(a for a in state.legal_actions() if a < STAND)
+        given.append(mark)
         state.apply_action(mark)
         state.apply_action(state.chance_outcomes()[0][0])
     observer.set_from(state, seat)
@@ -289,8 +289,8 @@ def test_fly_12_2_parameters_map_to_rules_options() -> None:
     assert (rules.deck_size, rules.forced_player) == (52, "eldest")
     game = pyspiel.load_game("python_fly(players=6)")
     assert game.num_players() == 6
-    assert game.num_distinct_actions() == 158
-    assert pyspiel.load_game("python_dreyfus").num_distinct_actions() == 106
+    assert game.num_distinct_actions() == 90
+    assert pyspiel.load_game("python_dreyfus").num_distinct_actions() == 53
 
 
 def test_fly_4_5_a_refilled_stock_is_refused() -> None:
@@ -441,8 +441,7 @@ def test_resample_during_the_deal_and_during_draws() -> None:
     assert other.own_dealt(1) != state.own_dealt(1)
     play_out(state, np.random.RandomState(0), stop=lambda s: s.deal is not None)
     seat = state.current_player()
-    state.apply_action(MARK + min(c.index for c in state.deal.hands[seat]))
-    state.apply_action(STAND)
+    state.apply_action(*action_ids(state.deal, fly.Exchange(CardSet.of([min(state.deal.hands[seat])]))))
     assert state.is_chance_node()
     with pytest.raises(ValueError, match="draws the replacements"):
         state.resample_from_infostate(seat, Sampler(0))

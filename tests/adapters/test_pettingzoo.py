@@ -11,8 +11,9 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 from fly_rules import dreyfus, fly
-from fly_rules.adapters.encoding import MARK, STAND
+from fly_rules.adapters.encoding import STAND, action_ids
 from fly_rules.adapters.pettingzoo import CardGameEnv, dreyfus_env, dreyfus_v0, engine_policy, fly_env, fly_v0
+from fly_rules.cards import CardSet
 from fly_rules.errors import InvalidRules
 
 MAKERS: dict[str, Callable[[], CardGameEnv]] = {
@@ -97,24 +98,37 @@ def test_fly_2_1_the_seed_fixes_the_match() -> None:
     assert env.match.seed == first
 
 
-def test_fly_4_3_marks_then_stand_exchange_the_marked_cards() -> None:
-    """FLY-4.3: marking two cards then STAND applies Exchange of those two; the mask follows the marks."""
-    env = fly_env(fly.FlyRules(players=3))
+def test_drf_4_3_marks_then_stand_exchange_the_marked_cards() -> None:
+    """DRF-4.3: marking two cards then STAND applies the Exchange of those two; the mask follows the marks."""
+    env = dreyfus_env(dreyfus.DreyfusRules())
     env.reset(seed=2)
     agent = env.agent_selection
     seat = env.match.to_move
-    hand = [c.index for c in env.match.deal.view(seat).hand]
-    env.step(MARK + hand[0])
+    eligible = [c.index for c in CardSet(env.match.deal.discardable_mask)]
+    env.step(eligible[0])
     mask = env.observe(agent)["action_mask"]
     assert mask[STAND]
-    assert not mask[MARK + hand[0]]
-    assert mask[MARK + hand[1]]
+    assert not mask[eligible[0]]
+    assert mask[eligible[1]]
     assert not env.observe(env.possible_agents[(seat + 1) % 3])["action_mask"].any()
-    env.step(MARK + hand[1])
+    env.step(eligible[1])
     env.step(STAND)
-    assert env.match.deal.view(seat).declarations[seat][0].count == 2
+    assert env.match.deal.view(seat).bought[seat] == 2
     with pytest.raises(ValueError, match="not legal"):
-        env.step(MARK + hand[0])
+        env.step(eligible[0])
+
+
+def test_fly_4_3_an_exchange_is_one_id() -> None:
+    """FLY-4.3: in Fly one id exchanges the cards at its hand positions; the next seat is then to move."""
+    env = fly_env(fly.FlyRules(players=3))
+    env.reset(seed=2)
+    seat = env.match.to_move
+    two = fly.Exchange(CardSet.of(list(env.match.deal.hands[seat])[:2]))
+    (exchange,) = action_ids(env.match.deal, two)
+    assert env.observe(env.agent_selection)["action_mask"][exchange]
+    env.step(exchange)
+    assert env.match.deal.view(seat).declarations[seat][0].count == 2
+    assert env.match.to_move != seat
 
 
 def test_max_cycles_truncates_and_render_shows_the_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -236,11 +250,11 @@ def test_fly_10_1_engine_bots_are_pettingzoo_policies() -> None:
 
 
 @pytest.mark.parametrize("bot", ["random", "rule-of-thumb"])
-@pytest.mark.parametrize("make", [functools.partial(fly_v0.raw_env, num_players=4), dreyfus_v0.raw_env])
-def test_fly_4_3_a_policy_made_afresh_at_every_step_answers_for_the_marks_made(
+@pytest.mark.parametrize("make", [dreyfus_v0.raw_env, functools.partial(dreyfus_v0.raw_env, max_deals=2)])
+def test_drf_4_3_a_policy_made_afresh_at_every_step_answers_for_the_marks_made(
     bot: str, make: Callable[[], CardGameEnv]
 ) -> None:
-    """FLY-4.3, DRF-4.3: a policy rebuilt before every step (so it holds no plan of an exchange) still
+    """DRF-4.3: a policy rebuilt before every step (so it holds no plan of an exchange) still
     gives a legal id when cards are already marked. Before the fix, its bot chose the whole exchange
     again and gave its first mark, lower than the marks made: every one of these episodes stopped on
     an illegal id (the raw environment raises ``ValueError``)."""

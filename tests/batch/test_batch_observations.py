@@ -1,4 +1,5 @@
-"""The batch's observations are the adapters' encoding of the scalar engine's view (issue 24)."""
+"""The batch's observations are the adapters' encoding of the scalar engine's view, for any seat, seats
+absolute or counted from the observer (issues 24 and 28)."""
 
 from __future__ import annotations
 
@@ -16,29 +17,43 @@ from fly_rules.adapters.encoding import observation_size, write_observation
     [
         ("fly", {"players": 4}),
         ("fly", {"players": 6, "turnup_use": "dealer_swap", "declaration_mode": "fold_round_then_exchange"}),
+        ("fly", {"players": 5, "direction": "anticlockwise"}),
         ("dreyfus", {}),
         ("dreyfus", {"reveal_discards": True, "reveal_leftover_talon": True, "exchange_mode": "incremental"}),
     ],
 )
-def test_observation_is_the_encoding_of_the_seat_to_move(game: str, options: dict[str, Any]) -> None:
-    """After every step, each game's observation is what ``write_observation`` makes of its seat to
-    move's view (and, in Dreyfus, the cards it has marked) [FLY-5.1] [DRF-11.1]."""
+def test_observation_is_the_encoding_of_every_seat(game: str, options: dict[str, Any]) -> None:
+    """After every step, ``observe(state, seat)`` of each game is what ``write_observation`` makes of that
+    seat's view (with, in Dreyfus, the cards it has marked when it is to move), absolute and relative;
+    ``state.observation`` is the seat to move's [FLY-5.1] [DRF-11.1]."""
     env = batch.make(game, 6, match=True, max_deals=2, **options)
-    assert env.observation_size == observation_size(env.rules)
+    assert env.observation_size == observation_size(env.rules) == env.observation_shape[0]
     state = env.init(21)
     rng = np.random.default_rng(4)
     steps = 0
     while not state.terminated.all():
-        observation = state.observation
-        for i in range(env.batch_size):
-            seat = int(state.current_player[i])
-            if seat < 0:
-                continue
-            view = batch.to_scalar(state, i).view(seat)
-            marked = int(state.marked[i]) if game == "dreyfus" else 0
-            expected = np.zeros(env.observation_size, np.float32)
-            write_observation(view, marked, env.rules, expected)
-            assert np.array_equal(observation[i], expected), (i, steps, np.flatnonzero(observation[i] != expected))
+        for seat in range(env.num_players):
+            for relative in (False, True):
+                observed = env.observe(state, seat, relative=relative)
+                for i in range(env.batch_size):
+                    if state.terminated[i]:
+                        continue
+                    view = batch.to_scalar(state, i).view(seat)
+                    marked = int(state.marked[i]) if game == "dreyfus" and state.current_player[i] == seat else 0
+                    expected = np.zeros(env.observation_size, np.float32)
+                    write_observation(view, marked, env.rules, expected, relative=relative)
+                    assert np.array_equal(observed[i], expected), (i, seat, relative, steps)
+        movers = np.maximum(state.current_player, 0)
+        assert np.array_equal(state.observation, env.observe(state, movers))
         state = env.step(state, env.sample_legal(state, rng))
         steps += 1
     assert steps > 20
+
+
+def test_observe_refuses_a_seat_off_the_table() -> None:
+    """``observe`` takes a seat, or one seat per game."""
+    env = batch.make("fly", 2, players=3)
+    state = env.init(1)
+    for player in (3, -1, np.array([0, 1, 2]), 1.5, True):
+        with pytest.raises(ValueError, match="player must be a seat 0 to 2"):
+            env.observe(state, player)

@@ -11,13 +11,15 @@ import pytest
 
 from fly_rules import batch, dreyfus
 from fly_rules.actions import Exchange, Play, Stand
+from fly_rules.adapters.dreyfus_game import STAND
 from fly_rules.batch import BatchEngine, BatchState
 from fly_rules.cards import CardSet, Rank, Suit
+from fly_rules.dreyfus.play import required_mask
 from fly_rules.engine import Phase
 from fly_rules.errors import InvalidRules, RuleViolation
-from tests.batch.differential import TRAJECTORIES, random_options, run
+from tests.batch.differential import TRAJECTORIES, mask_ints, option_choices, random_options, run, twins
 
-DREYFUS_CHOICES: dict[str, tuple[Any, ...]] = {
+DREYFUS_VALUES: dict[str, tuple[Any, ...]] = {
     "par_tricks": (2, 4, 6),
     "target_lower": (1, 3, 10),
     "contract_cycle": (
@@ -25,26 +27,14 @@ DREYFUS_CHOICES: dict[str, tuple[Any, ...]] = {
         (None,),
         (Suit.HEARTS, None, Suit.CLUBS),
     ),
-    "show_trump_indicator": (True, False),
     "deal_packet_size": (1, 3, 4, 12),
-    "dealer_rotation": ("left", "right"),
     "fosk_ranks": (frozenset(Rank(r) for r in range(3, 11)), frozenset(Rank(r) for r in range(3, 9)), "any"),
-    "fosk_excludes_trump": (False, True),
-    "exchange_mode": ("batch", "incremental"),
-    "reveal_discards": (False, True),
-    "reveal_leftover_talon": (False, True),
-    "first_lead": ("eldest", "first_actual_buyer"),
-    "trump_duty": ("any_trump", "overtrump", "overtrump_or_free"),
-    "must_head_trick": (False, True),
-    "winner_rule": ("first_to_reach", "highest_lower"),
     "max_deals": (1, 2, 3),
-    "settlement": ("gross", "net_of_winner_upper", "pairwise"),
-    "shortfall_floor_zero": (True, False),
-    "revoke_mode": ("prevent", "penalize"),
     "revoke_upper_penalty": (0, 10),
-    "revoke_penalty_per": ("deal", "occurrence"),
-    "revoke_adds_undertricks": (False, True),
+    "forgot_record_penalty": (0, 3, 7),  # the engine records every purchase in time: it changes no game
 }
+"""The values drawn for the options that are neither a choice of names nor a bool (those are drawn whole)."""
+DREYFUS_CHOICES = option_choices(dreyfus.DreyfusRules, DREYFUS_VALUES, {})
 DREYFUS_FIELDS = ("hands", "upper", "lower", "tricks_taken", "revokes", "trick_len", "trick", "tricks_done", "marked")
 
 
@@ -131,7 +121,7 @@ def test_dreyfus_batch_actions_map_to_the_scalar_engine() -> None:
     [DRF-4.3] [DRF-4.4]."""
     env = batch.make("dreyfus", 2)
     state = env.init(4, dealer=0)
-    deal = batch.to_scalar(state, 0)
+    deal = batch.to_scalar(state, 0).deal
     eligible = deal.discardable_mask
     two = CardSet(eligible & -eligible | 1 << (eligible.bit_length() - 1))
     exchange = Exchange(two)
@@ -149,7 +139,7 @@ def test_dreyfus_batch_actions_map_to_the_scalar_engine() -> None:
     with pytest.raises(ValueError, match="do not begin"):
         env.scalar_to_action(state, 0, Exchange(CardSet(eligible & -eligible)))
     state = env.step(state, np.array([52, env.sample_legal(state, np.random.default_rng(0))[1]]))
-    assert batch.to_scalar(state, 0) == deal.apply(exchange)
+    assert batch.to_scalar(state, 0).deal == deal.apply(exchange)
     assert env.scalar_to_action(state, 0, Play("AS")) == 51
     with pytest.raises(ValueError, match="not a Dreyfus action"):
         env.scalar_to_action(state, 0, "fold")
@@ -161,7 +151,7 @@ def test_dreyfus_batch_refuses_an_action_outside_the_mask() -> None:
     state = env.init(9)
     before = {name: array.copy() for name, array in state.arrays().items()}
     hand = int(state.hands[1, state.current_player[1]])
-    eligible = hand & int(env._fosk[state.contract[1]])  # type: ignore[attr-defined]  # the фоски of the contract
+    eligible = int(batch.to_scalar(state, 1).deal.discardable_mask)  # the фоски of the contract
     kept = (hand & ~eligible) & -(hand & ~eligible)
     actions = env.sample_legal(state, np.random.default_rng(2))
     actions[1] = kept.bit_length() - 1
@@ -190,14 +180,72 @@ def test_dreyfus_batch_refuses_an_action_outside_the_mask() -> None:
 
 
 def test_dreyfus_batch_from_scalar_and_back() -> None:
-    """A batch started from scalar matches plays their deals; to_scalar gives them back [DRF-2.4]."""
-    rules = dreyfus.DreyfusRules()
+    """A batch started from scalar matches plays their deals and goes on with the deals their seeds deal;
+    to_scalar gives back equal matches, records included, also for a match past its first deal [DRF-2.4]."""
+    rules = dreyfus.DreyfusRules(max_deals=4, target_lower=30)
     matches = [dreyfus.new_match(rules, seed=s, dealer=s % 3) for s in range(4)]
-    state = batch.from_scalar(matches, seed=5)
+    rng = random.Random(2)
+    for i in range(2):  # two of them past their first deal, with records above and below
+        while matches[i].deal_number < 1 + i:
+            matches[i] = matches[i].apply(rng.choice(matches[i].legal_actions()))
+    assert any(matches[0].upper)
+    assert any(matches[1].lower)
+    state = batch.from_scalar(matches)
     for i, m in enumerate(matches):
         assert batch.to_scalar(state, i) == m
+        assert tuple(state.upper[i]) == m.upper
+        assert tuple(state.lower[i]) == m.lower
+    env, generator = state.engine, np.random.default_rng(3)
+    while not state.terminated.all():
+        actions = env.sample_legal(state, generator)
+        state = env.step(state, actions)
+    for i in range(4):
+        scalar = batch.to_scalar(state, i)
+        assert scalar.is_over
+        assert scalar.upper == tuple(state.upper[i])
+        assert scalar.lower == tuple(state.lower[i])
     deals = [m.deal for m in matches]
     state = batch.from_scalar(deals)
     assert [batch.to_scalar(state, i) for i in range(4)] == deals
     with pytest.raises(ValueError, match="begun"):
-        batch.from_scalar([deals[0].apply(Stand())])
+        batch.from_scalar([deals[2].apply(Stand())])
+
+
+def test_drf_10_1_8_2_a_revoke_after_two_seats_reached_the_target() -> None:
+    """DRF-10.1, DRF-8.2: a seat that reached the target first and then revokes loses its claim, so the
+    seat that reached it after becomes the first; the batch plays such deals as the scalar engine does.
+    The play keeps its duties most of the time and revokes now and then, so that seats reach the target
+    (one overtrick) before revoking."""
+    rules = dreyfus.DreyfusRules(revoke_mode="penalize", target_lower=1, par_tricks=2)
+    env = batch.make("dreyfus", 64, rules=rules)
+    state = env.init(17)
+    scalars = twins(env, 17)
+    rng = random.Random(5)
+    events = 0
+    while not state.terminated.all():
+        actions = np.full(env.batch_size, STAND)
+        for i, scalar in enumerate(scalars):
+            deal = scalar.deal
+            if deal.phase is Phase.PLAY and not scalar.is_over:
+                hand = deal.hand_masks[deal.to_move]
+                dutiful = required_mask(deal.table, hand, deal.trick_cards)
+                choice = dutiful if rng.random() < 0.93 else hand
+                actions[i] = rng.choice(list(CardSet(choice))).index
+        reached_before = state.reached.copy()
+        revokes_before = state.revokes.copy()
+        lists = {name: getattr(state, name).tolist() for name in DREYFUS_FIELDS}
+        for i, scalar in enumerate(scalars):
+            check_dreyfus(env, state, lists, i, scalar, mask_ints(state)[i])
+        moves = [env.action_to_scalar(state, i, int(a)) for i, a in enumerate(actions)]
+        state = env.step(state, actions)
+        scalars = [s if s.is_over else s.apply(m) for s, m in zip(scalars, moves, strict=True)]
+        for i in range(env.batch_size):
+            first = np.flatnonzero(reached_before[i] == 0)
+            if (reached_before[i] >= 0).sum() >= 2 and state.revokes[i, first[0]] > revokes_before[i, first[0]]:
+                events += 1
+                assert state.reached[i, first[0]] < 0
+                assert (state.reached[i] == 0).sum() == 1  # the second to reach it is now the first
+    assert events > 0
+    for i, scalar in enumerate(scalars):
+        assert batch.to_scalar(state, i) == scalar
+        assert state.winner[i] == (-1 if scalar.winner is None else scalar.winner)

@@ -7,7 +7,17 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from fly_rules.adapters.encoding import PHASES, Encoding, OpenSpielGame, one_hot, trick_cards, trick_text, write_cards
+from fly_rules.adapters.encoding import (
+    PHASES,
+    Encoding,
+    OpenSpielGame,
+    PlayActions,
+    Segment,
+    one_hot,
+    trick_cards,
+    trick_text,
+    write_cards,
+)
 from fly_rules.cards import ALL_CARDS, DECK_36, Card, CardSet
 from fly_rules.errors import InvalidRules
 from tests.thirdgame.game import HAND, OVER, SEATS, WhistDeal, WhistRules, WhistView, new_deal
@@ -40,7 +50,20 @@ def _text(view: WhistView, marks: str) -> str:
     )
 
 
-ENCODING: Final = Encoding(52, lambda rules: 52 * 2 + 52 * SEATS * 2 + 6 + 12, _write, _text, lambda rules: False)
+_LAYOUT: Final = (
+    Segment("hand", 52),
+    Segment("trump card", 52),
+    Segment("current trick", 52, per_seat=True),
+    Segment("completed tricks", 52, per_seat=True),
+    Segment("tricks taken", 1, per_seat=True),
+    Segment("points", 1, per_seat=True),
+    Segment("own seat", 1, per_seat=True),
+    Segment("seat to move", 1, per_seat=True),
+    Segment("dealer", 1, per_seat=True),
+    Segment("phase", 3),
+)
+
+ENCODING: Final = Encoding(PlayActions(), lambda rules: _LAYOUT, _write, _text)
 
 
 def table_shows(view: WhistView) -> tuple[Card | str, tuple[bool, ...]]:

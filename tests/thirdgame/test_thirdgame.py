@@ -177,7 +177,7 @@ def test_the_batch_engine_names_the_games_it_plays() -> None:
     with pytest.raises(ValueError, match=r"does not play 'whist' \(it plays: fly, dreyfus\)"):
         batch.make("whist", 2)
     assert [type(batch.make(name, 2)).__name__ for name in ("fly", "dreyfus")] == ["FlyBatch", "DreyfusBatch"]
-    assert batch.make("fly", 2).rules.players == 5
+    assert batch.make("fly", 2).rules.players == 4  # the game's one default table size, as its descriptor has it
 
 
 def test_the_solver_and_its_refusals_reach_the_third_game() -> None:

@@ -54,6 +54,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         max_deals: int = 1,
         max_cycles: int | None = None,
         render_mode: str | None = None,
+        relative_seats: bool = False,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -68,6 +69,8 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self.max_cycles = max_cycles
         """Steps after which an episode is truncated; None for never."""
         self.render_mode = render_mode
+        self.relative_seats = bool(relative_seats)
+        """Whether observations count the seats from the observer, going left (else absolute)."""
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         size = self._size = observation_size(rules)
         self.observation_spaces = {
@@ -139,7 +142,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         seat = self.possible_agents.index(agent)
         observation = np.zeros(self._size, np.float32)
         own_marks = self.marked if self.match.to_move == seat else 0
-        write_observation(self.match.view(seat), own_marks, self.rules, observation)
+        write_observation(self.match.view(seat), own_marks, self.rules, observation, relative=self.relative_seats)
         mask = np.zeros(self.action_spaces[agent].n, np.int8)
         if self.match.to_move == seat:
             mask[self._legal] = 1

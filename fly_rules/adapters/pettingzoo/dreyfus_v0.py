@@ -25,6 +25,7 @@ def raw_env(
     max_deals: int = 1,
     max_cycles: int | None = None,
     render_mode: str | None = None,
+    relative_seats: bool = False,
     **options: Any,
 ) -> CardGameEnv:
     """The unwrapped environment: the rules of ``preset`` with ``options`` (any
@@ -40,7 +41,9 @@ def raw_env(
         rules = rules_from_options(dreyfus.DreyfusRules.preset(preset), "dreyfus_v0", options)
     elif preset != "default" or options:
         raise ValueError("dreyfus_v0: give either a DreyfusRules or preset/rules options, not both")
-    return CardGameEnv(rules, max_deals=max_deals, max_cycles=max_cycles, render_mode=render_mode)
+    return CardGameEnv(
+        rules, max_deals=max_deals, max_cycles=max_cycles, render_mode=render_mode, relative_seats=relative_seats
+    )
 
 
 def env(**kwargs: Any) -> Any:

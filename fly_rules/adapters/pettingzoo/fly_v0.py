@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fly_rules import fly
+from fly_rules import fly, registry
 from fly_rules.adapters.pettingzoo._env import CardGameEnv, rules_from_options, wrap
 
 __all__ = ["env", "raw_env"]
@@ -25,21 +25,24 @@ def raw_env(
     max_deals: int = 1,
     max_cycles: int | None = None,
     render_mode: str | None = None,
+    relative_seats: bool = False,
     **options: Any,
 ) -> CardGameEnv:
-    """The unwrapped environment: ``num_players`` seats (default :data:`fly_rules.fly.rules.DEFAULT_PLAYERS`, 4) under
-    the rules of ``preset`` with ``options`` (any :class:`~fly_rules.fly.FlyRules` option), or under ``rules``.
+    """The unwrapped environment: ``num_players`` seats (the game's default,
+    :data:`fly_rules.fly.rules.DEFAULT_PLAYERS`, 4) under the rules of ``preset`` with ``options`` (any
+    :class:`~fly_rules.fly.FlyRules` option), or under ``rules``.
 
     Raises:
         ValueError: ``rules`` given together with ``num_players``, ``preset`` or rules options.
         InvalidRules: an unknown option or value, naming it (and the rule ID).
     """
-    if rules is None:
-        players = fly.DEFAULT_PLAYERS if num_players is None else num_players
-        rules = rules_from_options(fly.FlyRules.preset(preset, players=players), "fly_v0", options)
+    if rules is None:  # the game's one default table size when none is given, as its descriptor has it
+        rules = rules_from_options(registry.get("fly").make_rules(preset, num_players, {}), "fly_v0", options)
     elif num_players is not None or preset != "default" or options:
         raise ValueError("fly_v0: give either a FlyRules or num_players/preset/rules options, not both")
-    return CardGameEnv(rules, max_deals=max_deals, max_cycles=max_cycles, render_mode=render_mode)
+    return CardGameEnv(
+        rules, max_deals=max_deals, max_cycles=max_cycles, render_mode=render_mode, relative_seats=relative_seats
+    )
 
 
 def env(**kwargs: Any) -> Any:
