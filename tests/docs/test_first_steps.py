@@ -102,7 +102,7 @@ def test_the_readme_and_docs_first_steps_run_verbatim(first_steps: tuple[Path, s
     assert "per bot" in told  # simulate's table
     assert "game stopped and saved to game.toml" in told
     assert "legal actions of seat 2 (5):" in told
-    assert re.search(r"^vectors: \d+ passed, 0 failed$", told, flags=re.MULTILINE)
+    assert re.search(r"^vectors: \d+ passed, 0 failed(, \d+ skipped)?$", told, flags=re.MULTILINE)
     assert "game stopped; not saved" in told
     assert "FLY-8.3" in told
     assert "A♠ bonus" in told
