@@ -339,3 +339,61 @@ def test_an_engine_that_cannot_say_hello_is_an_engine_failure(command: str, mess
     assert code == 3
     assert any(line.startswith("problem: the engine gave no hello: ") and message in line for line in lines)
     assert lines[-1] == "result: the engine or the run failed (exit code 3)"
+
+
+def test_without_divide_the_runner_divides_through_perft(tmp_path: Path) -> None:
+    """An engine with perft but no divide, whose count is one too many at the position itself only: the runner
+    divides through its perft of each first action, finds them all agreeing, and says so."""
+    command = wrapper(
+        tmp_path,
+        """
+        def change(request, got):
+            if request["cmd"] == "perft" and len(request["moves"]) == 3:
+                got["perft"]["nodes"] += 1
+            return got
+        """,
+        hello='{"engine": "counter", "protocol": 2, "commands": ["perft"]}',
+    )
+    code, lines = kit(command, kinds=("purchase",), ids="^perft:fly-3-play$")
+    assert code == 1
+    at = next(i for i, line in enumerate(lines) if line.startswith("FAIL perft:fly-3-play ["))
+    assert lines[at + 5] == "  depth 1: nodes expected 5, got 6"
+    assert lines[at + 6] == "  divide 1: every first action's count agrees"
+
+
+def test_a_malformed_divide_answer_is_said(tmp_path: Path) -> None:
+    """An engine whose divide answers something else than counts by action: the trace says what it answered."""
+    command = wrapper(
+        tmp_path,
+        """
+        def change(request, got):
+            if request["cmd"] == "perft" and len(request["moves"]) == 3:
+                got["perft"]["nodes"] += 1
+            if request["cmd"] == "divide":
+                return {"divide": "nope"}
+            return got
+        """,
+    )
+    code, lines = kit(command, kinds=("purchase",), ids="^perft:fly-3-play$")
+    assert code == 1
+    assert '  divide 1: the engine answered {"divide": "nope"}' in lines
+
+
+def test_a_failing_history_shows_its_text_indented_and_cut(tmp_path: Path) -> None:
+    """A history case's text is shown under ``text:``, indented, its first 40 lines and the count of the rest."""
+    command = wrapper(
+        tmp_path,
+        """
+        def change(request, got):
+            if request["cmd"] == "history" and "canonical" in got:
+                got["canonical"] = not got["canonical"]
+            return got
+        """,
+    )
+    code, lines = kit(command, kinds=("history",), ids="^rec-history-played-out$", perft_nodes=0)
+    assert code == 1
+    text = next(c["text"] for c in CASES if c["id"] == "rec-history-played-out").splitlines()
+    at = lines.index("  text:")
+    assert lines[at + 1 : at + 41] == [f"    {line}" for line in text[:40]]
+    assert lines[at + 41] == f"    … ({len(text) - 40} more lines)"
+    assert lines[at + 42] == "  canonical: expected true, got false"
