@@ -7,9 +7,9 @@ A citable specification in ``specs/`` and an immutable engine that implements it
 True
 """
 
-from __future__ import annotations
-
-from fly_rules import _startup  # noqa: F401 - first: Ctrl-C while the program imports (see its docstring)
+# first, and without ``from __future__`` (importing that module takes a while): Ctrl-C while the program
+# imports (see its docstring)
+from fly_rules import _startup  # noqa: F401
 from fly_rules.actions import Action, Exchange, Fold, Play, Stand
 from fly_rules.cards import (
     ACE_BELOW_JACK,

@@ -3,8 +3,8 @@
 being run as the program (``fly-rules …`` or ``python -m fly_rules …``); ``fly_rules.cli.main`` then
 puts its own handler in place."""
 
-from __future__ import annotations
-
+# No ``from __future__ import``: this module runs before the handler is in place, and importing
+# ``__future__`` is itself a window (the annotations below need none).
 # _signal is the interpreter's own module, already loaded; importing ``signal`` builds enums first (milliseconds)
 import _signal  # type: ignore[import-not-found]
 import os
