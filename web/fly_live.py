@@ -255,6 +255,7 @@ class Session:
             "outcome": outcome(self.state),
             "status": status_text(self.state, self.seat),
             "picture": self._picture(),
+            "hint_bot": HINT_BOT,
         }
 
     def history(self) -> str:

@@ -234,14 +234,17 @@ for (const [size, viewport, parts] of [["1280x800", WIDE, WIDE_PARTS], ["400 px"
 
 test("the hint names a legal move of the hint bot; a history downloaded resumes in the terminal, the terminal's continues here", async () => {
   const { page, errors } = await open("/play.html");
-  await start(page, { players: "4", seed: "2" });
+  await start(page, { players: "3", seed: "4" });
   let turn = await waitForTurn(page);
+  await clickMove(page, "s");
+  turn = await waitForTurn(page); // the play: a hint there is quick even for the expert in Pyodide
   await page.click("button[name=hint]");
   await page.waitForFunction(() => document.getElementById("fly-play-message").dataset.hint);
   const hint = await page.locator("#fly-play-message").getAttribute("data-hint");
   assert.ok(turn.legal.includes(hint), `${hint} is legal`);
-  assert.match(await page.locator("#fly-play-message").textContent(), /^Hint \(the [a-z-]+ bot\): /);
-  await clickMove(page, "s");
+  assert.match(await page.locator("#fly-play-message").textContent(), /^Hint \(the [a-z-]+ bot\): play /);
+  assert.ok(await page.locator(`#fly-play-picture .fly-pick.hinted[data-card="${hint.slice(1)}"]`).count());
+  await clickCard(page, hint.slice(1));
   turn = await waitForTurn(page);
   const download = page.waitForEvent("download");
   await page.click("button[name=download]");

@@ -10,7 +10,7 @@ import re
 import sys
 from pathlib import Path
 
-from fly_rules.bots import HINT_BOT
+from fly_rules.bots import BOTS, HINT_BOT
 from fly_rules.cli import main
 from fly_rules.notation import load_history
 
@@ -243,11 +243,26 @@ def test_the_status_line_names_the_trumps_the_stock_the_trick_and_whose_turn() -
 def test_hint_is_a_legal_move_of_the_hint_bot_from_the_readers_view() -> None:
     """The hint button's answer: the hint bot's choice (fly_rules.bots.HINT_BOT) among the legal moves,
     the same for the same position; nothing when it is not the reader's turn or the match is over."""
-    view = LIVE.new_match("fly", 4, "default", "2", 1, "rule-of-thumb")["view"]
+    LIVE.new_match("fly", 3, "default", "4", 0, "rule-of-thumb")
+    view = LIVE.act("s")["view"]  # the play: diamonds led, the 10♦ or K♦ to follow
     hinted = LIVE.hint()
-    assert hinted["bot"] == HINT_BOT
-    assert hinted["move"] in view["legal"]
+    assert (hinted["bot"], view["hint_bot"]) == (HINT_BOT, HINT_BOT)
+    assert hinted["move"] in view["legal"] == ["pTD", "pKD"]
+    assert hinted["text"] == f"play {hinted['move'][1:].replace('T', '10').replace('D', '♦')}"
     assert LIVE.hint() == hinted  # seeded by the position
     match = LIVE.play_through("fly", 3, "default", "2", 0, "rule-of-thumb", 1)
     assert match["outcome"]
     assert LIVE.hint()["move"] is None
+
+
+def test_the_expert_is_the_hint_and_an_opponent_to_choose() -> None:
+    """The expert bot, once registered, is the hint bot and may sit at the table: a match against it
+    reaches the reader's turn and takes the reader's moves."""
+    assert HINT_BOT == "expert"
+    assert "expert" in BOTS
+    answer = LIVE.new_match("fly", 3, "default", "4", 0, "expert")
+    assert answer["refused"] is None
+    answer = LIVE.act(answer["view"]["legal"][0])
+    assert answer["refused"] is None
+    assert answer["view"]["to_move"] == 0
+    assert answer["view"]["legal"]

@@ -255,6 +255,7 @@ function say(text) {
 }
 
 async function showHint() {
+  say(`Asking the ${view.hint_bot} bot… (the expert may think for a few seconds)`);
   const answer = await run("hint");
   if (!answer || !answer.move) return render();
   hinted = new Set(answer.move[0] === "p" || answer.move[0] === "x" || answer.move[0] === "w" ? answer.move.slice(1).match(/../g) : []);
