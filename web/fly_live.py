@@ -17,6 +17,7 @@ from typing import Any
 
 from fly_rules import RuleViolation, fly, registry
 from fly_rules.actions import Exchange, Fold, Stand
+from fly_rules.analysis import analyse
 from fly_rules.bots import HINT_BOT, make_bot
 from fly_rules.engine import Phase
 from fly_rules.errors import FlyRulesError
@@ -233,6 +234,34 @@ class Session:
         action = self.hint_bot.choose(self.state.view(self.seat), self.state.legal_actions(), rng)
         return {"move": _move(action), "text": action_shown(action), "bot": HINT_BOT}
 
+    def review(self, deal_number: int) -> dict[str, Any]:
+        """The reader's decisions in deal ``deal_number`` beside the best one with every card open (the solver,
+        through :func:`fly_rules.analysis.analyse`), and what each cost in the game's score."""
+        state = new_game(self.state.rules, seed=self.state.seed, dealer=self.state.first_dealer)
+        actions = list(self.state.actions)
+        taken: list[Any] = []
+        start = state
+        for action in actions:
+            number = deal_of(state).deal_number
+            if number > deal_number:
+                break
+            if number < deal_number:
+                start = state = state.apply(action)
+                continue
+            taken.append(action)
+            state = state.apply(action)
+        reviews = analyse(start, taken, seat=self.seat, expert=False).reviews
+        rows = [
+            {
+                "phase": r.phase.name.lower(),
+                "played": action_shown(r.played),
+                "best": action_shown(r.open_best),
+                "cost": r.cost,
+            }
+            for r in reviews
+        ]
+        return {"deal_number": deal_number, "decisions": rows, "loss": sum(row["cost"] for row in rows)}
+
     def view(self) -> dict[str, Any]:
         """What the reader sees: the hand, the legal moves, the trick, the records, the picture."""
         deal = deal_of(self.state)
@@ -321,6 +350,12 @@ def hint() -> dict[str, Any]:
     return _session.hint()
 
 
+def review(deal_number: int) -> dict[str, Any]:
+    """The review of the reader's play in a deal of the current match (the solver's, every card open)."""
+    assert _session is not None, "no match started"
+    return _session.review(deal_number)
+
+
 def history() -> str:
     """The current match's history text."""
     assert _session is not None, "no match started"
@@ -366,6 +401,7 @@ _CALLS: dict[str, Callable[..., Any]] = {
     "load_match": load_match,
     "act": act,
     "hint": hint,
+    "review": review,
     "history": history,
     "play_through": play_through,
 }

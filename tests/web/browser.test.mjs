@@ -132,12 +132,23 @@ async function clickMove(page, move) {
 
 // Play on with the first legal move (the reader of fly_live.play_through), closing each deal's summary,
 // checking the view at every decision; `extra(page, turn)` may act first and return true when it moved.
-async function playOut(page, parts, extra = async () => false) {
+async function playOut(page, parts, extra = async () => false, { review = false } = {}) {
   let turn = await waitForTurn(page);
   let decisions = 0;
+  let reviewed = !review;
   while (turn.state !== "over") {
     if (turn.state === "summary") {
       assert.match(await page.locator("#fly-play-summary h4").textContent(), /^Deal \d+ is over$/);
+      if (!reviewed) {
+        // The solver's review of the reader's decisions in the deal, every card open.
+        await page.click("button[name=review]");
+        const head = page.locator("#fly-play-summary .fly-review-head");
+        await head.waitFor({ timeout: 120000 });
+        assert.match(await head.textContent(), /^Your play cost \d+ point\(s\) against the best with every card open:$/);
+        const rows = await page.locator("#fly-play-summary .fly-review li").allTextContents();
+        assert.ok(rows.length > 0 && rows.every((row) => /^(stand|fold|x |play )/.test(row)), rows.join("; "));
+        reviewed = true;
+      }
       await page.click("button[name=next]");
     } else {
       const inTrick = await page.locator("#fly-play-picture g.trick-card").count();
@@ -192,7 +203,7 @@ test("Start is disabled while the engine loads; a whole Fly match played on the 
       return true;
     }
     return false;
-  });
+  }, { review: true });
   assert.ok(refusedOnce, "some card of the match was not playable");
   assert.ok(byKeyboard);
   const expected = native("play_through", "fly", 3, "default", "5", 0, "rule-of-thumb", 10);

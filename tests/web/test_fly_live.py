@@ -266,3 +266,22 @@ def test_the_expert_is_the_hint_and_an_opponent_to_choose() -> None:
     assert answer["refused"] is None
     assert answer["view"]["to_move"] == 0
     assert answer["view"]["legal"]
+
+
+def test_the_review_of_a_deal_sets_each_of_the_readers_decisions_beside_the_best() -> None:
+    """FLY-8.4, FLY-5.1: the summary's review (fly_rules.analysis, every card open) lists each decision of the reader
+    in the deal that had a choice, what was played and the best, and what it cost; the loss is their sum,
+    and a decision that was the best cost nothing."""
+    match = LIVE.play_through("fly", 3, "default", "5", 0, "rule-of-thumb", 2)
+    assert len(match["records"]) == 2
+    for number in (0, 1):
+        review = LIVE.review(number)
+        assert review["deal_number"] == number
+        assert review["decisions"]
+        assert review["decisions"][0]["phase"] == "exchange"
+        for decision in review["decisions"]:
+            assert decision["cost"] >= 0
+            if decision["played"] == decision["best"]:
+                assert decision["cost"] == 0
+        assert review["loss"] == sum(d["cost"] for d in review["decisions"])
+    assert LIVE.review(0)["decisions"][0] == {"phase": "exchange", "played": "stand", "best": "x 8♣ 9♦ 7♥", "cost": 6}

@@ -116,7 +116,12 @@ function showSummary(s) {
   const next = el("button", s.outcome.length ? "See the table" : `On to deal ${s.deal_number + 2}`);
   next.type = "button";
   next.name = "next";
-  summary.append(next);
+  const review = el("button", "Review my play");
+  review.type = "button";
+  review.name = "review";
+  review.title = "your decisions beside the best with every card open (the solver)";
+  review.addEventListener("click", () => reviewDeal(s.deal_number, review, next), { once: true });
+  summary.append(next, " ", review);
   summary.hidden = false;
   table.dataset.state = "summary";
   next.focus({ preventScroll: true });
@@ -126,6 +131,31 @@ function showSummary(s) {
       resolve();
     }, { once: true });
   });
+}
+
+// The solver's review of the reader's decisions in a deal: each beside the best with every card open, and
+// what it cost (fly_rules.analysis). It can take a few seconds in the browser: the summary waits.
+async function reviewDeal(dealNumber, button, next) {
+  button.disabled = true;
+  next.disabled = true;
+  button.textContent = "The solver is looking at every card…";
+  try {
+    const answer = await call("review", dealNumber);
+    const list = el("ol", null, "fly-review");
+    for (const d of answer.decisions) {
+      const said = d.cost ? `${d.played} (best: ${d.best}, cost ${d.cost})` : `${d.played}: the best`;
+      list.append(el("li", said, d.cost ? "fly-cost" : ""));
+    }
+    const head = answer.decisions.length
+      ? `Your play cost ${answer.loss} point(s) against the best with every card open:`
+      : "You had no choice to make in this deal.";
+    button.replaceWith(el("p", head, "fly-review-head"), list);
+  } catch (error) {
+    button.textContent = `The review failed: ${error.message}`;
+  } finally {
+    next.disabled = false;
+    next.focus({ preventScroll: true });
+  }
 }
 
 // The events in turn: each bot's card shown with a pause (the speed setting; none "at once"), each
