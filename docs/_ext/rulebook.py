@@ -277,7 +277,7 @@ API_GROUPS: tuple[tuple[str, str], ...] = (
     ("Shared by both games", "fly_rules.cards fly_rules.tricks fly_rules.actions fly_rules.errors fly_rules.engine"),
     ("Records and formats", "fly_rules.notation"),
     ("Bots", "fly_rules.bots"),
-    ("Search", "fly_rules.solve"),
+    ("Search", "fly_rules.solve fly_rules.analysis"),
     ("Other projects' game APIs", "fly_rules.adapters fly_rules.batch"),
     ("The conformance kit", "fly_rules.conformance"),
     ("Tools", "fly_rules.spec fly_rules.svg fly_rules.strategies fly_rules.cli fly_rules.commands fly_rules.narration"),
