@@ -26,7 +26,9 @@ True
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -67,10 +69,11 @@ class ExpertBot:
         self.samples = samples if samples is not None else self.hints.samples
         self.budget = budget if budget is not None else self.hints.budget
         self.seconds = seconds
-        self.concept: Concept = self.hints.concept
+        self.concept: Concept = self.hints.expert_concept
         self.policy = game.rule_of_thumb(rules.rank_order)
         self.fallback = MonteCarloBot(rules)
         self._left = self.budget
+        self._worlds: list[dict[Any, int]] = []  # the last decision's values, guess by guess
         self.decisions: list[float] = []
         """The CPU seconds each decision took (with more than one legal action)."""
 
@@ -85,11 +88,25 @@ class ExpertBot:
 
     def decide(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> tuple[Any, dict[Any, float]]:
         """The action :meth:`choose` takes, and the :meth:`values` it took it by (empty when the Monte-Carlo bot
-        decided)."""
+        decided).
+
+        In the play it is the best mean. In the exchange the rule of thumb's declaration stands unless another
+        beats it on the same guesses by more than twice the standard error of the difference: a declaration is
+        valued on few guesses, and the best of several noisy means is more often lucky than good."""
         values = self.values(view, legal_actions, rng)
         if not values:
             return self.fallback.choose(view, legal_actions, rng), values
-        return max(values, key=values.__getitem__), values  # max keeps the first of equals: the tie order
+        best = max(values, key=values.__getitem__)  # max keeps the first of equals: the tie order
+        if view.phase is Phase.PLAY:
+            return best, values
+        default = self.policy.choose(view, legal_actions, rng)
+        if default not in values or best == default:
+            return best, values
+        differences = [world[best] - world[default] for world in self._worlds]
+        if len(differences) < 2:
+            return default, values
+        error = statistics.stdev(differences) / math.sqrt(len(differences))
+        return (best if statistics.fmean(differences) > 2 * error else default), values
 
     def values(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> dict[Any, float]:
         """The mean value for the seat of each action searched (in the play every legal card, in the exchange
@@ -99,9 +116,13 @@ class ExpertBot:
         candidates = list(legal_actions) if playing else self.hints.candidates(view, legal_actions)
         if len(candidates) == 1:
             return {candidates[0]: 0.0}
+        default = None if playing else self.policy.choose(view, legal_actions, random.Random(0))
+        if default is not None and default not in candidates:
+            candidates.append(default)
         totals: dict[Any, float] = {}
         guessed = 0
         self._left = self.budget
+        self._worlds = []
         for _ in range(self.samples * 3):
             if guessed == self.samples or (
                 guessed and self.seconds is not None and time.process_time() - started > self.seconds
@@ -117,6 +138,7 @@ class ExpertBot:
                     break
                 continue
             guessed += 1
+            self._worlds.append(found)
             for action, value in found.items():
                 totals[action] = totals.get(action, 0.0) + value
         return {action: total / guessed for action, total in totals.items()}

@@ -29,7 +29,7 @@ from fly_rules import registry
 from fly_rules.bots.arena import make_bot
 from fly_rules.notation.games import deal_of
 
-__all__ = ["PairedDeal", "mean_interval", "paired_deals", "play_deal"]
+__all__ = ["PairedDeal", "mean_interval", "paired_deals", "play_deal", "play_table"]
 
 
 @attrs.frozen
@@ -47,14 +47,16 @@ class PairedDeal:
     """Per bot, the CPU seconds of each of its decisions with more than one legal action."""
 
 
-def play_deal(rules: Any, seat: int, bot: str, others: str, seed: int | str, index: int) -> tuple[int, list[float]]:
-    """Deal ``index`` of the run ``seed`` with ``bot`` at ``seat`` and ``others`` elsewhere: the seat's score change
-    and the CPU seconds of each of its decisions that had a choice."""
+def play_table(
+    rules: Any, lineup: Sequence[str], seed: int | str, index: int, timed: int | None = None
+) -> tuple[list[int], list[float]]:
+    """Deal ``index`` of the run ``seed`` played by the bots ``lineup`` (one name a seat): each seat's score
+    change, and the CPU seconds of each decision with a choice of the seat ``timed`` (none if None)."""
     game = registry.game_of(rules)
     players = rules.players
     deal = deal_of(game.new_match(rules, seed=f"{seed}:{index}", dealer=index % players))
-    start = deal.scores[seat]
-    bots = [make_bot(bot if s == seat else others, rules) for s in range(players)]
+    start = deal.scores
+    bots = [make_bot(name, rules) for name in lineup]
     rngs = [random.Random(f"{seed}:{index}:{s}") for s in range(players)]
     seconds = []
     while not deal.is_over:
@@ -62,10 +64,18 @@ def play_deal(rules: Any, seat: int, bot: str, others: str, seed: int | str, ind
         legal = deal.legal_actions()
         began = time.process_time()
         action = bots[mover].choose(deal.view(mover), legal, rngs[mover])
-        if mover == seat and len(legal) > 1:
+        if mover == timed and len(legal) > 1:
             seconds.append(time.process_time() - began)
         deal = deal.apply(action)
-    return deal.scores[seat] - start, seconds
+    return [end - begin for end, begin in zip(deal.scores, start, strict=True)], seconds
+
+
+def play_deal(rules: Any, seat: int, bot: str, others: str, seed: int | str, index: int) -> tuple[int, list[float]]:
+    """Deal ``index`` of the run ``seed`` with ``bot`` at ``seat`` and ``others`` elsewhere: the seat's score change
+    and the CPU seconds of each of its decisions that had a choice."""
+    lineup = [bot if s == seat else others for s in range(rules.players)]
+    changes, seconds = play_table(rules, lineup, seed, index, timed=seat)
+    return changes[seat], seconds
 
 
 def paired_deals(

@@ -53,8 +53,10 @@ class DreyfusExpertHints:
     """
 
     concept = "paranoid"
-    """The solver's concept the expert plays by: its own tricks against the other two (max^n of twelve tricks is
-    out of reach; see :mod:`fly_rules.solve`)."""
+    """The solver's concept of the open analysis: the seat's own tricks against the other two (max^n of twelve
+    tricks is out of reach; see :mod:`fly_rules.solve`)."""
+    expert_concept = "paranoid"
+    """The concept the expert solves its guesses by (as :attr:`concept`)."""
     samples = 6
     """Guessed deals per decision by default."""
     budget = 400_000

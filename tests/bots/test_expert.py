@@ -61,8 +61,8 @@ def test_the_expert_replays_from_its_seed() -> None:
 
 
 def test_in_the_play_the_expert_takes_the_best_card_of_its_guesses() -> None:
-    """In the play the expert's values are the means, over its guesses, of the solver's value of each card for
-    its seat, and it plays the best of them."""
+    """In the play the expert's values are the means, over its guesses, of the solver's (paranoid) value of each
+    card for its seat, and it plays the best of them."""
     match = _advance(fly.new_match(fly.FlyRules(players=3), seed=21, dealer=0), 5, 2)
     assert match.deal.phase is Phase.PLAY
     view, legal = match.view(match.to_move), match.legal_actions()
@@ -74,7 +74,7 @@ def test_in_the_play_the_expert_takes_the_best_card_of_its_guesses() -> None:
     for _ in range(2):
         sample = sample_deal(view, match.rules, rng, records=view.records, tries=1)
         assert sample is not None
-        for action, value in evaluate(hints.world(view, sample), seat=view.seat).items():
+        for action, value in evaluate(hints.world(view, sample), concept="paranoid", seat=view.seat).items():
             totals[action] += value / 2
     assert values == totals
     assert bot.choose(view, legal, random.Random(4)) == max(values, key=values.__getitem__)
@@ -119,3 +119,25 @@ def test_a_decision_past_its_budget_is_left_to_the_monte_carlo_bot() -> None:
     bot = ExpertBot(match.rules, samples=2, budget=0)
     assert bot.values(view, legal, random.Random(0)) == {}
     assert bot.choose(view, legal, random.Random(0)) == bot.fallback.choose(view, legal, random.Random(0))
+
+
+def test_a_declaration_replaces_the_rule_of_thumb_s_only_when_clearly_better(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the exchange the expert keeps the rule of thumb's declaration unless another beats it, on the same guesses,
+    by more than twice the standard error of the difference."""
+    match = fly.new_match(fly.FlyRules(players=3), seed=4, dealer=0)
+    view, legal = match.view(match.to_move), match.legal_actions()
+    bot = ExpertBot(match.rules, samples=4)
+    default = bot.policy.choose(view, legal, random.Random(0))
+    other = next(action for action in legal if action != default)
+
+    def worlds(gains: list[int]) -> Any:
+        def values(*_: Any) -> dict[Any, float]:
+            bot._worlds = [{default: 0, other: gain} for gain in gains]
+            return {default: 0.0, other: sum(gains) / len(gains)}
+
+        return values
+
+    monkeypatch.setattr(bot, "values", worlds([1, 1, 1, 2]))  # better on every guess
+    assert bot.decide(view, legal, random.Random(0))[0] == other
+    monkeypatch.setattr(bot, "values", worlds([6, -5, 6, -5]))  # better on average, but within the noise
+    assert bot.decide(view, legal, random.Random(0))[0] == default
