@@ -11,39 +11,11 @@ from typing import Any
 
 from fly_rules import InvalidRules, dreyfus, fly
 from fly_rules.cards import Rank, Suit
+from tests.reference.driver import MODELLED_CHOICES
 
-FLY_CHOICES: dict[str, list[Any]] = {
-    "direction": ["clockwise", "anticlockwise"],
-    "deck_size": [32, 36, 48, 52],
-    "ace_rank": ["high", "below_jack"],
-    "deal_packets": [(1,), (3, 2)],
-    "turnup_use": ["none", "dealer_swap", "last_stock_card"],
-    "declaration_mode": ["combined", "fold_round_then_exchange"],
-    "max_exchange": [1, 3, 5],
-    "total_exchange_cap": [None, 2, 6],
-    "stock_exhaustion": ["cap", "folded_hands", "reshuffle_discards"],
-    "may_fold_after_exchange": [False, True],
-    "ace_of_spades_discardable": [True, False],
-    "forced_player": [None, "dealer_if_all_passed", "eldest"],
-    "all_fold": ["void", "dealer_must_play", "redeal_same_dealer"],
-    "lone_player": ["takes_all", "last_speaker_must_play", "void"],
-    "must_head_trick": [False, True],
-    "trump_duty": ["any_trump", "overtrump", "overtrump_or_free"],
-    "ace_of_spades_mode": ["led_trump_ace", "led_trump_ace_void_only", "top_trump", "none"],
-    "start_record": [3, 6, 25],
-    "trick_value": [0, 1, 2],
-    "ace_bonus": [0, 5],
-    "ace_bonus_trumps": [3, 10],
-    "remise": [0, 5, 7],
-    "ace_no_trick_penalty": [10, 12],
-    "ace_no_trick_penalty_trumps": [10, 15],
-    "stop_mode": ["immediate", "end_of_deal"],
-    "tie_break": ["earliest", "shared"],
-    "revoke_mode": ["prevent", "penalize"],
-    "flush_wins": [False, True],
-    "max_deals": [None, 3],
-}
-"""Per option of :class:`~fly_rules.fly.FlyRules` but ``players`` (drawn 3 to 7), the values drawn."""
+FLY_CHOICES: dict[str, list[Any]] = {**MODELLED_CHOICES, "deck_size": [32, 36, 48, 52], "max_deals": [None, 3]}
+"""Per option of :class:`~fly_rules.fly.FlyRules` but ``players`` (drawn 3 to 7), the values drawn: those the
+reference model's cross-checks draw, and the deck and the match's length, which they draw apart."""
 
 DREYFUS_CHOICES: dict[str, list[Any]] = {
     "par_tricks": [3, 4, 5],
