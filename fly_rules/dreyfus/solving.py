@@ -44,6 +44,7 @@ class DreyfusKernel:
         self.table = deal.table
         self.rules = deal.table.rules
         self.tables = rank_tables(ACE_HIGH)
+        self._places: dict[tuple[int, ...], tuple[int, ...]] = {}  # the hands at a trick's start → their places
 
     def node(self, state: Any) -> Any:
         """The deal itself in the exchange; from the first lead, the bare tuple."""
@@ -158,9 +159,12 @@ class DreyfusKernel:
         seat, hands, trick, _, _, score, _, live, _ = node
         if trick or seat is None:
             return None
+        places = self._places.get(hands)  # at a trick's start the hands alone give the live cards
+        if places is None:
+            places = self._places[hands] = self.tables.relative(hands, live)
         if self.table.penalize:  # a revoke to come takes back overtricks already written (DRF-10.1)
-            return (seat, score.tricks_taken, score.revokes, self.tables.relative(hands, live))
-        return (seat, self.tables.relative(hands, live))
+            return (seat, score.tricks_taken, score.revokes, places)
+        return (seat, places)
 
     def actions(self, node: Any) -> list[tuple[Any, Any]]:
         """Every legal action with the token of its class: in play, the weakest card of its run."""

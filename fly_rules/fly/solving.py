@@ -46,6 +46,7 @@ class FlyKernel:
         self.tables = rank_tables(table.order)
         self.special = (1 << ACE_OF_SPADES | 1 << table.trump_ace) if table.privileged else 0
         self._specials = (ACE_OF_SPADES, table.trump_ace) if table.privileged else ()
+        self._places: dict[tuple[int, ...], Any] = {}  # the hands at a trick's start → their relative places
 
     def node(self, state: Any) -> Any:
         """The deal itself in the exchange; from the first lead, the bare tuple."""
@@ -145,15 +146,11 @@ class FlyKernel:
         seat, hands, score, trick, live, _ = node
         if trick or seat is None:
             return None
-        specials = tuple(self.tables.place_among(card, live) for card in self._specials)
-        return (
-            seat,
-            score.records,
-            tuple(map(bool, score.tricks_taken)),
-            score.ace_bonus_due,
-            specials,
-            self.tables.relative(hands, live),
-        )
+        places = self._places.get(hands)  # at a trick's start the hands alone give the live cards
+        if places is None:
+            specials = tuple(self.tables.place_among(card, live) for card in self._specials)
+            places = self._places[hands] = (specials, self.tables.relative(hands, live))
+        return (seat, score.records, tuple(map(bool, score.tricks_taken)), score.ace_bonus_due, places)
 
     def actions(self, node: Any) -> list[tuple[Any, Any]]:
         """Every legal action with the token of its class: in play, the weakest card of its run."""

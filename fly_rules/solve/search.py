@@ -48,18 +48,24 @@ class Search:
     def __init__(self, kernel: SearchKernel, limit: int | None = None) -> None:
         self.kernel = kernel
         self.limit = limit
-        self.nodes = 0
-        """Positions visited so far (each node entered once per visit, a table hit included)."""
+        self._visits = [0]
         self.table: dict[Hashable, tuple[int, ...]] = {}
         """max^n: key → every seat's value changes to the end of the deal."""
+        self._maxn = self._make_maxn()
         self._bounds = getattr(kernel, "bounds", None)
         self._order = getattr(kernel, "order", None)
         self.bounds: dict[Hashable, tuple[int, int, Any]] = {}
         """paranoid: (hero, key) → lower and upper bounds on the hero's value change, and the best action's token."""
 
+    @property
+    def nodes(self) -> int:
+        """Positions visited so far (each node entered once per visit, a table hit included)."""
+        return self._visits[0]
+
     def _count(self) -> None:
-        self.nodes += 1
-        if self.limit is not None and self.nodes > self.limit:
+        visits = self._visits
+        visits[0] += 1
+        if self.limit is not None and visits[0] > self.limit:
             raise SolveLimitReached(self.limit)
 
     # --- max^n ------------------------------------------------------------------------------------
@@ -67,28 +73,44 @@ class Search:
     def maxn(self, node: Any) -> tuple[int, ...]:
         """Every seat's score at the end of the deal when each seat to move takes the action best for
         itself, the first in tie order among equals."""
-        kernel = self.kernel
-        self._count()
-        mover = kernel.mover(node)
-        if mover is None:
-            return kernel.scores(node)
-        key = kernel.key(node)
-        table = self.table
-        if key is not None:
-            found = table.get(key)
-            if found is not None:
-                return tuple(map(add, kernel.scores(node), found))
-        best: tuple[int, ...] = ()
-        top = -_INFINITY
-        maxn = self.maxn
-        for _, child in kernel.children(node):
-            value = maxn(child)
-            if value[mover] > top:
-                top = value[mover]
-                best = value
-        if key is not None:
-            table[key] = tuple(map(sub, best, kernel.scores(node)))
-        return best
+        value: tuple[int, ...] = self._maxn(node)
+        return value
+
+    def _make_maxn(self) -> Any:
+        """The max^n search as a closure over the kernel's methods (the hot path: no attribute look-ups)."""
+        mover_of, scores_of, key_of, children_of = (
+            self.kernel.mover,
+            self.kernel.scores,
+            self.kernel.key,
+            self.kernel.children,
+        )
+        get, table, visits = self.table.get, self.table, self._visits
+        limit = _INFINITY if self.limit is None else self.limit
+
+        def maxn(node: Any) -> tuple[int, ...]:
+            visits[0] += 1
+            if visits[0] > limit:
+                raise SolveLimitReached(limit)
+            mover = mover_of(node)
+            if mover is None:
+                return scores_of(node)
+            key = key_of(node)
+            if key is not None:
+                found = get(key)
+                if found is not None:
+                    return tuple(map(add, scores_of(node), found))
+            best: tuple[int, ...] = ()
+            top = -_INFINITY
+            for _, child in children_of(node):
+                value = maxn(child)
+                if value[mover] > top:
+                    top = value[mover]
+                    best = value
+            if key is not None:
+                table[key] = tuple(map(sub, best, scores_of(node)))
+            return best
+
+        return maxn
 
     # --- paranoid ----------------------------------------------------------------------------------
 
