@@ -28,9 +28,17 @@ from pathlib import Path
 from typing import Any
 
 from fly_rules import registry
+from fly_rules.bots import BOTS
 from fly_rules.bots.paired import mean_interval, play_table
 
-DEFAULT_BOTS = "random,rule-of-thumb,monte-carlo,expert"
+try:  # OpenSpiel's information-set MCTS, where the openspiel extra is installed
+    from ismcts_bot import IsmctsBot
+
+    BOTS.setdefault("ismcts", IsmctsBot)
+except ImportError:  # pragma: no cover - only without the extra
+    pass
+
+DEFAULT_BOTS = "random,rule-of-thumb,monte-carlo,expert" + (",ismcts" if "ismcts" in BOTS else "")
 
 
 def lineups(bots: list[str], seats: int, index: int) -> list[tuple[str, ...]]:
