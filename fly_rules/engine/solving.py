@@ -227,7 +227,10 @@ class RankTables:
 
 @functools.cache
 def rank_tables(order: RankOrder) -> RankTables:
-    """The (shared) :class:`RankTables` of ``order``."""
+    """The (shared) :class:`RankTables` of ``order``.
+
+    .. versionadded:: 0.1.0
+    """
     return RankTables(order)
 
 
