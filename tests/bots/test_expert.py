@@ -125,7 +125,9 @@ def test_a_declaration_replaces_the_rule_of_thumb_s_only_when_clearly_better(mon
     """In the exchange the expert keeps the rule of thumb's declaration unless another beats it, on the same guesses,
     by more than twice the standard error of the difference."""
     match = fly.new_match(fly.FlyRules(players=3), seed=4, dealer=0)
-    view, legal = match.view(match.to_move), match.legal_actions()
+    seat = match.to_move
+    assert seat is not None
+    view, legal = match.view(seat), match.legal_actions()
     bot = ExpertBot(match.rules, samples=4)
     default = bot.policy.choose(view, legal, random.Random(0))
     other = next(action for action in legal if action != default)
