@@ -101,6 +101,16 @@ def write(out: Path, title: str, report: dict[str, Any]) -> None:
             f"| {row['bot']} | {row['ordinal']:.1f} | {row['mu']:.1f} | {row['sigma']:.2f} | {row['mean']:+.2f} "
             f"| [{low:+.2f}, {high:+.2f}] | {row['plays']:,} |"
         )
+    argv = list(report["argv"])
+    if "--out" in argv:  # where the files went is no part of what was measured
+        del argv[argv.index("--out") : argv.index("--out") + 2]
+    command = " ".join(["python benchmarks/ladder.py", *argv])
+    plays = sum(row["plays"] for row in report["rows"]) // report["players"]
+    lines += [
+        "",
+        f"`{command}`: {report['deals']} deals of {report['players']}-player {report['game'].title()}, "
+        f"each played once for every rotation of its seats ({plays:,} plays).",
+    ]
     out.with_suffix(".md").write_text("\n".join(lines) + "\n")
     import matplotlib  # noqa: PLC0415 - the bench extra, only here
 
@@ -150,6 +160,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             print(f"\r  {len(games)} plays", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     report = {
+        "argv": argv if argv is not None else sys.argv[1:],
         "game": args.game,
         "players": rules.players,
         "deals": args.deals,

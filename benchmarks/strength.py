@@ -65,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", default="strength")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    parser.add_argument("--md", type=Path, default=None, help="also write the table as Markdown (for the docs)")
     return parser
 
 
@@ -139,7 +140,33 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"({report['wall_seconds']:.0f} s wall, {args.workers} workers)")
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
+    if args.md:
+        args.md.write_text(markdown(report, argv))
     return report
+
+
+def markdown(report: dict[str, Any], argv: list[str] | None) -> str:
+    """The table for the docs, with the command that made it."""
+    lines = [f"| {report['bot']} against | gain a deal | 95% interval |", "| --- | ---: | --- |"]
+    for baseline, gain in report["gains"].items():
+        low, high = gain["ci95"]
+        lines.append(f"| {baseline} | {gain['mean']:+.2f} | [{low:+.2f}, {high:+.2f}] |")
+    cpu = report["decision_cpu_seconds"]
+    command = " ".join(["python benchmarks/strength.py", *(argv if argv is not None else sys.argv[1:])])
+    lines += [
+        "",
+        f"`{command}`: {report['deals']:,} paired deals of {report['players']}-player {report['game'].title()}, "
+        f"{report['others']} in the other seats; the expert's CPU a decision with a choice: median "
+        f"{1000 * cpu['median']:.0f} ms, 95th percentile {1000 * cpu['p95']:.0f} ms.",
+    ]
+    if "matches" in report:
+        match = report["matches"]
+        low, high = match["ci95"]
+        lines.append(
+            f"Whole matches: {100 * match['rate']:.1f}% won [{100 * low:.1f}, {100 * high:.1f}] of "
+            f"{match['matches']} (an equal share is {100 / report['players']:.0f}%)."
+        )
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

@@ -9,12 +9,16 @@ best mean value for itself over the guesses (the first in the solver's tie order
 - in the exchange (Fly's declarations, Dreyfus's purchase), the value of each declaration worth searching (the
   game's hints name them: stand, fold, each number of the weakest cards exchanged): the declaration is made in
   the guessed deal, the seats after it declare as the rule-of-thumb bot would, and the play that follows is
-  solved from the first lead.
+  solved from the first lead. A declaration is valued on few guesses, and the best of several noisy means is
+  more often lucky than good, so the rule of thumb's declaration stands unless another beats it, on the same
+  guesses, by more than twice the standard error of the difference.
 
-The solver's concept is the game's (Fly: max^n, every seat for itself; Dreyfus: paranoid, its own tricks
-against the other two). The guesses come from the ``rng`` handed to :meth:`ExpertBot.choose`, so a match between
-bots replays from its seeds; ``seconds`` caps the time a decision may take (then the number of guesses depends
-on the machine, and replays may differ).
+Each guess is solved by the paranoid concept (the seat's own score against all the others, ``expert_concept``
+of the game's hints): measured on the same Fly deals, its play is as strong as by max^n, and alpha-beta makes
+the search four to five times cheaper. The guesses come from the ``rng`` handed to :meth:`ExpertBot.choose`, and
+the work of a decision is bounded by a number of positions (``budget``), so a match between bots replays from its
+seeds; ``seconds`` caps the time a decision may take instead (then the number of guesses depends on the
+machine, and replays may differ).
 
 >>> import random
 >>> from fly_rules import fly
