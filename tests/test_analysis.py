@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +17,9 @@ from fly_rules import dreyfus, fly
 from fly_rules.analysis import analyse, analyse_history, review
 from fly_rules.bots import RuleOfThumbBot
 from fly_rules.engine import Phase
+from fly_rules.narration import action_shown
 from fly_rules.notation.games import action_text as str_action
-from fly_rules.notation.history import dump_history
+from fly_rules.notation.history import dump_history, load_history
 from fly_rules.solve import evaluate, solve
 from tests.cli.test_commands import in_process
 
@@ -135,3 +139,30 @@ def test_fly_rules_analyse_refuses_a_seat_not_at_the_table(tmp_path: Path) -> No
     code, _, err = in_process(["analyse", str(path), "--seat", "5"], "")
     assert code == 1
     assert "--seat must be a seat 0 to 2" in err
+
+
+def _terminal(argv: list[str], stdin: str) -> str:
+    from fly_rules.cli import main
+
+    out, saved = io.StringIO(), sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            assert main(argv, out) == 0
+    finally:
+        sys.stdin = saved
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(("game", "moves"), [("fly", "x 8s 10s\nqs\n"), ("dreyfus", "stand\n")], ids=["fly", "dreyfus"])
+def test_hint_on_a_saved_game_names_the_expert_s_legal_choice(game: str, moves: str, tmp_path: Path) -> None:
+    """A saved game of either game, resumed at the terminal: ``hint`` gives the expert's choice from the seat's
+    view, one of the legal actions of the position the history saved, and plays nothing."""
+    saved = tmp_path / f"{game}.toml"
+    _terminal(["play", "--game", game, "--seed", "4", "--max-deals", "1", "--save", str(saved)], moves + "quit\n")
+    state = load_history(saved.read_text())
+    said = _terminal(["play", "--resume", str(saved)], "hint\nquit\n")
+    hinted = re.search(r"hint \(expert bot\): (.+)$", said, flags=re.MULTILINE)
+    assert hinted is not None
+    assert hinted.group(1) in {action_shown(action) for action in state.legal_actions()}
+    assert load_history(saved.read_text()) == state  # the hint played nothing

@@ -143,3 +143,26 @@ def test_a_declaration_replaces_the_rule_of_thumb_s_only_when_clearly_better(mon
     assert bot.decide(view, legal, random.Random(0))[0] == other
     monkeypatch.setattr(bot, "values", worlds([6, -5, 6, -5]))  # better on average, but within the noise
     assert bot.decide(view, legal, random.Random(0))[0] == default
+
+
+def test_the_expert_plays_wherever_bots_do() -> None:
+    """The expert is an opponent by name wherever the library's bots are: OpenSpiel's ``engine_bot`` plays a
+    deal with it, and Gymnasium's seat environment takes it as its opponents."""
+    import gymnasium
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    import fly_rules.adapters.gymnasium  # noqa: F401 - registers the environments
+    from fly_rules.adapters.openspiel import engine_bot
+
+    game = pyspiel.load_game("python_fly(players=3)")
+    bots = [engine_bot(game, "expert", seed=0), *(engine_bot(game, "rule-of-thumb", seed=s) for s in (1, 2))]
+    assert len(evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))) == 3
+    env = gymnasium.make("fly_rules/Fly-v0", opponents="expert", players=3)
+    _, info = env.reset(seed=0)
+    over = False
+    while not over:
+        _, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        over = terminated or truncated
+    env.close()
