@@ -97,7 +97,7 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     """The mean of ``values`` and its 95% interval (normal approximation, which many paired deals justify).
 
     >>> mean_interval([1.0, 2.0, 3.0, 4.0])
-    (2.5, 1.234850..., 3.765149...)
+    (2.5, 1.23482..., 3.76517...)
     """
     mean = statistics.fmean(values)
     if len(values) < 2:
