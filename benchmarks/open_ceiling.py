@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from fly_rules import fly
@@ -82,6 +84,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", default="ceiling")
+    parser.add_argument("--md", type=Path, default=None, help="also write the table as Markdown (for the docs)")
     args = parser.parse_args(argv)
     rules = fly.FlyRules(players=args.players)
     size = max(1, -(-args.deals // (args.workers * 8)))
@@ -92,9 +95,16 @@ def main(argv: list[str] | None = None) -> None:
             rows.extend(part)
     print(f"Fly, {args.players} players, {len(rows)} paired deals: a player who sees every card, against", end=" ")
     print("the rule of thumb")
+    table = ["| seeing every card for | gain a deal | 95% interval |", "| --- | ---: | --- |"]
     for mode, words in (("play", "open play"), ("declare", "open declarations"), ("both", "both")):
         mean, low, high = mean_interval([row[mode] - row["none"] for row in rows])
         print(f"  {words:<18} {mean:+.2f} a deal [{low:+.2f}, {high:+.2f}]")
+        table.append(f"| {words} | {mean:+.2f} | [{low:+.2f}, {high:+.2f}] |")
+    if args.md is not None:
+        command = " ".join(["python benchmarks/open_ceiling.py", *(sys.argv[1:] if argv is None else argv)])
+        table += ["", f"`{command}`: {len(rows):,} paired deals of {args.players}-player Fly, the rule of thumb in"]
+        table[-1] += " the other seats and in the seat's other decisions."
+        args.md.write_text("\n".join(table) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

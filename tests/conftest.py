@@ -4,6 +4,11 @@
 examples; ``ci`` (selected by ``HYPOTHESIS_PROFILE=ci``, which ``.ci/run`` and
 ``scripts/test`` under ``CI=true`` set) runs more examples, derandomised so a CI
 failure reproduces; ``mutation`` is for ``scripts/mutation``.
+
+Tests marked ``no_cover`` (pytest-cov's marker) run without the coverage tracer: they are long pure
+computations (the solver against brute force, the reference models, whole matches of bots) over code that
+other tests cover, and the tracer would make them three to four times slower. ``scripts/test`` runs the suite
+on every core (pytest-xdist).
 """
 
 from __future__ import annotations
@@ -78,3 +83,17 @@ def _fresh_caches_under_mutmut() -> None:
                         clear()
                 for cache in _DICT_CACHES.get(name, ()):
                     getattr(module, cache).clear()
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_call(item: pytest.Item) -> object:
+    """Run a ``no_cover`` test with no tracer at all. pytest-cov pauses its own coverage for it, but in an
+    xdist worker a second coverage (started when the worker's plugin loads) then takes over the tracing."""
+    if item.get_closest_marker("no_cover") is None:
+        return (yield)
+    tracer = sys.gettrace()
+    sys.settrace(None)
+    try:
+        return (yield)
+    finally:
+        sys.settrace(tracer)

@@ -110,6 +110,7 @@ def test_fly_rules_analyse_prints_each_decision_and_each_loss(tmp_path: Path) ->
     assert analyse_history(path.read_text(), seat=0, expert=False).loss(0) == data["loss"]["0"]
 
 
+@pytest.mark.no_cover
 def test_a_saved_dreyfus_game_is_analysed_by_its_seat_s_paranoid_values(tmp_path: Path) -> None:
     """In Dreyfus the open values are the paranoid solver's for the seat to move (its tricks against the other
     two), and the exchange weighs the expert's candidate purchases beside the one made [DRF-4.3]."""

@@ -41,6 +41,7 @@ def fly_play_position(seed: int) -> fly.FlyMatch:
     return match
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize("name", sorted(BOTS))
 def test_fly_4_2_every_bot_plays_legal_actions_in_both_games(name: str) -> None:
     """FLY-4.2, DRF-4.4: every bot is a Bot and picks only legal actions, all match long."""

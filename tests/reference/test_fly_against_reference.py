@@ -30,6 +30,8 @@ from tests.reference.driver import (
 )
 from tests.reference.fly_reference import RefDeal, RefMatch
 
+pytestmark = pytest.mark.no_cover  # the rule modules' own tests cover them (tests/conftest.py)
+
 
 @given(st.integers(3, 7).flatmap(lambda n: fly_rules(players=n)), st.integers(0, 2**32), st.randoms())
 def test_fly_2_2_and_4_1_default_and_optional_matches_agree(rules: fly.FlyRules, seed: int, rnd: random.Random) -> None:

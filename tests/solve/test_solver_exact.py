@@ -117,6 +117,7 @@ def _compare(deal: Any, limit: int) -> None:
     assert list(paranoid.line) == hero_line, deal
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize("kind", list(POSITIONS))
 def test_solver_equals_brute_force(kind: str) -> None:
     """On random positions under random options, :func:`fly_rules.solve.solve` finds exactly what a brute-force

@@ -206,7 +206,7 @@ FlyMatchMachine.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-TestFlyMatchMachine = FlyMatchMachine.TestCase
+TestFlyMatchMachine = pytest.mark.no_cover(FlyMatchMachine.TestCase)
 
 
 def test_card_list_in_trick_is_public() -> None:
