@@ -23,6 +23,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from _command import command_line
+
 from fly_rules import fly
 from fly_rules.actions import Exchange, Fold, Stand
 from fly_rules.bots import ExpertBot, RuleOfThumbBot, wilson_interval
@@ -82,20 +84,21 @@ def play(players: int, seed: str, indices: range) -> list[dict[str, Any]]:
     return out
 
 
-def table(matches: list[dict[str, Any]]) -> list[str]:
-    """The habits as a Markdown table: per hand, the share of folds, stands and exchanges of each bot."""
+def table(matches: list[dict[str, Any]], part: slice, headers: list[str]) -> list[str]:
+    """The habits as a Markdown table: per kind of hand (the ``part`` of its features, under ``headers``), the
+    share of folds, stands and exchanges of each bot."""
     groups: dict[tuple[str, ...], dict[str, Counter[str]]] = defaultdict(
         lambda: {"expert": Counter(), "thumb": Counter()}
     )
     for match in matches:
         for d in match["declarations"]:
-            key = tuple(d["features"][:3])
+            key = tuple(d["features"][part])
             groups[key]["expert"][d["expert"]] += 1
             groups[key]["thumb"][d["thumb"]] += 1
     lines = [
-        "| trumps | plain A, K | A♠ | hands | expert folds | stands | exchanges (mean cards) "
+        "| " + " | ".join(headers) + " | hands | expert folds | stands | exchanges (mean cards) "
         "| rule of thumb folds | stands | exchanges (mean cards) |",
-        "| ---: | ---: | :---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| " + " | ".join(":---:" for _ in headers) + " | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for key in sorted(groups):
         cells = []
@@ -144,7 +147,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     summary = (
         f"The expert won {wins} of {len(matches)} matches against {args.players - 1} rule-of-thumb bots: "
         f"{100 * wins / len(matches):.1f}% [{100 * low:.1f}, {100 * high:.1f}] (an equal share is "
-        f"{100 / args.players:.0f}%); {declared:,} declarations."
+        f"{100 / args.players:.0f}%); {declared:,} declarations. `{command_line('expert_habits.py', argv)}`."
     )
     report = {
         "players": args.players,

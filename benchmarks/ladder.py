@@ -27,6 +27,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from _command import command_line
+
 from fly_rules import registry
 from fly_rules.bots import BOTS
 from fly_rules.bots.paired import mean_interval, play_table
@@ -101,10 +103,7 @@ def write(out: Path, title: str, report: dict[str, Any]) -> None:
             f"| {row['bot']} | {row['ordinal']:.1f} | {row['mu']:.1f} | {row['sigma']:.2f} | {row['mean']:+.2f} "
             f"| [{low:+.2f}, {high:+.2f}] | {row['plays']:,} |"
         )
-    argv = list(report["argv"])
-    if "--out" in argv:  # where the files went is no part of what was measured
-        del argv[argv.index("--out") : argv.index("--out") + 2]
-    command = " ".join(["python benchmarks/ladder.py", *argv])
+    command = command_line("ladder.py", list(report["argv"]))
     plays = sum(row["plays"] for row in report["rows"]) // report["players"]
     lines += [
         "",

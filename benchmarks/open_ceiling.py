@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
+
+from _command import command_line
 
 from fly_rules import fly
 from fly_rules.bots import RuleOfThumbBot
@@ -101,9 +102,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {words:<18} {mean:+.2f} a deal [{low:+.2f}, {high:+.2f}]")
         table.append(f"| {words} | {mean:+.2f} | [{low:+.2f}, {high:+.2f}] |")
     if args.md is not None:
-        command = " ".join(["python benchmarks/open_ceiling.py", *(sys.argv[1:] if argv is None else argv)])
+        command = command_line("open_ceiling.py", argv)
         table += ["", f"`{command}`: {len(rows):,} paired deals of {args.players}-player Fly, the rule of thumb in"]
-        table[-1] += " the other seats and in the seat's other decisions."
+        table[-1] += " the other seats (and, in the first two rows, in the seat's other decisions)."
         args.md.write_text("\n".join(table) + "\n", encoding="utf-8")
 
 

@@ -23,6 +23,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from _command import command_line
+
 from fly_rules import registry
 from fly_rules.bots import Tally, run_matches
 from fly_rules.bots.paired import PairedDeal, mean_interval, paired_deals
@@ -152,7 +154,7 @@ def markdown(report: dict[str, Any], argv: list[str] | None) -> str:
         low, high = gain["ci95"]
         lines.append(f"| {baseline} | {gain['mean']:+.2f} | [{low:+.2f}, {high:+.2f}] |")
     cpu = report["decision_cpu_seconds"]
-    command = " ".join(["python benchmarks/strength.py", *(argv if argv is not None else sys.argv[1:])])
+    command = command_line("strength.py", argv)
     lines += [
         "",
         f"`{command}`: {report['deals']:,} paired deals of {report['players']}-player {report['game'].title()}, "

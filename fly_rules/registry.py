@@ -318,8 +318,10 @@ class Game(Generic[_R, _D, _V]):
     """Whether the Monte-Carlo bot's guessed deals start from far records (the match must not end)."""
     expert: Callable[[Any], Any] | None = None
     """``expert(rules)``: what :class:`fly_rules.bots.ExpertBot` needs to know of the game (named with :func:`lazy`):
-    ``concept`` and ``samples``, ``candidates(view, legal_actions)`` (the declarations worth searching) and
-    ``world(view, sample)`` (a guessed deal as it stands for the view); None: the expert does not play it."""
+    ``concept`` and ``samples``, ``candidates(view, legal_actions)`` (the declarations worth searching),
+    ``world(view, sample)`` (a guessed deal as it stands for the view) and, if the game has one,
+    ``default_declaration(view, legal_actions)`` (the declaration to keep unless the search finds a clearly better
+    one; without it, the rule of thumb's); None: the expert does not play it."""
     search_kernel: Callable[[Any], Any] | None = None
     """``search_kernel(deal)``: the game's :class:`fly_rules.engine.solving.SearchKernel` for :mod:`fly_rules.solve`
     (named with :func:`lazy`); None: the solver walks the game's states through their own protocol."""

@@ -10,8 +10,10 @@ best mean value for itself over the guesses (the first in the solver's tie order
   game's hints name them: stand, fold, each number of the weakest cards exchanged): the declaration is made in
   the guessed deal, the seats after it declare as the rule-of-thumb bot would, and the play that follows is
   solved from the first lead. A declaration is valued on few guesses, and the best of several noisy means is
-  more often lucky than good, so the rule of thumb's declaration stands unless another beats it, on the same
-  guesses, by more than twice the standard error of the difference.
+  more often lucky than good, so a default declaration stands unless another beats it, on the same guesses, by
+  more than twice the standard error of the difference. The default is the one the game's hints name
+  (``default_declaration``: in Dreyfus, standing), else the rule of thumb's; it is also kept when no guess
+  could be solved within the budget.
 
 Each guess is solved by the paranoid concept (the seat's own score against all the others, ``expert_concept``
 of the game's hints): measured on the same Fly deals, its play is as strong as by max^n, and alpha-beta makes
@@ -94,16 +96,18 @@ class ExpertBot:
         """The action :meth:`choose` takes, and the :meth:`values` it took it by (empty when the Monte-Carlo bot
         decided).
 
-        In the play it is the best mean. In the exchange the rule of thumb's declaration stands unless another
-        beats it on the same guesses by more than twice the standard error of the difference: a declaration is
-        valued on few guesses, and the best of several noisy means is more often lucky than good."""
+        In the play it is the best mean. In the exchange the default declaration (the hints' own, else the rule
+        of thumb's) stands unless another beats it on the same guesses by more than twice the standard error of
+        the difference: a declaration is valued on few guesses, and the best of several noisy means is more often
+        lucky than good. With no guess solved, the hints' default declaration is kept if they name one."""
         values = self.values(view, legal_actions, rng)
         if not values:
-            return self.fallback.choose(view, legal_actions, rng), values
+            named = None if view.phase is Phase.PLAY else self._named_default(view, legal_actions)
+            return (named if named is not None else self.fallback.choose(view, legal_actions, rng)), values
         best = max(values, key=values.__getitem__)  # max keeps the first of equals: the tie order
         if view.phase is Phase.PLAY:
             return best, values
-        default = self.policy.choose(view, legal_actions, rng)
+        default = self._default(view, legal_actions)
         if default not in values or best == default:
             return best, values
         differences = [world[best] - world[default] for world in self._worlds]
@@ -120,7 +124,7 @@ class ExpertBot:
         candidates = list(legal_actions) if playing else self.hints.candidates(view, legal_actions)
         if len(candidates) == 1:
             return {candidates[0]: 0.0}
-        default = None if playing else self.policy.choose(view, legal_actions, random.Random(0))
+        default = None if playing else self._default(view, legal_actions)
         if default is not None and default not in candidates:
             candidates.append(default)
         totals: dict[Any, float] = {}
@@ -146,6 +150,16 @@ class ExpertBot:
             for action, value in found.items():
                 totals[action] = totals.get(action, 0.0) + value
         return {action: total / guessed for action, total in totals.items()}
+
+    def _named_default(self, view: Any, legal_actions: Sequence[Any]) -> Any:
+        """The declaration the game's hints name as the one to keep (``default_declaration``), or None."""
+        named = getattr(self.hints, "default_declaration", None)
+        return None if named is None else named(view, legal_actions)
+
+    def _default(self, view: Any, legal_actions: Sequence[Any]) -> Any:
+        """The declaration kept unless another is clearly better: the hints' own, else the rule of thumb's."""
+        named = self._named_default(view, legal_actions)
+        return named if named is not None else self.policy.choose(view, legal_actions, random.Random(0))
 
     def _search(self, deal: Any) -> Search:
         """A search of ``deal`` allowed what is left of the decision's budget."""

@@ -166,3 +166,25 @@ def test_the_expert_plays_wherever_bots_do() -> None:
         _, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
         over = terminated or truncated
     env.close()
+
+
+def test_in_dreyfus_the_expert_keeps_standing_unless_a_purchase_is_clearly_better() -> None:
+    """DRF-4.5: a purchase is written in the upper record, so the Dreyfus hints name standing as the declaration to
+    keep; with no guess solved (no positions to spend) the expert stands where the rule of thumb would buy."""
+    from fly_rules.dreyfus.bot import DreyfusExpertHints  # noqa: PLC0415
+
+    rules = dreyfus.DreyfusRules()
+    match = dreyfus.new_match(rules, seed=4)
+    thumb = RuleOfThumbBot()
+    while True:
+        view, legal = match.view(match.to_move), match.legal_actions()
+        assert match.deal.phase is Phase.EXCHANGE
+        if thumb.choose(view, legal, random.Random(0)) != Stand():
+            break
+        match = match.apply(Stand())
+    hints = DreyfusExpertHints(rules)
+    assert hints.default_declaration(view, legal) == Stand()
+    assert hints.default_declaration(view, [a for a in legal if a != Stand()]) is None
+    bot = ExpertBot(rules, samples=2, budget=0)
+    assert bot.values(view, legal, random.Random(0)) == {}
+    assert bot.choose(view, legal, random.Random(0)) == Stand()
