@@ -11,6 +11,7 @@ from fly_rules import dreyfus, fly
 from fly_rules.actions import Exchange, Fold, Stand
 from fly_rules.bots import BOTS, HINT_BOT, ExpertBot, RuleOfThumbBot, make_bot
 from fly_rules.bots.sampling import sample_deal
+from fly_rules.dreyfus.bot import DreyfusExpertHints
 from fly_rules.engine import Phase
 from fly_rules.fly.bot import FlyExpertHints
 from fly_rules.solve import evaluate
@@ -171,14 +172,14 @@ def test_the_expert_plays_wherever_bots_do() -> None:
 def test_in_dreyfus_the_expert_keeps_standing_unless_a_purchase_is_clearly_better() -> None:
     """DRF-4.5: a purchase is written in the upper record, so the Dreyfus hints name standing as the declaration to
     keep; with no guess solved (no positions to spend) the expert stands where the rule of thumb would buy."""
-    from fly_rules.dreyfus.bot import DreyfusExpertHints  # noqa: PLC0415
-
     rules = dreyfus.DreyfusRules()
     match = dreyfus.new_match(rules, seed=4)
     thumb = RuleOfThumbBot()
     while True:
-        view, legal = match.view(match.to_move), match.legal_actions()
+        seat = match.to_move
+        assert seat is not None
         assert match.deal.phase is Phase.EXCHANGE
+        view, legal = match.view(seat), match.legal_actions()
         if thumb.choose(view, legal, random.Random(0)) != Stand():
             break
         match = match.apply(Stand())
