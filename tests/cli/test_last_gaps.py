@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -98,11 +99,20 @@ def test_rec_1_1_a_second_name_made_while_a_game_is_played_is_locked_out(tmp_pat
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
-        deadline = time.monotonic() + 60
-        while not (tmp_path / ".a.toml.lock").exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        # The link is made once the first has checked its file and waits at its prompt (not when its lock
+        # file appears: it checks the file's links after that, and would refuse a link made in between).
+        shown, deadline = b"", time.monotonic() + 60
+        assert first.stdout is not None
+        while b"your choice>" not in shown and time.monotonic() < deadline:
+            if select.select([first.stdout], [], [], 1)[0]:
+                chunk = os.read(first.stdout.fileno(), 4096)
+                if not chunk:
+                    break
+                shown += chunk
+        assert b"your choice>" in shown, shown
         os.link(tmp_path / "a.toml", tmp_path / "b.toml")
         second = run("play", "--resume", str(tmp_path / "b.toml"), stdin="quit\n")
         assert second.returncode == 1

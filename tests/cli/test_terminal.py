@@ -171,7 +171,8 @@ def test_rec_3_3_fly_at_80x24_hand_on_screen_exchange_by_names_drawn_cards_refus
     assert "not a legal action now: qs: FLY-6.3 (Following suit):\n      must follow suit (A♦ led, Q♠ played)" in screen
     assert "your hand: 10♦ K♦ A♥ Q♠ A♠" in screen
     term.type("rules")
-    screen = term.wait("(its sources and tests: fly-rules rules FLY-6.3)")
+    term.wait("(its sources and tests: fly-rules rules FLY-6.3)")
+    screen = term.prompt()  # the rule is told before the hand and the prompt come back
     assert "   FLY-6.3 Following suit\n      A player who holds a card of the suit led must play one." in screen
     assert screen.rstrip().endswith("your hand: 10♦ K♦ A♥ Q♠ A♠\nyour choice>")
     _check_unwrapped(term)
