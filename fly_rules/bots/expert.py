@@ -37,15 +37,19 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from fly_rules import registry
 from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
 from fly_rules.solve import Concept, Search, SolveLimitReached, evaluate, kernel_of
+from fly_rules.solve.respond import Respond
 
-__all__ = ["ExpertBot"]
+__all__ = ["GAME_MODEL", "ExpertBot"]
+
+GAME_MODEL: Final = object()
+"""The default of :class:`ExpertBot`'s ``model``: the game's own choice (its hints' ``model_others``)."""
 
 
 class ExpertBot:
@@ -65,7 +69,12 @@ class ExpertBot:
     """The bot's name in tables."""
 
     def __init__(
-        self, rules: Any, samples: int | None = None, budget: int | None = None, seconds: float | None = None
+        self,
+        rules: Any,
+        samples: int | None = None,
+        budget: int | None = None,
+        seconds: float | None = None,
+        model: Any = GAME_MODEL,
     ) -> None:
         game = registry.game_of(rules)
         if game.expert is None:
@@ -78,6 +87,10 @@ class ExpertBot:
         self.concept: Concept = self.hints.expert_concept
         self.policy = game.rule_of_thumb(rules.rank_order)
         self.fallback = MonteCarloBot(rules)
+        if model is GAME_MODEL:
+            model = self.policy if self.hints.model_others else None
+        self.model: Any = model
+        """The bot the other seats are taken to play like (None: the solver's concept assumes nothing of them)."""
         self._left = self.budget
         self._worlds: list[dict[Any, int]] = []  # the last decision's values, guess by guess
         self.decisions: list[float] = []
@@ -105,7 +118,7 @@ class ExpertBot:
             named = None if view.phase is Phase.PLAY else self._named_default(view, legal_actions)
             return (named if named is not None else self.fallback.choose(view, legal_actions, rng)), values
         best = max(values, key=values.__getitem__)  # max keeps the first of equals: the tie order
-        if view.phase is Phase.PLAY:
+        if view.phase is Phase.PLAY or self.model is not None:
             return best, values
         default = self._default(view, legal_actions)
         if default not in values or best == default:
@@ -127,10 +140,12 @@ class ExpertBot:
         default = None if playing else self._default(view, legal_actions)
         if default is not None and default not in candidates:
             candidates.append(default)
-        totals: dict[Any, float] = {}
-        guessed = 0
         self._left = self.budget
         self._worlds = []
+        if self.model is not None:
+            return self._modelled_values(view, candidates, rng, started)
+        totals: dict[Any, float] = {}
+        guessed = 0
         for _ in range(self.samples * 3):
             if guessed == self.samples or (
                 guessed and self.seconds is not None and time.process_time() - started > self.seconds
@@ -150,6 +165,58 @@ class ExpertBot:
             for action, value in found.items():
                 totals[action] = totals.get(action, 0.0) + value
         return {action: total / guessed for action, total in totals.items()}
+
+    def _modelled_values(
+        self, view: Any, candidates: list[Any], rng: random.Random, started: float
+    ) -> dict[Any, float]:
+        """:meth:`values` against the model: each guess valued by the seat's best response to it."""
+        playing = view.phase is Phase.PLAY
+        count = self.samples if playing else self.hints.declaration_samples
+        choices = None if playing else self._choices
+        totals = dict.fromkeys(candidates, 0.0)
+        for deal in self._modelled_worlds(view, rng, count):
+            if self._worlds and self.seconds is not None and time.process_time() - started > self.seconds:
+                break
+            respond = Respond(view.seat, self.model, choices, self._left)
+            try:
+                found = respond.values(deal, candidates)
+            except SolveLimitReached:
+                break
+            finally:
+                self._left -= respond.nodes
+            self._worlds.append(found)
+            for action, value in found.items():
+                totals[action] += value
+        guessed = len(self._worlds)
+        return {action: total / guessed for action, total in totals.items()} if guessed else {}
+
+    def _choices(self, state: Any, legal_actions: Sequence[Any]) -> list[Any]:
+        """The seat's actions worth searching in a guessed deal: in the exchange the hints' candidates."""
+        if state.phase is Phase.PLAY:
+            return list(legal_actions)
+        return self.hints.candidates(state.view(state.to_move), legal_actions)  # type: ignore[no-any-return]
+
+    def _modelled_worlds(self, view: Any, rng: random.Random, count: int) -> list[Any]:
+        """``count`` guessed deals that look most as if the other seats had played like the model: of up to
+        ``hints.draws`` guesses per deal wanted, those where the model would have made the fewest of the
+        others' moves otherwise (in the order drawn among equals), each as the model would have declared."""
+        found: list[tuple[int, int, Any]] = []
+        agreeing = 0
+        records = getattr(view, "records", None)
+        for _ in range(count * self.hints.draws):
+            sample = sample_deal(view, self.rules, rng, records=records, tries=1)
+            if sample is None:
+                continue
+            modelled = self.hints.modelled(view, sample, self.model)
+            if modelled is None:
+                continue
+            deal, misses = modelled
+            found.append((misses, len(found), deal))
+            agreeing += not misses
+            if agreeing == count:
+                break
+        found.sort(key=lambda entry: entry[:2])
+        return [deal for _, _, deal in found[:count]]
 
     def _named_default(self, view: Any, legal_actions: Sequence[Any]) -> Any:
         """The declaration the game's hints name as the one to keep (``default_declaration``), or None."""

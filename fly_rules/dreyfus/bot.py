@@ -57,6 +57,8 @@ class DreyfusExpertHints:
     tricks is out of reach; see :mod:`fly_rules.solve`)."""
     expert_concept = "paranoid"
     """The concept the expert solves its guesses by (as :attr:`concept`)."""
+    model_others = False
+    """The expert assumes nothing of the other seats (the paranoid search of each guess)."""
     samples = 6
     """Guessed deals per decision by default."""
     budget = 400_000

@@ -13,6 +13,8 @@ from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import ACE_HIGH, Card, CardSet, Rank, RankOrder, Suit
 from fly_rules.engine import Phase
 from fly_rules.engine.hidden import Sample
+from fly_rules.errors import RuleViolation
+from fly_rules.fly.exchange import SwapTrump
 from fly_rules.fly.positions import new_deal
 from fly_rules.fly.state import FlyDeal, FlyView
 from fly_rules.tricks import card_strength, cheapest_winner
@@ -71,10 +73,18 @@ class FlyExpertHints:
     expert_concept = "paranoid"
     """The concept the expert solves its guesses by: its own score against the rest. On the same deals its play is
     as strong as by max^n, and the search is four to five times cheaper (alpha-beta prunes where max^n cannot)."""
+    model_others = True
+    """The expert takes the other seats to play like the rule of thumb: it values each guessed deal by its best
+    response to them (:mod:`fly_rules.solve.respond`), and prefers the guesses where the rule of thumb would have
+    made the others' moves."""
     samples = 12
-    """Guessed deals per decision by default."""
+    """Guessed deals per decision in the play by default."""
+    declaration_samples = 16
+    """Guessed deals per declaration by default."""
+    draws = 4
+    """Guesses drawn per guessed deal wanted, to find those the model agrees with."""
     budget = 1_000_000
-    """Positions the solves of one decision may visit in all, by default."""
+    """Positions the searches of one decision may visit in all, by default."""
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules
@@ -114,3 +124,55 @@ class FlyExpertHints:
         for action in sample.actions:
             again = again.apply(action)
         return again if again.records == view.records else deal
+
+    def modelled(self, view: FlyView, sample: Sample, model: Any) -> tuple[FlyDeal, int] | None:
+        """``sample``'s deal as players who play like ``model`` would have come to it, with every record as
+        :meth:`world` gives it, and how many of the other seats' moves the model would have made otherwise;
+        None if the model's declarations cannot lead to the view's play.
+
+        Where the model makes an exchange (or a swap of the trump card) of as many cards as the guess, its
+        own choice of cards replaces the guess's: the cards given are hidden, so the view is the same, and
+        the guess then holds what the model would have kept [FLY-4.2] [FLY-4.4]."""
+        first = self._replay(view, sample, view.records, model)
+        if first is None or first[0].records == view.records:
+            return first
+        start = tuple(2 * now - replayed for now, replayed in zip(view.records, first[0].records, strict=True))
+        if min(start) < 0:
+            return first
+        again = self._replay(view, sample, start, model)
+        return again if again is not None and again[0].records == view.records else first
+
+    def _replay(
+        self, view: FlyView, sample: Sample, records: tuple[int, ...], model: Any
+    ) -> tuple[FlyDeal, int] | None:
+        deal = new_deal(
+            self.rules,
+            hands=sample.hands,
+            trump_card=view.trump_card,
+            stock=sample.stock,
+            dealer=view.dealer,
+            records=records,
+        )
+        misses = 0
+        for guessed in sample.actions:
+            mover = deal.to_move
+            action = guessed
+            if mover is not None and mover != view.seat:
+                theirs = model.choose(deal.view(mover), deal.legal_actions(), random.Random(0))
+                if theirs != guessed:
+                    if _alike(theirs, guessed):
+                        action = theirs
+                    else:
+                        misses += 1
+            try:
+                deal = deal.apply(action)
+            except RuleViolation:
+                return None
+        return deal, misses
+
+
+def _alike(mine: Any, guessed: Any) -> bool:
+    """Two declarations a seat's view cannot tell apart: exchanges of as many cards, swaps of the trump card."""
+    if isinstance(mine, Exchange) and isinstance(guessed, Exchange):
+        return len(mine.cards) == len(guessed.cards)
+    return isinstance(mine, SwapTrump) and isinstance(guessed, SwapTrump)

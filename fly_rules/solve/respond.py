@@ -1,0 +1,90 @@
+"""The best response to known players: what one seat makes at most when every other seat plays like a model.
+
+Max^n and paranoid search (:mod:`fly_rules.solve.search`) assume nothing of the other seats but that they
+play for themselves, or all against the seat. When the others are known to play by a fixed policy (a bot,
+the library's rule of thumb), the seat can do better: it may count on their every move. :class:`Respond`
+searches every action of the seat and asks the model for everyone else's, through the deal's own
+``legal_actions`` and ``apply``, so every score is the engine's. The model is asked with ``random.Random(0)``
+at each of its decisions: a policy that draws at random is taken at one fixed draw.
+
+>>> from fly_rules import fly
+>>> from fly_rules.actions import Play
+>>> from fly_rules.bots import RuleOfThumbBot
+>>> from fly_rules.cards import Card
+>>> deal = fly.new_deal(fly.FlyRules(players=3), dealer=0, hands=["7C 8C 9C TC JC", "7H 8H TH JH QH",
+...     "7D 8D 9D TD JD"], trump_card="AS", stock=["7S", "8S"])
+>>> for _ in range(3):
+...     deal = deal.apply(fly.Stand())
+>>> best_response(deal, 1, RuleOfThumbBot())[Play(Card.parse("QH"))]  # seat 1 takes all five tricks
+5
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from fly_rules.errors import FlyRulesError, shown
+from fly_rules.solve.search import SolveLimitReached
+
+__all__ = ["Respond", "best_response"]
+
+Choices = Callable[[Any, Sequence[Any]], list[Any]]
+"""``choices(state, legal_actions)``: the seat's actions worth searching at a position (default: all)."""
+
+
+class Respond:
+    """The best-response search of one seat against a model of the others.
+
+    Args:
+        seat: the seat that searches.
+        model: a bot (``choose(view, legal_actions, rng)``) that makes every other seat's moves.
+        choices: which of the seat's actions to search where it moves (default: every legal action).
+        limit: the most positions to visit in all (None: no limit); past it :class:`SolveLimitReached`.
+    """
+
+    def __init__(self, seat: int, model: Any, choices: Choices | None = None, limit: int | None = None) -> None:
+        self.seat = seat
+        self.model = model
+        self.choices = choices
+        self.limit = limit
+        self.nodes = 0
+        """Positions visited so far."""
+
+    def value(self, state: Any) -> int:
+        """The seat's score at the end of the deal from ``state``, the seat playing its best."""
+        self.nodes += 1
+        if self.limit is not None and self.nodes > self.limit:
+            raise SolveLimitReached(self.limit)
+        while not state.is_over:
+            mover = state.to_move
+            legal = state.legal_actions()
+            if mover == self.seat:
+                if self.choices is not None:
+                    legal = self.choices(state, legal)
+                return max(self.value(state.apply(action)) for action in legal)
+            state = state.apply(self.model.choose(state.view(mover), legal, random.Random(0)))
+            self.nodes += 1
+        score: int = state.scores[self.seat]
+        return score
+
+    def values(self, state: Any, actions: Sequence[Any]) -> dict[Any, int]:
+        """Per action of ``actions`` (the seat to move's), the change of the seat's score to the end of the
+        deal when it takes it and then plays its best."""
+        base = state.scores[self.seat]
+        return {action: self.value(state.apply(action)) - base for action in actions}
+
+
+def best_response(state: Any, seat: int, model: Any, *, limit: int | None = None) -> dict[Any, int]:
+    """Per legal action of ``seat`` (which must be to move), the change of its score to the end of the deal
+    when it takes the action and then plays its best, every other seat playing as ``model`` does.
+
+    Raises:
+        FlyRulesError: ``seat`` is not the seat to move.
+        SolveLimitReached: more than ``limit`` positions were needed.
+    """
+    deal = getattr(state, "deal", state)
+    if deal.is_over or deal.to_move != seat:
+        raise FlyRulesError(f"seat {shown(seat)} is not to move (the seat to move: {shown(deal.to_move)})")
+    return Respond(seat, model, limit=limit).values(deal, deal.legal_actions())
