@@ -7,8 +7,10 @@ and so how much any honest bot can hope to gain. On paired deals (fly_rules.bots
 first deal of the match seeded ``"SEED:i"``, the seat rotating, the rule of thumb in the other seats) the seat is
 played three ways against the rule of thumb in it: **open play** (the rule of thumb's declarations, then every card
 chosen by the max^n solver on the real deal), **open declarations** (each declaration valued by making it, letting
-the later seats declare by the rule of thumb and solving the real play; then the rule of thumb's play), and both.
-It prints each one's gain a deal with its 95% interval.
+the later seats declare by the rule of thumb and solving the real play; then the rule of thumb's play), both, and
+**open best response**: every decision by the seat's exact best response to the rule of thumb on the real deal
+(:func:`fly_rules.solve.best_response`: it knows every card *and* how the others will play, so no player at that
+table can gain more). It prints each one's gain a deal with its 95% interval.
 """
 
 from __future__ import annotations
@@ -25,10 +27,11 @@ from fly_rules import fly
 from fly_rules.bots import RuleOfThumbBot
 from fly_rules.bots.paired import mean_interval
 from fly_rules.engine import Phase
-from fly_rules.solve import Search, evaluate, kernel_of
+from fly_rules.solve import Search, best_response, evaluate, kernel_of
 
 _THUMB = RuleOfThumbBot()
 _RNG = random.Random(0)  # the rule of thumb draws nothing from it
+_MODES = {"play": "open play", "declare": "open declarations", "both": "both", "respond": "open best response"}
 
 
 def _thumb(deal: Any) -> Any:
@@ -54,7 +57,8 @@ def _open_declaration(deal: Any) -> Any:
 
 
 def play(rules: Any, seed: str, index: int, mode: str) -> int:
-    """Deal ``index`` with the open player (``mode``: ``play``, ``declare``, ``both`` or ``none``) at its seat."""
+    """Deal ``index`` with the open player (``mode``: ``play``, ``declare``, ``both``, ``respond`` or ``none``) at
+    its seat."""
     seat = index % rules.players
     deal = fly.new_match(rules, seed=f"{seed}:{index}", dealer=index % rules.players).deal
     start = deal.scores[seat]
@@ -62,6 +66,9 @@ def play(rules: Any, seed: str, index: int, mode: str) -> int:
         legal = deal.legal_actions()
         if deal.to_move != seat or len(legal) == 1:
             action = _thumb(deal)
+        elif mode == "respond":
+            values = best_response(deal, seat, _THUMB)
+            action = max(values, key=values.__getitem__)
         elif deal.phase is Phase.PLAY and mode in ("play", "both"):
             values = evaluate(deal, seat=seat)
             action = max(values, key=values.__getitem__)
@@ -70,12 +77,13 @@ def play(rules: Any, seed: str, index: int, mode: str) -> int:
         else:
             action = _thumb(deal)
         deal = deal.apply(action)
-    return deal.scores[seat] - start
+    change: int = deal.scores[seat] - start
+    return change
 
 
 def run(rules: Any, seed: str, indices: range) -> list[dict[str, int]]:
     """One worker's share: per deal, each mode's score change for the seat."""
-    return [{mode: play(rules, seed, i, mode) for mode in ("none", "play", "declare", "both")} for i in indices]
+    return [{mode: play(rules, seed, i, mode) for mode in ("none", *_MODES)} for i in indices]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -97,9 +105,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Fly, {args.players} players, {len(rows)} paired deals: a player who sees every card, against", end=" ")
     print("the rule of thumb")
     table = ["| seeing every card for | gain a deal | 95% interval |", "| --- | ---: | --- |"]
-    for mode, words in (("play", "open play"), ("declare", "open declarations"), ("both", "both")):
+    for mode, words in _MODES.items():
         mean, low, high = mean_interval([row[mode] - row["none"] for row in rows])
-        print(f"  {words:<18} {mean:+.2f} a deal [{low:+.2f}, {high:+.2f}]")
+        print(f"  {words:<19} {mean:+.2f} a deal [{low:+.2f}, {high:+.2f}]")
         table.append(f"| {words} | {mean:+.2f} | [{low:+.2f}, {high:+.2f}] |")
     if args.md is not None:
         command = command_line("open_ceiling.py", argv)

@@ -1,26 +1,35 @@
-"""The expert bot: perfect-information Monte Carlo over the exact solver, for every decision.
+"""The expert bot: perfect-information Monte Carlo over exact search, for every decision.
 
 At each decision the bot guesses the cards it cannot see (:func:`~fly_rules.bots.sampling.sample_deal`: the
 other hands, the discards and, in Fly, the order of the stock), so that each guessed deal looks to its seat
-exactly like its view. It solves each guessed deal with :mod:`fly_rules.solve` and keeps the action with the
-best mean value for itself over the guesses (the first in the solver's tie order among equals):
+exactly like its view. It searches each guessed deal with every card open and keeps the action with the best
+mean value for itself over the guesses (the first in the tie order among equals). How a guess is searched
+depends on what the bot takes the other seats to be (``model``; the game's hints choose by default):
 
-- in the play, the value of each legal card in each guess (:func:`fly_rules.solve.evaluate`);
-- in the exchange (Fly's declarations, Dreyfus's purchase), the value of each declaration worth searching (the
-  game's hints name them: stand, fold, each number of the weakest cards exchanged): the declaration is made in
-  the guessed deal, the seats after it declare as the rule-of-thumb bot would, and the play that follows is
-  solved from the first lead. A declaration is valued on few guesses, and the best of several noisy means is
-  more often lucky than good, so a default declaration stands unless another beats it, on the same guesses, by
-  more than twice the standard error of the difference. The default is the one the game's hints name
-  (``default_declaration``: in Dreyfus, standing), else the rule of thumb's; it is also kept when no guess
-  could be solved within the budget.
+- **A model of the others** (Fly's default: they play like the rule-of-thumb bot). A guess is valued by the
+  seat's best response to the model (:mod:`fly_rules.solve.respond`): the seat tries each of its actions, the
+  others make the model's. The guesses are chosen to look as if the model had made the others' moves: the bot
+  draws ``draws`` guesses per guess it wants, replays each with the model's own exchanges where they give as
+  many cards as the guess (the cards given are hidden), and keeps those where the model would have made the
+  fewest of the others' moves otherwise. In the exchange each declaration worth searching (the hints name
+  them: stand, fold, each number of the weakest cards exchanged) is made in the guess and the rest of the deal
+  searched the same way. The best mean wins.
+- **No model** (``model=None``; Dreyfus's default). Each guess is solved by the paranoid concept (the seat's own
+  score against all the others, ``expert_concept`` of the game's hints): in the play the value of each legal
+  card (:func:`fly_rules.solve.evaluate`); in the exchange each declaration worth searching is made, the seats
+  after it declare as the rule-of-thumb bot would, and the play is solved from the first lead. Paranoid values
+  are bounds, not expectations, and a declaration is valued on few guesses, so a default declaration stands
+  unless another beats it, on the same guesses, by more than twice the standard error of the difference. The
+  default is the one the game's hints name (``default_declaration``: in Dreyfus, standing), else the rule of
+  thumb's; it is also kept when no guess could be solved within the budget.
 
-Each guess is solved by the paranoid concept (the seat's own score against all the others, ``expert_concept``
-of the game's hints): measured on the same Fly deals, its play is as strong as by max^n, and alpha-beta makes
-the search four to five times cheaper. The guesses come from the ``rng`` handed to :meth:`ExpertBot.choose`, and
-the work of a decision is bounded by a number of positions (``budget``), so a match between bots replays from its
-seeds; ``seconds`` caps the time a decision may take instead (then the number of guesses depends on the
-machine, and replays may differ).
+Against rule-of-thumb players the model is right, and the best response gains more than the paranoid search
+(the docs' solver page gives the measurements). Against other players the model is a guess about them; the
+ladder (``benchmarks/ladder.py``) plays the expert at mixed tables.
+
+The guesses come from the ``rng`` handed to :meth:`ExpertBot.choose`, and the work of a decision is bounded by
+a number of positions (``budget``), so a match between bots replays from its seeds; ``seconds`` caps the time a
+decision may take instead (then the number of guesses depends on the machine, and replays may differ).
 
 >>> import random
 >>> from fly_rules import fly
@@ -57,12 +66,16 @@ class ExpertBot:
 
     Args:
         rules: the rules of the game played.
-        samples: guessed deals per decision (default: the game's, 12 for Fly, 6 for Dreyfus).
+        samples: guessed deals per decision (default: the game's, 12 for Fly, 6 for Dreyfus; Fly's declarations
+            take ``declaration_samples`` of its hints, 16).
         budget: the most positions the solves of one decision may visit in all (default: the game's); a guess
             whose solve would go past it is dropped, and a decision none of whose guesses could be solved is left
             to the Monte-Carlo bot. A budget of positions, unlike one of time, keeps a match reproducible.
         seconds: if given, a decision also stops guessing once it has used this much CPU time (at least one
             guess); then the number of guesses depends on the machine.
+        model: the bot the other seats are taken to play like (it is asked with ``random.Random(0)``, so a
+            deterministic bot is best), or None to assume nothing of them (the paranoid search); by default the
+            game's choice: the rule of thumb in Fly, None in Dreyfus.
     """
 
     name = "expert"

@@ -38,9 +38,21 @@ import attrs
 from fly_rules import registry
 from fly_rules.engine.solving import ProtocolKernel, SearchKernel
 from fly_rules.errors import FlyRulesError, shown
+from fly_rules.solve.respond import Respond, best_response
 from fly_rules.solve.search import Search, SolveLimitReached
 
-__all__ = ["CONCEPTS", "Concept", "Search", "Solution", "SolveLimitReached", "evaluate", "kernel_of", "solve"]
+__all__ = [
+    "CONCEPTS",
+    "Concept",
+    "Respond",
+    "Search",
+    "Solution",
+    "SolveLimitReached",
+    "best_response",
+    "evaluate",
+    "kernel_of",
+    "solve",
+]
 
 Concept = Literal["maxn", "paranoid"]
 """The name of a solution concept: ``"maxn"`` or ``"paranoid"``."""

@@ -11,10 +11,12 @@ from fly_rules import dreyfus, fly
 from fly_rules.actions import Exchange, Fold, Stand
 from fly_rules.bots import BOTS, HINT_BOT, ExpertBot, RuleOfThumbBot, make_bot
 from fly_rules.bots.sampling import sample_deal
+from fly_rules.cards import Card, CardSet
 from fly_rules.dreyfus.bot import DreyfusExpertHints
 from fly_rules.engine import Phase
+from fly_rules.engine.hidden import Sample
 from fly_rules.fly.bot import FlyExpertHints
-from fly_rules.solve import evaluate
+from fly_rules.solve import best_response, evaluate
 
 
 def _advance(state: Any, steps: int, seed: int) -> Any:
@@ -61,13 +63,13 @@ def test_the_expert_replays_from_its_seed() -> None:
     assert set(first) == set(legal)
 
 
-def test_in_the_play_the_expert_takes_the_best_card_of_its_guesses() -> None:
-    """In the play the expert's values are the means, over its guesses, of the solver's (paranoid) value of each
-    card for its seat, and it plays the best of them."""
+def test_in_the_play_the_paranoid_expert_takes_the_best_card_of_its_guesses() -> None:
+    """With no model of the others (``model=None``), the expert's values in the play are the means, over its
+    guesses, of the solver's (paranoid) value of each card for its seat, and it plays the best of them."""
     match = _advance(fly.new_match(fly.FlyRules(players=3), seed=21, dealer=0), 5, 2)
     assert match.deal.phase is Phase.PLAY
     view, legal = match.view(match.to_move), match.legal_actions()
-    bot = ExpertBot(match.rules, samples=2)
+    bot = ExpertBot(match.rules, samples=2, model=None)
     values = bot.values(view, legal, random.Random(4))
     rng = random.Random(4)
     hints = FlyExpertHints(match.rules)
@@ -79,6 +81,69 @@ def test_in_the_play_the_expert_takes_the_best_card_of_its_guesses() -> None:
             totals[action] += value / 2
     assert values == totals
     assert bot.choose(view, legal, random.Random(4)) == max(values, key=values.__getitem__)
+
+
+def test_in_fly_the_expert_takes_the_best_response_to_the_guesses_the_rule_of_thumb_agrees_with() -> None:
+    """By default in Fly the expert takes the others to play like the rule of thumb: of the guesses it draws
+    (``draws`` per guess wanted) it keeps those where the rule of thumb would have made the fewest of the others'
+    moves otherwise, and values each card by its best response there (:func:`fly_rules.solve.best_response`)."""
+    match = _advance(fly.new_match(fly.FlyRules(players=4), seed=21, dealer=0), 7, 2)
+    assert match.deal.phase is Phase.PLAY
+    view, legal = match.view(match.to_move), match.legal_actions()
+    bot = ExpertBot(match.rules, samples=3)
+    assert isinstance(bot.model, fly.FlyRuleOfThumbBot)
+    values = bot.values(view, legal, random.Random(6))
+    rng = random.Random(6)
+    hints = FlyExpertHints(match.rules)
+    drawn = []
+    for _ in range(3 * hints.draws):
+        sample = sample_deal(view, match.rules, rng, records=view.records, tries=1)
+        modelled = None if sample is None else hints.modelled(view, sample, bot.model)
+        if modelled is not None:
+            drawn.append(modelled)
+            if sum(misses == 0 for _, misses in drawn) == 3:
+                break
+    kept = sorted(range(len(drawn)), key=lambda k: (drawn[k][1], k))[:3]
+    totals = dict.fromkeys(legal, 0.0)
+    for k in kept:
+        for action, value in best_response(drawn[k][0], view.seat, bot.model).items():
+            totals[action] += value / 3
+    assert values == pytest.approx(totals)
+    assert bot.choose(view, legal, random.Random(6)) == max(values, key=values.__getitem__)
+
+
+def test_a_guess_as_the_rule_of_thumb_would_have_played_it_shows_the_view() -> None:
+    """FLY-4.2: the others' hidden exchanges are replaced by the rule of thumb's of as many cards; the guess still
+    shows the seat its view exactly, and the deal really played by rule-of-thumb players agrees on every move."""
+    rules = fly.FlyRules(players=4)
+    hands = ["6C 8D JH AS 7H", "7C 8C 9C TC JC", "6D 7D 9D TD KD", "6S 7S 8S 9S TS"]
+    stock = "QC KC AC QD JD AD 6H 8H 9H TH QH AH JS QS KS"
+    deal = fly.new_deal(rules, dealer=3, hands=hands, trump_card="KH", stock=stock)
+    bot, actions = RuleOfThumbBot(), []
+    while deal.phase is Phase.EXCHANGE or len(actions) < 7:
+        action = bot.choose(deal.view(deal.to_move), deal.legal_actions(), random.Random(0))
+        actions.append(action)
+        deal = deal.apply(action)
+    view = deal.view(deal.to_move)
+    hints = FlyExpertHints(rules)
+    thumb = fly.FlyRuleOfThumbBot()
+    truth = Sample(
+        tuple(CardSet.parse(h) for h in hands), tuple(Card.parse(c) for c in stock.split()), tuple(actions), deal
+    )
+    modelled = hints.modelled(view, truth, thumb)
+    assert modelled is not None
+    assert modelled[1] == 0
+    assert modelled[0].hand_masks == deal.hand_masks
+    misses = []
+    for k in range(30):
+        sample = sample_deal(view, rules, random.Random(k), records=view.records)
+        assert sample is not None
+        found = hints.modelled(view, sample, thumb)
+        if found is not None:
+            assert found[0].view(view.seat) == view
+            misses.append(found[1])
+    assert misses
+    assert max(misses) > 0
 
 
 def test_a_guessed_deal_shows_the_records_of_the_view() -> None:
@@ -123,13 +188,14 @@ def test_a_decision_past_its_budget_is_left_to_the_monte_carlo_bot() -> None:
 
 
 def test_a_declaration_replaces_the_rule_of_thumb_s_only_when_clearly_better(monkeypatch: pytest.MonkeyPatch) -> None:
-    """In the exchange the expert keeps the rule of thumb's declaration unless another beats it, on the same guesses,
-    by more than twice the standard error of the difference."""
+    """With no model of the others, in the exchange the expert keeps the rule of thumb's declaration unless another
+    beats it, on the same guesses, by more than twice the standard error of the difference; with the model (its best
+    responses are values, not bounds) it takes the best mean."""
     match = fly.new_match(fly.FlyRules(players=3), seed=4, dealer=0)
     seat = match.to_move
     assert seat is not None
     view, legal = match.view(seat), match.legal_actions()
-    bot = ExpertBot(match.rules, samples=4)
+    bot = ExpertBot(match.rules, samples=4, model=None)
     default = bot.policy.choose(view, legal, random.Random(0))
     other = next(action for action in legal if action != default)
 
@@ -144,6 +210,8 @@ def test_a_declaration_replaces_the_rule_of_thumb_s_only_when_clearly_better(mon
     assert bot.decide(view, legal, random.Random(0))[0] == other
     monkeypatch.setattr(bot, "values", worlds([6, -5, 6, -5]))  # better on average, but within the noise
     assert bot.decide(view, legal, random.Random(0))[0] == default
+    bot.model = bot.policy
+    assert bot.decide(view, legal, random.Random(0))[0] == other
 
 
 def test_the_expert_plays_wherever_bots_do() -> None:
