@@ -118,8 +118,8 @@ def test_a_guess_as_the_rule_of_thumb_would_have_played_it_shows_the_view() -> N
     rules = fly.FlyRules(players=4)
     hands = ["6C 8D JH AS 7H", "7C 8C 9C TC JC", "6D 7D 9D TD KD", "6S 7S 8S 9S TS"]
     stock = "QC KC AC QD JD AD 6H 8H 9H TH QH AH JS QS KS"
-    deal = fly.new_deal(rules, dealer=3, hands=hands, trump_card="KH", stock=stock)
-    bot, actions = RuleOfThumbBot(), []
+    deal: Any = fly.new_deal(rules, dealer=3, hands=hands, trump_card="KH", stock=stock)
+    bot, actions = RuleOfThumbBot(), list[Any]()
     while deal.phase is Phase.EXCHANGE or len(actions) < 7:
         action = bot.choose(deal.view(deal.to_move), deal.legal_actions(), random.Random(0))
         actions.append(action)

@@ -37,7 +37,7 @@ def test_following_the_best_response_realises_its_value_and_beats_the_model(seed
     """From the first declaration of a 4-player Fly deal: the best value of the seat to move is what it makes when
     it follows its best response at each of its moves against rule-of-thumb players, and at least what the rule of
     thumb makes in its seat (the rule of thumb is one of the seat's ways to play)."""
-    deal = fly.new_match(fly.FlyRules(players=4), seed=f"respond:{seed}", dealer=seed % 4).deal
+    deal: Any = fly.new_match(fly.FlyRules(players=4), seed=f"respond:{seed}", dealer=seed % 4).deal
     seat = deal.to_move
     values = best_response(deal, seat, THUMB)
     assert set(values) == set(deal.legal_actions())
@@ -49,7 +49,7 @@ def test_following_the_best_response_realises_its_value_and_beats_the_model(seed
 def test_the_best_response_plays_dreyfus_too() -> None:
     """The search knows no game: late in a Dreyfus deal its best value is realised and is at least the rule of
     thumb's."""
-    state = dreyfus.new_match(dreyfus.DreyfusRules(), seed=5).deal
+    state: Any = dreyfus.new_match(dreyfus.DreyfusRules(), seed=5).deal
     while state.phase.name != "PLAY" or len(state.view(0).tricks) < 8:
         state = state.apply(THUMB.choose(state.view(state.to_move), state.legal_actions(), random.Random(0)))
     seat = state.to_move
@@ -59,7 +59,7 @@ def test_the_best_response_plays_dreyfus_too() -> None:
 
 def test_a_search_past_its_limit_and_a_seat_not_to_move_are_refused() -> None:
     """More positions than ``limit`` raise SolveLimitReached; a seat that is not to move is named in the error."""
-    deal = fly.new_match(fly.FlyRules(players=3), seed=2, dealer=0).deal
+    deal: Any = fly.new_match(fly.FlyRules(players=3), seed=2, dealer=0).deal
     with pytest.raises(SolveLimitReached):
         Respond(deal.to_move, THUMB, limit=10).values(deal, deal.legal_actions())
     other = (deal.to_move + 1) % 3
