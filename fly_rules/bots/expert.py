@@ -66,8 +66,8 @@ class ExpertBot:
 
     Args:
         rules: the rules of the game played.
-        samples: guessed deals per decision (default: the game's, 12 for Fly, 6 for Dreyfus; Fly's declarations
-            take ``declaration_samples`` of its hints, 16).
+        samples: guessed deals per decision (default: the game's, 12 for Fly, 6 for Dreyfus; by default Fly's
+            declarations take its hints' ``declaration_samples``, 16).
         budget: the most positions the solves of one decision may visit in all (default: the game's); a guess
             whose solve would go past it is dropped, and a decision none of whose guesses could be solved is left
             to the Monte-Carlo bot. A budget of positions, unlike one of time, keeps a match reproducible.
@@ -95,13 +95,17 @@ class ExpertBot:
         self.rules = rules
         self.hints = game.expert(rules)
         self.samples = samples if samples is not None else self.hints.samples
+        self.declaration_samples: int = (
+            samples if samples is not None else getattr(self.hints, "declaration_samples", self.samples)
+        )
+        """Guessed deals per declaration (``samples`` if given, else the game's)."""
         self.budget = budget if budget is not None else self.hints.budget
         self.seconds = seconds
         self.concept: Concept = self.hints.expert_concept
         self.policy = game.rule_of_thumb(rules.rank_order)
         self.fallback = MonteCarloBot(rules)
         if model is GAME_MODEL:
-            model = self.policy if self.hints.model_others else None
+            model = self.policy if getattr(self.hints, "model_others", False) else None
         self.model: Any = model
         """The bot the other seats are taken to play like (None: the solver's concept assumes nothing of them)."""
         self._left = self.budget
@@ -184,7 +188,7 @@ class ExpertBot:
     ) -> dict[Any, float]:
         """:meth:`values` against the model: each guess valued by the seat's best response to it."""
         playing = view.phase is Phase.PLAY
-        count = self.samples if playing else self.hints.declaration_samples
+        count = self.samples if playing else self.declaration_samples
         choices = None if playing else self._choices
         totals = dict.fromkeys(candidates, 0.0)
         for deal in self._modelled_worlds(view, rng, count):
