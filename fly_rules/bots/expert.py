@@ -106,6 +106,8 @@ class ExpertBot:
         self.fallback = MonteCarloBot(rules)
         if model is GAME_MODEL:
             model = self.policy if getattr(self.hints, "model_others", False) else None
+        elif model is not None and not hasattr(self.hints, "modelled"):
+            raise TypeError(f"the expert cannot take a model of the other seats in {game.title} (model=None)")
         self.model: Any = model
         """The bot the other seats are taken to play like (None: the solver's concept assumes nothing of them)."""
         self._left = self.budget

@@ -112,6 +112,15 @@ def test_in_fly_the_expert_takes_the_best_response_to_the_guesses_the_rule_of_th
     assert bot.choose(view, legal, random.Random(6)) == max(values, key=values.__getitem__)
 
 
+def test_a_model_of_the_others_where_the_game_cannot_take_one_is_refused() -> None:
+    """Dreyfus's hints rebuild no guess as a model's players would have played it: a model given is refused by name
+    at once, not deep inside a decision; ``model=None`` is its default anyway."""
+    rules = dreyfus.DreyfusRules()
+    assert ExpertBot(rules).model is None
+    with pytest.raises(TypeError, match="cannot take a model of the other seats in Dreyfus"):
+        ExpertBot(rules, model=RuleOfThumbBot())
+
+
 def test_a_guess_as_the_rule_of_thumb_would_have_played_it_shows_the_view() -> None:
     """FLY-4.2: the others' hidden exchanges are replaced by the rule of thumb's of as many cards; the guess still
     shows the seat its view exactly, and the deal really played by rule-of-thumb players agrees on every move."""
