@@ -107,23 +107,9 @@ class FlyExpertHints:
         another seat). So the deal is dealt again from the records now less what the replay wrote off, and
         its records come out as the view's [FLY-8.2] [FLY-8.3]; where a record went through zero or an
         overshoot on the way (FLY-9.1, FLY-9.2) the first replay stands."""
-        deal: FlyDeal = sample.deal
-        if deal.records == view.records:
-            return deal
-        start = tuple(2 * now - replayed for now, replayed in zip(view.records, deal.records, strict=True))
-        if min(start) < 0:
-            return deal
-        again = new_deal(
-            self.rules,
-            hands=sample.hands,
-            trump_card=view.trump_card,
-            stock=sample.stock,
-            dealer=view.dealer,
-            records=start,
-        )
-        for action in sample.actions:
-            again = again.apply(action)
-        return again if again.records == view.records else deal
+        rebuilt = self._rebuilt(view, sample, None)
+        assert rebuilt is not None  # the sample's own deal stands when nothing better is found
+        return rebuilt[0]
 
     def modelled(self, view: FlyView, sample: Sample, model: Any) -> tuple[FlyDeal, int] | None:
         """``sample``'s deal as players who play like ``model`` would have come to it, with every record as
@@ -133,7 +119,12 @@ class FlyExpertHints:
         Where the model makes an exchange (or a swap of the trump card) of as many cards as the guess, its
         own choice of cards replaces the guess's: the cards given are hidden, so the view is the same, and
         the guess then holds what the model would have kept [FLY-4.2] [FLY-4.4]."""
-        first = self._replay(view, sample, view.records, model)
+        return self._rebuilt(view, sample, model)
+
+    def _rebuilt(self, view: FlyView, sample: Sample, model: Any) -> tuple[FlyDeal, int] | None:
+        """:meth:`world` (``model`` None: the sample's own moves) or :meth:`modelled`: replayed from the records
+        now, then, if those came out otherwise, again from the records worked back."""
+        first = (sample.deal, 0) if model is None else self._replay(view, sample, view.records, model)
         if first is None or first[0].records == view.records:
             return first
         start = tuple(2 * now - replayed for now, replayed in zip(view.records, first[0].records, strict=True))
@@ -145,6 +136,8 @@ class FlyExpertHints:
     def _replay(
         self, view: FlyView, sample: Sample, records: tuple[int, ...], model: Any
     ) -> tuple[FlyDeal, int] | None:
+        """The sample dealt from ``records`` and its moves replayed, the others' as ``model`` would make them where
+        the view cannot tell them apart (every move as guessed if ``model`` is None), and the model's misses."""
         deal = new_deal(
             self.rules,
             hands=sample.hands,
@@ -157,7 +150,7 @@ class FlyExpertHints:
         for guessed in sample.actions:
             mover = deal.to_move
             action = guessed
-            if mover is not None and mover != view.seat:
+            if model is not None and mover is not None and mover != view.seat:
                 theirs = model.choose(deal.view(mover), deal.legal_actions(), random.Random(0))
                 if theirs != guessed:
                     if _alike(theirs, guessed):
