@@ -322,7 +322,8 @@ class Game(Generic[_R, _D, _V]):
     ``world(view, sample)`` (a guessed deal as it stands for the view) and, if the game has one,
     ``default_declaration(view, legal_actions)`` (the declaration to keep unless the search finds a clearly better
     one; without it, the rule of thumb's); and, for an expert that takes the others to play like the rule of thumb,
-    ``model_others = True``, ``declaration_samples``, ``draws`` and ``modelled(view, sample, model)`` (the guessed
+    ``model_others = True``, ``declaration_samples``, ``draws``, ``sight_free_declarations`` (whether the seat plays on
+    like the model when a declaration is valued) and ``modelled(view, sample, model)`` (the guessed
     deal as the model's players would have come to it, and how many of their moves the model would have made
     otherwise); None: the expert does not play it."""
     search_kernel: Callable[[Any], Any] | None = None

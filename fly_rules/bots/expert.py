@@ -13,7 +13,9 @@ depends on what the bot takes the other seats to be (``model``; the game's hints
   many cards as the guess (the cards given are hidden), and keeps those where the model would have made the
   fewest of the others' moves otherwise. In the exchange each declaration worth searching (the hints name
   them: stand, fold, each number of the weakest cards exchanged) is made in the guess and the rest of the deal
-  searched the same way. The best mean wins.
+  searched the same way, except that where the hints say ``sight_free_declarations`` (Fly's do) the seat then
+  plays on like the model: it will not see the guess's cards when it plays, and a best response that sees them
+  values standing on a marginal hand too high. The best mean wins.
 - **No model** (``model=None``; Dreyfus's default). Each guess is solved by the paranoid concept (the seat's own
   score against all the others, ``expert_concept`` of the game's hints): in the play the value of each legal
   card (:func:`fly_rules.solve.evaluate`); in the exchange each declaration worth searching is made, the seats
@@ -67,7 +69,7 @@ class ExpertBot:
     Args:
         rules: the rules of the game played.
         samples: guessed deals per decision (default: the game's, 12 for Fly, 6 for Dreyfus; by default Fly's
-            declarations take its hints' ``declaration_samples``, 16).
+            declarations take its hints' ``declaration_samples``, 64).
         budget: the most positions the solves of one decision may visit in all (default: the game's); a guess
             whose solve would go past it is dropped, and a decision none of whose guesses could be solved is left
             to the Monte-Carlo bot. A budget of positions, unlike one of time, keeps a match reproducible.
@@ -210,8 +212,12 @@ class ExpertBot:
         return {action: total / guessed for action, total in totals.items()} if guessed else {}
 
     def _choices(self, state: Any, legal_actions: Sequence[Any]) -> list[Any]:
-        """The seat's actions worth searching in a guessed deal: in the exchange the hints' candidates."""
+        """The seat's actions worth searching in a guessed deal after a declaration: in the exchange the hints'
+        candidates; in the play every legal card, or only the model's if the hints value declarations sight-free
+        (``sight_free_declarations``)."""
         if state.phase is Phase.PLAY:
+            if getattr(self.hints, "sight_free_declarations", False):
+                return [self.model.choose(state.view(state.to_move), legal_actions, random.Random(0))]
             return list(legal_actions)
         return self.hints.candidates(state.view(state.to_move), legal_actions)  # type: ignore[no-any-return]
 

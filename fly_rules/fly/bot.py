@@ -79,8 +79,13 @@ class FlyExpertHints:
     made the others' moves."""
     samples = 12
     """Guessed deals per decision in the play by default."""
-    declaration_samples = 16
+    declaration_samples = 64
     """Guessed deals per declaration by default."""
+    sight_free_declarations = True
+    """A declaration is valued with the seat playing the rest of each guessed deal like the model, as it could
+    without seeing the guess's cards. A best response there would see them, and would value standing on a
+    marginal hand as if it knew where every card lay (strategy fusion); played on like the model the values are
+    cheaper too, which buys four times the guesses."""
     draws = 4
     """Guesses drawn per guessed deal wanted, to find those the model agrees with."""
     budget = 1_000_000

@@ -93,23 +93,55 @@ def test_in_fly_the_expert_takes_the_best_response_to_the_guesses_the_rule_of_th
     bot = ExpertBot(match.rules, samples=3)
     assert isinstance(bot.model, fly.FlyRuleOfThumbBot)
     values = bot.values(view, legal, random.Random(6))
-    rng = random.Random(6)
-    hints = FlyExpertHints(match.rules)
-    drawn = []
-    for _ in range(3 * hints.draws):
-        sample = sample_deal(view, match.rules, rng, records=view.records, tries=1)
-        modelled = None if sample is None else hints.modelled(view, sample, bot.model)
-        if modelled is not None:
-            drawn.append(modelled)
-            if sum(misses == 0 for _, misses in drawn) == 3:
-                break
-    kept = sorted(range(len(drawn)), key=lambda k: (drawn[k][1], k))[:3]
     totals = dict.fromkeys(legal, 0.0)
-    for k in kept:
-        for action, value in best_response(drawn[k][0], view.seat, bot.model).items():
+    for guess in _kept_guesses(view, match.rules, bot.model, 3, random.Random(6)):
+        for action, value in best_response(guess, view.seat, bot.model).items():
             totals[action] += value / 3
     assert values == pytest.approx(totals)
     assert bot.choose(view, legal, random.Random(6)) == max(values, key=values.__getitem__)
+
+
+def _kept_guesses(view: Any, rules: Any, model: Any, count: int, rng: random.Random) -> list[Any]:
+    """The guesses the expert keeps, derived again: ``draws`` per guess wanted, the fewest misses first."""
+    hints = FlyExpertHints(rules)
+    drawn = []
+    for _ in range(count * hints.draws):
+        sample = sample_deal(view, rules, rng, records=view.records, tries=1)
+        modelled = None if sample is None else hints.modelled(view, sample, model)
+        if modelled is not None:
+            drawn.append(modelled)
+            if sum(misses == 0 for _, misses in drawn) == count:
+                break
+    return [drawn[k][0] for k in sorted(range(len(drawn)), key=lambda k: (drawn[k][1], k))[:count]]
+
+
+def test_in_fly_a_declaration_is_valued_with_the_seat_playing_on_like_the_rule_of_thumb() -> None:
+    """FLY-4.2: in the exchange each declaration worth searching is made in each kept guess, and the rest of the
+    deal is played out with every seat (the expert's too) playing like the rule of thumb: the expert will not
+    see the guess's cards when it plays, so its declaration is not valued as if it would."""
+    match = fly.new_match(fly.FlyRules(players=4), seed=8, dealer=0)
+    seat = match.to_move
+    assert seat is not None
+    assert match.deal.phase is Phase.EXCHANGE
+    view, legal = match.view(seat), match.legal_actions()
+    bot = ExpertBot(match.rules, samples=5)
+    assert FlyExpertHints.sight_free_declarations
+    values = bot.values(view, legal, random.Random(3))
+    candidates = FlyExpertHints(match.rules).candidates(view, legal)
+    assert set(values) == set(candidates)
+    assert len(candidates) > 2
+    thumb = bot.model
+    totals = dict.fromkeys(candidates, 0.0)
+    for guess in _kept_guesses(view, match.rules, thumb, 5, random.Random(3)):
+        for action in candidates:
+            deal = guess.apply(action)
+            while not deal.is_over:
+                deal = deal.apply(thumb.choose(deal.view(deal.to_move), deal.legal_actions(), random.Random(0)))
+            totals[action] += (deal.scores[seat] - guess.scores[seat]) / 5
+    assert values == pytest.approx(totals)
+    sighted = ExpertBot(match.rules, samples=5)
+    sighted.hints.sight_free_declarations = False
+    assert sighted.values(view, legal, random.Random(3)) != values  # a best response that sees the guess differs
 
 
 def test_a_model_of_the_others_where_the_game_cannot_take_one_is_refused() -> None:
