@@ -112,6 +112,8 @@ class ExpertBot:
             raise TypeError(f"the expert cannot take a model of the other seats in {game.title} (model=None)")
         self.model: Any = model
         """The bot the other seats are taken to play like (None: the solver's concept assumes nothing of them)."""
+        self.sight_free: bool = getattr(self.hints, "sight_free_declarations", False)
+        """Whether a declaration is valued with the seat playing on like the model (the hints' choice)."""
         self._left = self.budget
         self._worlds: list[dict[Any, int]] = []  # the last decision's values, guess by guess
         self.decisions: list[float] = []
@@ -216,7 +218,7 @@ class ExpertBot:
         candidates; in the play every legal card, or only the model's if the hints value declarations sight-free
         (``sight_free_declarations``)."""
         if state.phase is Phase.PLAY:
-            if getattr(self.hints, "sight_free_declarations", False):
+            if self.sight_free:
                 return [self.model.choose(state.view(state.to_move), legal_actions, random.Random(0))]
             return list(legal_actions)
         return self.hints.candidates(state.view(state.to_move), legal_actions)  # type: ignore[no-any-return]

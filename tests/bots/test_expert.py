@@ -140,7 +140,8 @@ def test_in_fly_a_declaration_is_valued_with_the_seat_playing_on_like_the_rule_o
             totals[action] += (deal.scores[seat] - guess.scores[seat]) / 5
     assert values == pytest.approx(totals)
     sighted = ExpertBot(match.rules, samples=5)
-    sighted.hints.sight_free_declarations = False
+    assert sighted.sight_free
+    sighted.sight_free = False
     assert sighted.values(view, legal, random.Random(3)) != values  # a best response that sees the guess differs
 
 
