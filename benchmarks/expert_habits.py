@@ -71,6 +71,7 @@ def play(players: int, seed: str, indices: range) -> list[dict[str, Any]]:
         declarations = []
         while not match.is_over:
             mover = match.to_move
+            assert mover is not None  # a match not over has a seat to move
             view, legal = match.view(mover), match.legal_actions()
             if mover == seat:
                 action = expert.choose(view, legal, rngs[mover])
@@ -82,6 +83,11 @@ def play(players: int, seed: str, indices: range) -> list[dict[str, Any]]:
             match = match.apply(action)
         out.append({"index": index, "seat": seat, "winner": match.winner, "declarations": declarations})
     return out
+
+
+def _order(key: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    """Table rows in the order of their labels' numbers ("6-15" before "16+"), then by the label."""
+    return tuple((int("".join(c for c in label.split("-")[0] if c.isdigit()) or -1), label) for label in key)
 
 
 def table(matches: list[dict[str, Any]], part: slice, headers: list[str]) -> list[str]:
@@ -100,7 +106,7 @@ def table(matches: list[dict[str, Any]], part: slice, headers: list[str]) -> lis
         "| rule of thumb folds | stands | exchanges (mean cards) |",
         "| " + " | ".join(":---:" for _ in headers) + " | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    for key in sorted(groups):
+    for key in sorted(groups, key=_order):
         cells = []
         for who in ("expert", "thumb"):
             count = groups[key][who]
