@@ -9,7 +9,8 @@ For each decision (or one seat's) of a match or deal, :func:`analyse` gives:
   from the first lead; of Dreyfus's thousands of purchases only the expert's candidates and the one played are
   valued;
 - the **expert**'s values: the mean value of each action with only the seat's own knowledge
-  (:class:`fly_rules.bots.ExpertBot`, its guesses drawn from ``seed``), and its choice;
+  (:class:`fly_rules.bots.ExpertBot`, its guesses drawn from ``seed``, valued in record points, not by its
+  chance of winning the match as the bot plays: ``for_match=False``), and its choice;
 - the **cost** of the action played: how much less its open value is than the best open value, in the game's
   score (Fly record points, Dreyfus lower minus upper record). A seat's loss is the sum of its costs.
 
@@ -184,7 +185,7 @@ def analyse(
         RuleViolation: an action the rules refuse (the state is as before it).
     """
     taken = list(actions)
-    bot = ExpertBot(start.rules, samples=samples) if expert else None
+    bot = ExpertBot(start.rules, samples=samples, for_match=False) if expert else None
     reviews = []
     state = start
     for k, action in enumerate(taken):

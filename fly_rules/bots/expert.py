@@ -47,7 +47,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from fly_rules import registry
@@ -78,6 +78,12 @@ class ExpertBot:
         model: the bot the other seats are taken to play like (it is asked with ``random.Random(0)``, so a
             deterministic bot is best), or None to assume nothing of them (the paranoid search); by default the
             game's choice: the rule of thumb in Fly, None in Dreyfus.
+        for_match: against a model, value the end of each guessed deal by the seat's chance of winning the match
+            from the records (the game's race model, the hints' ``match_chance``) instead of its record points;
+            None (the default): wherever the game has a race model for the rules (Fly's plain rules).
+
+    Raises:
+        TypeError: the game has no expert hints, takes no model, or (``for_match=True``) has no race model.
     """
 
     name = "expert"
@@ -90,6 +96,7 @@ class ExpertBot:
         budget: int | None = None,
         seconds: float | None = None,
         model: Any = GAME_MODEL,
+        for_match: bool | None = None,
     ) -> None:
         game = registry.game_of(rules)
         if game.expert is None:
@@ -114,8 +121,14 @@ class ExpertBot:
         """The bot the other seats are taken to play like (None: the solver's concept assumes nothing of them)."""
         self.sight_free: bool = getattr(self.hints, "sight_free_declarations", False)
         """Whether a declaration is valued with the seat playing on like the model (the hints' choice)."""
+        race = self.hints.match_chance() if for_match is not False and hasattr(self.hints, "match_chance") else None
+        if for_match and (race is None or model is None):
+            raise TypeError(f"the expert has no race model for these rules of {game.title} (for_match=False)")
+        self.match_chance: Callable[[Sequence[int], int], float] | None = race if model is not None else None
+        """The seat's chance of winning the match from the records, which the search maximises; None: record
+        points (see ``for_match``)."""
         self._left = self.budget
-        self._worlds: list[dict[Any, int]] = []  # the last decision's values, guess by guess
+        self._worlds: list[Mapping[Any, float]] = []  # the last decision's values, guess by guess
         self.decisions: list[float] = []
         """The CPU seconds each decision took (with more than one legal action)."""
 
@@ -200,7 +213,7 @@ class ExpertBot:
         for deal in self._modelled_worlds(view, rng, count):
             if self._worlds and self.seconds is not None and time.process_time() - started > self.seconds:
                 break
-            respond = Respond(view.seat, self.model, choices, self._left)
+            respond = Respond(view.seat, self.model, choices, self._left, self._worth(view.seat))
             try:
                 found = respond.values(deal, candidates)
             except SolveLimitReached:
@@ -212,6 +225,13 @@ class ExpertBot:
                 totals[action] += value
         guessed = len(self._worlds)
         return {action: total / guessed for action, total in totals.items()} if guessed else {}
+
+    def _worth(self, seat: int) -> Callable[[Any], float] | None:
+        """What a position is worth to ``seat`` in the search: its chance of winning the match, or (None) its score."""
+        chance = self.match_chance
+        if chance is None:
+            return None
+        return lambda state: chance(state.records, seat)
 
     def _choices(self, state: Any, legal_actions: Sequence[Any]) -> list[Any]:
         """The seat's actions worth searching in a guessed deal after a declaration: in the exchange the hints'

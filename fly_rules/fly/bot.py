@@ -6,7 +6,7 @@ each trick as cheaply as possible. A few lines of card sense, no search.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from fly_rules.actions import Exchange, Fold, Play, Stand
@@ -94,6 +94,14 @@ class FlyExpertHints:
     def __init__(self, rules: Any) -> None:
         self.rules = rules
         self.order: RankOrder = rules.rank_order
+
+    def match_chance(self) -> Callable[[Sequence[int], int], float] | None:
+        """A seat's chance of winning the match from the records (:func:`fly_rules.fly.race.race_of`), or None
+        where the rules are not a race of whole tricks to zero."""
+        from fly_rules.fly.race import race_of  # noqa: PLC0415 (the race plays rule-of-thumb deals: this module)
+
+        race = race_of(self.rules)
+        return None if race is None else race.chance
 
     def candidates(self, view: FlyView, legal_actions: Sequence[Any]) -> list[Any]:
         """The declarations worth searching, in ``legal_actions`` order: standing, folding, each swap of the

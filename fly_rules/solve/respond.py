@@ -32,6 +32,8 @@ __all__ = ["Respond", "best_response"]
 
 Choices = Callable[[Any, Sequence[Any]], list[Any]]
 """``choices(state, legal_actions)``: the seat's actions worth searching at a position (default: all)."""
+Worth = Callable[[Any], float]
+"""``worth(state)``: what a position is worth to the seat (default: its score); the search maximises its change."""
 
 
 class Respond:
@@ -42,18 +44,32 @@ class Respond:
         model: a bot (``choose(view, legal_actions, rng)``) that makes every other seat's moves.
         choices: which of the seat's actions to search where it moves (default: every legal action).
         limit: the most positions to visit in all (None: no limit); past it :class:`SolveLimitReached`.
+        worth: what the end of the deal is worth to the seat (default: its score, ``state.scores[seat]``), e.g.
+            its chance of winning the match from the records (:mod:`fly_rules.fly.race`).
     """
 
-    def __init__(self, seat: int, model: Any, choices: Choices | None = None, limit: int | None = None) -> None:
+    def __init__(
+        self,
+        seat: int,
+        model: Any,
+        choices: Choices | None = None,
+        limit: int | None = None,
+        worth: Worth | None = None,
+    ) -> None:
         self.seat = seat
         self.model = model
         self.choices = choices
         self.limit = limit
+        self.worth: Worth = worth if worth is not None else self._score
         self.nodes = 0
         """Positions visited so far."""
 
-    def value(self, state: Any) -> int:
-        """The seat's score at the end of the deal from ``state``, the seat playing its best."""
+    def _score(self, state: Any) -> int:
+        score: int = state.scores[self.seat]
+        return score
+
+    def value(self, state: Any) -> float:
+        """What the end of the deal from ``state`` is worth to the seat (``worth``), the seat playing its best."""
         self.nodes += 1
         if self.limit is not None and self.nodes > self.limit:
             raise SolveLimitReached(self.limit)
@@ -66,17 +82,16 @@ class Respond:
                 return max(self.value(state.apply(action)) for action in legal)
             state = state.apply(self.model.choose(state.view(mover), legal, random.Random(0)))
             self.nodes += 1
-        score: int = state.scores[self.seat]
-        return score
+        return self.worth(state)
 
-    def values(self, state: Any, actions: Sequence[Any]) -> dict[Any, int]:
-        """Per action of ``actions`` (the seat to move's), the change of the seat's score to the end of the
-        deal when it takes it and then plays its best."""
-        base = state.scores[self.seat]
+    def values(self, state: Any, actions: Sequence[Any]) -> dict[Any, float]:
+        """Per action of ``actions`` (the seat to move's), the change of what the seat's position is worth
+        (``worth``: by default its score) to the end of the deal when it takes it and then plays its best."""
+        base = self.worth(state)
         return {action: self.value(state.apply(action)) - base for action in actions}
 
 
-def best_response(state: Any, seat: int, model: Any, *, limit: int | None = None) -> dict[Any, int]:
+def best_response(state: Any, seat: int, model: Any, *, limit: int | None = None) -> dict[Any, float]:
     """Per legal action of ``seat`` (which must be to move), the change of its score to the end of the deal
     when it takes the action and then plays its best, every other seat playing as ``model`` does.
 

@@ -16,7 +16,8 @@ from fly_rules.dreyfus.bot import DreyfusExpertHints
 from fly_rules.engine import Phase
 from fly_rules.engine.hidden import Sample
 from fly_rules.fly.bot import FlyExpertHints
-from fly_rules.solve import best_response, evaluate
+from fly_rules.fly.race import race_of
+from fly_rules.solve import Respond, best_response, evaluate
 
 
 def _advance(state: Any, steps: int, seed: int) -> Any:
@@ -83,22 +84,33 @@ def test_in_the_play_the_paranoid_expert_takes_the_best_card_of_its_guesses() ->
     assert bot.choose(view, legal, random.Random(4)) == max(values, key=values.__getitem__)
 
 
-def test_in_fly_the_expert_takes_the_best_response_to_the_guesses_the_rule_of_thumb_agrees_with() -> None:
+@pytest.mark.parametrize("for_match", [True, False])
+def test_in_fly_the_expert_best_responds_on_the_guesses_the_rule_of_thumb_agrees_with(for_match: bool) -> None:
     """By default in Fly the expert takes the others to play like the rule of thumb: of the guesses it draws
     (``draws`` per guess wanted) it keeps those where the rule of thumb would have made the fewest of the others'
-    moves otherwise, and values each card by its best response there (:func:`fly_rules.solve.best_response`)."""
+    moves otherwise, and values each card by its best response there (:class:`fly_rules.solve.Respond`): by
+    default to the seat's chance of winning the match from the records at the deal's end, with
+    ``for_match=False`` to its record points (:func:`fly_rules.solve.best_response`)."""
     match = _advance(fly.new_match(fly.FlyRules(players=4), seed=21, dealer=0), 7, 2)
     assert match.deal.phase is Phase.PLAY
     view, legal = match.view(match.to_move), match.legal_actions()
-    bot = ExpertBot(match.rules, samples=3)
+    bot = ExpertBot(match.rules, samples=3, for_match=for_match)
     assert isinstance(bot.model, fly.FlyRuleOfThumbBot)
     values = bot.values(view, legal, random.Random(6))
     totals = dict.fromkeys(legal, 0.0)
+    race = race_of(match.rules)
+    assert race is not None
     for guess in _kept_guesses(view, match.rules, bot.model, 3, random.Random(6)):
-        for action, value in best_response(guess, view.seat, bot.model).items():
+        if for_match:
+            worth = Respond(view.seat, bot.model, worth=lambda state: race.chance(state.records, view.seat))
+            found = worth.values(guess, legal)
+        else:
+            found = best_response(guess, view.seat, bot.model)
+        for action, value in found.items():
             totals[action] += value / 3
     assert values == pytest.approx(totals)
     assert bot.choose(view, legal, random.Random(6)) == max(values, key=values.__getitem__)
+    assert all(abs(value) <= 1 for value in values.values()) or not for_match
 
 
 def _kept_guesses(view: Any, rules: Any, model: Any, count: int, rng: random.Random) -> list[Any]:
@@ -115,34 +127,60 @@ def _kept_guesses(view: Any, rules: Any, model: Any, count: int, rng: random.Ran
     return [drawn[k][0] for k in sorted(range(len(drawn)), key=lambda k: (drawn[k][1], k))[:count]]
 
 
-def test_in_fly_a_declaration_is_valued_with_the_seat_playing_on_like_the_rule_of_thumb() -> None:
+@pytest.mark.parametrize("for_match", [True, False])
+def test_in_fly_a_declaration_is_valued_with_the_seat_playing_on_like_the_rule_of_thumb(for_match: bool) -> None:
     """FLY-4.2: in the exchange each declaration worth searching is made in each kept guess, and the rest of the
     deal is played out with every seat (the expert's too) playing like the rule of thumb: the expert will not
-    see the guess's cards when it plays, so its declaration is not valued as if it would."""
+    see the guess's cards when it plays, so its declaration is not valued as if it would. The end of the deal is
+    worth the seat's chance of winning the match from its records (or, ``for_match=False``, its record points)."""
     match = fly.new_match(fly.FlyRules(players=4), seed=8, dealer=0)
     seat = match.to_move
     assert seat is not None
     assert match.deal.phase is Phase.EXCHANGE
     view, legal = match.view(seat), match.legal_actions()
-    bot = ExpertBot(match.rules, samples=5)
+    bot = ExpertBot(match.rules, samples=5, for_match=for_match)
     assert FlyExpertHints.sight_free_declarations
     values = bot.values(view, legal, random.Random(3))
     candidates = FlyExpertHints(match.rules).candidates(view, legal)
     assert set(values) == set(candidates)
     assert len(candidates) > 2
     thumb = bot.model
+    race = race_of(match.rules)
+    assert race is not None
+
+    def worth(state: Any) -> float:
+        return race.chance(state.records, seat) if for_match else state.scores[seat]
+
     totals = dict.fromkeys(candidates, 0.0)
     for guess in _kept_guesses(view, match.rules, thumb, 5, random.Random(3)):
         for action in candidates:
             deal = guess.apply(action)
             while not deal.is_over:
                 deal = deal.apply(thumb.choose(deal.view(deal.to_move), deal.legal_actions(), random.Random(0)))
-            totals[action] += (deal.scores[seat] - guess.scores[seat]) / 5
+            totals[action] += (worth(deal) - worth(guess)) / 5
     assert values == pytest.approx(totals)
-    sighted = ExpertBot(match.rules, samples=5)
+    sighted = ExpertBot(match.rules, samples=5, for_match=for_match)
     assert sighted.sight_free
     sighted.sight_free = False
     assert sighted.values(view, legal, random.Random(3)) != values  # a best response that sees the guess differs
+
+
+def test_the_expert_plays_for_the_match_only_where_the_race_model_holds() -> None:
+    """FLY-10.1: the expert values a guess by the chance of winning the match only where a match is a race of whole
+    tricks to zero; with a ``max_deals`` (or in Dreyfus, or with no model of the others) it plays for its points,
+    and asking it to play for the match there is refused by name."""
+    assert ExpertBot(fly.FlyRules(players=4)).match_chance is not None
+    assert ExpertBot(fly.FlyRules(players=4), for_match=False).match_chance is None
+    assert ExpertBot(fly.FlyRules(players=4, max_deals=3)).match_chance is None
+    assert ExpertBot(fly.FlyRules(players=4), model=None).match_chance is None
+    assert ExpertBot(dreyfus.DreyfusRules()).match_chance is None
+    for refused in (
+        lambda: ExpertBot(fly.FlyRules(players=4, max_deals=3), for_match=True),
+        lambda: ExpertBot(fly.FlyRules(players=4), model=None, for_match=True),
+        lambda: ExpertBot(dreyfus.DreyfusRules(), for_match=True),
+    ):
+        with pytest.raises(TypeError, match="no race model"):
+            refused()
 
 
 def test_a_model_of_the_others_where_the_game_cannot_take_one_is_refused() -> None:

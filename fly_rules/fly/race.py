@@ -1,0 +1,127 @@
+"""A seat's chance of winning a Fly match from the records: the race to zero [FLY-8.1] [FLY-9.1] [FLY-10.1].
+
+The record points a deal brings are not what a player wants at the end of a match: a seat on 2 that takes two
+tricks wins, a seat on 20 that takes two is barely nearer. The expert bot values the end of a guessed deal by
+the chance it gives the seat of winning the match, from this model:
+
+- each seat's record moves deal by deal by a change drawn from one distribution (:func:`record_changes`: the
+  changes of a seat at a table of rule-of-thumb players, counted over seeded deals), every seat independently
+  of the others and of its record;
+- a seat wins when its record reaches zero (a change that would take it below zero, through the A♠ bonus, is
+  the exemption of FLY-9.3, so it reaches zero too); seats that get there in the same deal share the win
+  equally (the model does not know which got there first in the deal).
+
+It is a model, not the rules: its chances are estimates, and they hold only where the match is a race of
+whole tricks to zero with nothing else to end it: ``trick_value`` 1 (no overshoot, FLY-9.2), ``stop_mode``
+``"immediate"`` and no ``max_deals`` (:func:`race_of` gives None for other rules).
+
+>>> from fly_rules import fly
+>>> race = race_of(fly.FlyRules(players=4))
+>>> near, far = race.chance((2, 25, 25, 25), 0), race.chance((2, 25, 25, 25), 1)
+>>> near > 0.9 > 0.05 > far
+True
+>>> round(sum(race.chance((10, 12, 20, 25), seat) for seat in range(4)), 6)
+1.0
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from fly_rules.fly.bot import FlyRuleOfThumbBot
+from fly_rules.fly.match import new_match
+from fly_rules.fly.rules import FlyRules
+
+__all__ = ["Race", "race_of", "record_changes"]
+
+DEALS = 1_000
+"""Seeded deals :func:`record_changes` plays to count the changes."""
+HORIZON = 600
+"""Deals the race is followed for; a record that has not reached zero by then counts as never reaching it."""
+
+
+def record_changes(rules: FlyRules, deals: int = DEALS) -> dict[int, float]:
+    """How one seat's record moves in a deal, change by change (negative: tricks written off), as a share of
+    the seat-deals: every seat of ``deals`` seeded deals played by the rule-of-thumb bot from the start record
+    [FLY-8.2] [FLY-8.3] [FLY-8.4] [FLY-8.5]."""
+    bot = FlyRuleOfThumbBot(rules.rank_order)
+    counts: Counter[int] = Counter()
+    start = (rules.start_record,) * rules.players
+    for number in range(deals):
+        deal = new_match(rules, seed=f"race-{number}", dealer=number % rules.players).deal
+        while (mover := deal.to_move) is not None:
+            deal = deal.apply(bot.choose(deal.view(mover), deal.legal_actions(), random.Random(0)))
+        counts.update(end - begin for end, begin in zip(deal.records, start, strict=True))
+    total = sum(counts.values())
+    return {change: count / total for change, count in sorted(counts.items())}
+
+
+class Race:
+    """The race to zero of independent records, each moving by ``changes`` a deal.
+
+    Args:
+        changes: a record's change in one deal and its chance (the chances sum to 1; some change must be negative).
+        players: the seats in the race.
+        start: the start record (records above ``2 * start`` plus the largest change count as that much).
+    """
+
+    def __init__(self, changes: dict[int, float], players: int, start: int) -> None:
+        if not any(change < 0 and chance > 0 for change, chance in changes.items()):
+            raise ValueError("a race needs a change that writes a record down")
+        self.players = players
+        self.cap = 2 * start + max(*changes, 0)
+        steps = [(change, chance) for change, chance in changes.items() if chance > 0]
+        # alive[t][r]: the chance that a record at r has not reached zero within t deals.
+        cap = self.cap
+        alive = [[0.0] + [1.0] * cap]
+        for _ in range(HORIZON):
+            last = alive[-1]
+            alive.append(
+                [0.0]
+                + [
+                    sum(chance * last[min(record + change, cap)] for change, chance in steps if record + change > 0)
+                    for record in range(1, cap + 1)
+                ]
+            )
+        # by record: the chances deal by deal, for the race of one seat against the others
+        self._alive = [tuple(row[record] for row in alive) for record in range(self.cap + 1)]
+
+    def chance(self, records: Sequence[int], seat: int) -> float:
+        """``seat``'s chance of winning the match from ``records`` (a seat at zero has won)."""
+        return self._chance(tuple(min(record, self.cap) for record in records), seat)
+
+    @functools.lru_cache(maxsize=1 << 16)  # noqa: B019 (one race per rules, kept by race_of)
+    def _chance(self, records: tuple[int, ...], seat: int) -> float:
+        zeros = [s for s, record in enumerate(records) if record <= 0]
+        if zeros:
+            return 1.0 / len(zeros) if seat in zeros else 0.0
+        mine = self._alive[records[seat]]
+        others = [self._alive[record] for s, record in enumerate(records) if s != seat]
+        total = 0.0
+        for deal in range(1, HORIZON + 1):
+            left = mine[deal - 1]
+            if left < 1e-12:
+                break
+            finishing = left - mine[deal]
+            if finishing <= 0:
+                continue
+            # How many others finish in the same deal, none before: the product of (stay + done x).
+            shares = [1.0]
+            for other in others:
+                stay = other[deal]
+                done = other[deal - 1] - stay
+                shares = [stay * a + done * b for a, b in zip([*shares, 0.0], [0.0, *shares], strict=True)]
+            total += finishing * sum(share / (k + 1) for k, share in enumerate(shares))
+        return total
+
+
+@functools.cache
+def race_of(rules: FlyRules) -> Race | None:
+    """The race model of ``rules``, or None where a match is not a race of whole tricks to zero: ``trick_value``
+    above 1, ``stop_mode`` ``"end_of_deal"`` or a ``max_deals`` [FLY-8.2] [FLY-9.1] [FLY-10.1]."""
+    if rules.trick_value != 1 or rules.stop_mode != "immediate" or rules.max_deals is not None:
+        return None
+    return Race(record_changes(rules), rules.players, rules.start_record)
