@@ -325,7 +325,9 @@ class Game(Generic[_R, _D, _V]):
     ``model_others = True``, ``declaration_samples``, ``draws``, ``sight_free_declarations`` (whether the seat plays on
     like the model when a declaration is valued) and ``modelled(view, sample, model)`` (the guessed
     deal as the model's players would have come to it, and how many of their moves the model would have made
-    otherwise); None: the expert does not play it."""
+    otherwise), and ``match_chance()`` where the game has a race model (a seat's chance of winning the match from
+    the records, ``chance(records, seat)``, or None for rules where it does not hold); None: the expert does not
+    play it."""
     search_kernel: Callable[[Any], Any] | None = None
     """``search_kernel(deal)``: the game's :class:`fly_rules.engine.solving.SearchKernel` for :mod:`fly_rules.solve`
     (named with :func:`lazy`); None: the solver walks the game's states through their own protocol."""

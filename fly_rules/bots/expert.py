@@ -15,7 +15,10 @@ depends on what the bot takes the other seats to be (``model``; the game's hints
   them: stand, fold, each number of the weakest cards exchanged) is made in the guess and the rest of the deal
   searched the same way, except that where the hints say ``sight_free_declarations`` (Fly's do) the seat then
   plays on like the model: it will not see the guess's cards when it plays, and a best response that sees them
-  values standing on a marginal hand too high. The best mean wins.
+  values standing on a marginal hand too high. The best mean wins. What the end of a guessed deal is worth is
+  the seat's chance of winning the match from the records where the game has a race model for the rules
+  (Fly's :mod:`~fly_rules.fly.race`, the hints' ``match_chance``): a trick that wins the match, or stops another
+  seat from winning it, outweighs the remise then; elsewhere, or with ``for_match=False``, its record points.
 - **No model** (``model=None``; Dreyfus's default). Each guess is solved by the paranoid concept (the seat's own
   score against all the others, ``expert_concept`` of the game's hints): in the play the value of each legal
   card (:func:`fly_rules.solve.evaluate`); in the exchange each declaration worth searching is made, the seats

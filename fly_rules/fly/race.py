@@ -12,8 +12,8 @@ the chance it gives the seat of winning the match, from this model:
   equally (the model does not know which got there first in the deal).
 
 It is a model, not the rules: its chances are estimates, and they hold only where the match is a race of
-whole tricks to zero with nothing else to end it: ``trick_value`` 1 (no overshoot, FLY-9.2), ``stop_mode``
-``"immediate"`` and no ``max_deals`` (:func:`race_of` gives None for other rules).
+whole tricks to zero: ``trick_value`` 1 (no overshoot, FLY-9.2), ``stop_mode`` ``"immediate"``, and no
+``max_deals`` short enough to matter (:func:`race_of` gives None for other rules).
 
 >>> from fly_rules import fly
 >>> race = race_of(fly.FlyRules(players=4))
@@ -27,9 +27,12 @@ True
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
+
+import attrs
 
 from fly_rules.fly.bot import FlyRuleOfThumbBot
 from fly_rules.fly.match import new_match
@@ -40,7 +43,7 @@ __all__ = ["Race", "race_of", "record_changes"]
 DEALS = 1_000
 """Seeded deals :func:`record_changes` plays to count the changes."""
 HORIZON = 600
-"""Deals the race is followed for; a record that has not reached zero by then counts as never reaching it."""
+"""Deals the race is followed for; the chances are shares of the chance that someone wins by then."""
 
 
 def record_changes(rules: FlyRules, deals: int = DEALS) -> dict[int, float]:
@@ -89,23 +92,39 @@ class Race:
         # by record: the chances deal by deal, for the race of one seat against the others
         self._alive = [tuple(row[record] for row in alive) for record in range(self.cap + 1)]
 
+    def length(self, records: Sequence[int], share: float = 0.999) -> float:
+        """The deals by which some seat has reached zero from ``records``, with chance ``share`` (infinity if not
+        within the horizon)."""
+        alive = [self._alive[min(record, self.cap)] for record in records]
+        for deal in range(HORIZON + 1):
+            if 1 - math.prod(row[deal] for row in alive) >= share:
+                return deal
+        return math.inf
+
     def chance(self, records: Sequence[int], seat: int) -> float:
         """``seat``'s chance of winning the match from ``records`` (a seat at zero has won)."""
-        return self._chance(tuple(min(record, self.cap) for record in records), seat)
+        return self._chances(tuple(min(record, self.cap) for record in records))[seat]
 
     @functools.lru_cache(maxsize=1 << 16)  # noqa: B019 (one race per rules, kept by race_of)
-    def _chance(self, records: tuple[int, ...], seat: int) -> float:
+    def _chances(self, records: tuple[int, ...]) -> tuple[float, ...]:
+        """Every seat's chance, as shares of the chance that someone wins within the horizon (large tables of
+        rule-of-thumb players drift upwards, and a little of it lies beyond)."""
         zeros = [s for s, record in enumerate(records) if record <= 0]
         if zeros:
-            return 1.0 / len(zeros) if seat in zeros else 0.0
+            return tuple(1.0 / len(zeros) if s in zeros else 0.0 for s in range(len(records)))
+        raw = [self._first(records, seat) for seat in range(len(records))]
+        total = sum(raw)
+        return tuple(chance / total for chance in raw)
+
+    def _first(self, records: tuple[int, ...], seat: int) -> float:
+        """The chance that ``seat`` reaches zero first (sharing a deal's win equally) within the horizon."""
         mine = self._alive[records[seat]]
         others = [self._alive[record] for s, record in enumerate(records) if s != seat]
         total = 0.0
         for deal in range(1, HORIZON + 1):
-            left = mine[deal - 1]
-            if left < 1e-12:
-                break
-            finishing = left - mine[deal]
+            if math.prod(other[deal - 1] for other in others) * mine[deal - 1] < 1e-12:
+                break  # someone has won by now
+            finishing = mine[deal - 1] - mine[deal]
             if finishing <= 0:
                 continue
             # How many others finish in the same deal, none before: the product of (stay + done x).
@@ -118,10 +137,20 @@ class Race:
         return total
 
 
-@functools.cache
 def race_of(rules: FlyRules) -> Race | None:
     """The race model of ``rules``, or None where a match is not a race of whole tricks to zero: ``trick_value``
-    above 1, ``stop_mode`` ``"end_of_deal"`` or a ``max_deals`` [FLY-8.2] [FLY-9.1] [FLY-10.1]."""
-    if rules.trick_value != 1 or rules.stop_mode != "immediate" or rules.max_deals is not None:
+    above 1, ``stop_mode`` ``"end_of_deal"``, or a ``max_deals`` that a match from the start records would
+    reach more than once in a thousand (:meth:`Race.length`; then the lowest record at the limit wins, which the
+    race does not model) [FLY-8.2] [FLY-9.1] [FLY-10.1]."""
+    if rules.trick_value != 1 or rules.stop_mode != "immediate":
         return None
+    race = _race(attrs.evolve(rules, max_deals=None))
+    if rules.max_deals is not None and not race.length((rules.start_record,) * rules.players) <= rules.max_deals:
+        return None
+    return race
+
+
+@functools.cache
+def _race(rules: FlyRules) -> Race:
+    """The race of ``rules``, counted once (its chances are cached with it)."""
     return Race(record_changes(rules), rules.players, rules.start_record)

@@ -167,20 +167,22 @@ def test_in_fly_a_declaration_is_valued_with_the_seat_playing_on_like_the_rule_o
 
 def test_the_expert_plays_for_the_match_only_where_the_race_model_holds() -> None:
     """FLY-10.1: the expert values a guess by the chance of winning the match only where a match is a race of whole
-    tricks to zero; with a ``max_deals`` (or in Dreyfus, or with no model of the others) it plays for its points,
-    and asking it to play for the match there is refused by name."""
+    tricks to zero; with a ``max_deals`` a match may well reach (or in Dreyfus, or with no model of the others) it
+    plays for its points, and asking it to play for the match there is refused by name."""
     assert ExpertBot(fly.FlyRules(players=4)).match_chance is not None
     assert ExpertBot(fly.FlyRules(players=4), for_match=False).match_chance is None
     assert ExpertBot(fly.FlyRules(players=4, max_deals=3)).match_chance is None
+    assert ExpertBot(fly.FlyRules(players=4, max_deals=200)).match_chance is not None
     assert ExpertBot(fly.FlyRules(players=4), model=None).match_chance is None
     assert ExpertBot(dreyfus.DreyfusRules()).match_chance is None
-    for refused in (
-        lambda: ExpertBot(fly.FlyRules(players=4, max_deals=3), for_match=True),
-        lambda: ExpertBot(fly.FlyRules(players=4), model=None, for_match=True),
-        lambda: ExpertBot(dreyfus.DreyfusRules(), for_match=True),
-    ):
+    refused: list[tuple[Any, dict[str, Any]]] = [
+        (fly.FlyRules(players=4, max_deals=3), {}),
+        (fly.FlyRules(players=4), {"model": None}),
+        (dreyfus.DreyfusRules(), {}),
+    ]
+    for rules, options in refused:
         with pytest.raises(TypeError, match="no race model"):
-            refused()
+            ExpertBot(rules, for_match=True, **options)
 
 
 def test_a_model_of_the_others_where_the_game_cannot_take_one_is_refused() -> None:
