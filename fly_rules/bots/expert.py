@@ -46,6 +46,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import statistics
@@ -124,16 +125,23 @@ class ExpertBot:
         """The bot the other seats are taken to play like (None: the solver's concept assumes nothing of them)."""
         self.sight_free: bool = getattr(self.hints, "sight_free_declarations", False)
         """Whether a declaration is valued with the seat playing on like the model (the hints' choice)."""
-        race = self.hints.match_chance() if for_match is not False and hasattr(self.hints, "match_chance") else None
-        if for_match and (race is None or model is None):
+        self.for_match = for_match
+        """Whether the search values the seat's chance of winning the match (None: wherever the game can)."""
+        if for_match and self.match_chance is None:
             raise TypeError(f"the expert has no race model for these rules of {game.title} (for_match=False)")
-        self.match_chance: Callable[[Sequence[int], int], float] | None = race if model is not None else None
-        """The seat's chance of winning the match from the records, which the search maximises; None: record
-        points (see ``for_match``)."""
         self._left = self.budget
         self._worlds: list[Mapping[Any, float]] = []  # the last decision's values, guess by guess
         self.decisions: list[float] = []
         """The CPU seconds each decision took (with more than one legal action)."""
+
+    @functools.cached_property
+    def match_chance(self) -> Callable[[Sequence[int], int], float] | None:
+        """The seat's chance of winning the match from the records, which the search maximises; None: record
+        points (see ``for_match``). Made at the first decision that needs it: the race counts its deals then."""
+        if self.for_match is False or self.model is None or not hasattr(self.hints, "match_chance"):
+            return None
+        chance: Callable[[Sequence[int], int], float] | None = self.hints.match_chance()
+        return chance
 
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The action with the best mean value over the guessed deals (the Monte-Carlo bot's if none was solved)."""
