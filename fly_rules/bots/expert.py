@@ -261,10 +261,15 @@ class ExpertBot:
         found: list[tuple[int, int, Any]] = []
         agreeing = 0
         records = getattr(view, "records", None)
+        guesser = self.hints.guesser(self.model) if hasattr(self.hints, "guesser") else None
+        infer = getattr(self.hints, "inferred", None) if view.phase is Phase.PLAY else None
+        forbidden = None
         for _ in range(count * self.hints.draws):
-            sample = sample_deal(view, self.rules, rng, records=records, tries=1)
+            sample = sample_deal(view, self.rules, rng, records=records, tries=1, forbidden=forbidden, guesser=guesser)
             if sample is None:
                 continue
+            if infer is not None:
+                forbidden, infer = infer(view, sample, self.model), None
             modelled = self.hints.modelled(view, sample, self.model)
             if modelled is None:
                 continue

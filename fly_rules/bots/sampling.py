@@ -22,7 +22,7 @@ refuses (it breaks a duty nobody could see) is drawn again. Monte-Carlo search (
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from fly_rules import registry
@@ -42,6 +42,8 @@ def sample_deal(
     exchanges: Sequence[tuple[CardSet, CardSet]] | None = None,
     records: Sequence[int] | None = None,
     tries: int = 50,
+    forbidden: Sequence[int] | None = None,
+    guesser: Callable[[Any, Any], Guess] | None = None,
 ) -> Sample | None:
     """A random deal that shows ``view.seat`` exactly ``view``, or None if ``tries`` guesses all fail.
 
@@ -55,13 +57,25 @@ def sample_deal(
         records: Fly: the records at the start of the deal; Dreyfus: the upper records then (the lower
             ones are taken as 0). Default: the engine's.
         tries: guesses to draw before giving up.
+        forbidden: per seat, a mask of cards the guess may not put in that seat's hand now (what the caller
+            has inferred beyond the view, for instance from how it takes the others to play); the seat's own
+            entry is ignored.
+        guesser: makes the guess from ``(view, rules)``; by default the game's own (its descriptor's
+            ``guesser``). A bot that takes the others to play a known way may draw with one that deals them
+            cards as that way of play implies (see :class:`fly_rules.fly.bot.FlyExpertHints`).
 
     Raises:
-        ValueError: ``exchanges`` without ``dealt``.
+        ValueError: ``exchanges`` without ``dealt``, or ``forbidden`` not one mask a seat.
     """
     if exchanges is not None and dealt is None:
         raise ValueError("a seat's own exchanges are only of use with its hand as dealt (dealt=)")
-    game: Guess = registry.game_of(view).guesser(view, rules)
+    game: Guess = (guesser or registry.game_of(view).guesser)(view, rules)
+    if forbidden is not None:
+        if len(forbidden) != game.players:
+            raise ValueError(f"forbidden: one mask a seat, {game.players}, not {len(forbidden)}")
+        for seat, mask in enumerate(forbidden):
+            if seat != view.seat:
+                game.forbidden[seat] |= mask
     own = None if dealt is None else (dealt.mask, [(g.mask, r.mask) for g, r in exchanges or ()])
     for _ in range(tries):
         try:

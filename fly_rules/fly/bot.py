@@ -5,21 +5,25 @@ each trick as cheaply as possible. A few lines of card sense, no search.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from fly_rules._choices import bits
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import ACE_HIGH, Card, CardSet, Rank, RankOrder, Suit
 from fly_rules.engine import Phase
-from fly_rules.engine.hidden import Sample
+from fly_rules.engine.hidden import Guess, Sample
 from fly_rules.errors import RuleViolation
 from fly_rules.fly.exchange import SwapTrump
+from fly_rules.fly.hidden import FlyGuess
+from fly_rules.fly.play import playable_mask
 from fly_rules.fly.positions import new_deal
 from fly_rules.fly.state import FlyDeal, FlyView
 from fly_rules.tricks import card_strength, cheapest_winner
 
-__all__ = ["FlyExpertHints", "FlyRuleOfThumbBot"]
+__all__ = ["FlyExpertHints", "FlyRuleOfThumbBot", "ThumbGuess"]
 
 
 class FlyRuleOfThumbBot:
@@ -94,6 +98,73 @@ class FlyExpertHints:
     def __init__(self, rules: Any) -> None:
         self.rules = rules
         self.order: RankOrder = rules.rank_order
+        self._inferences: dict[Any, int] = {}  # the current deal's, by the plays up to each of the others'
+        self._inferring: Any = None  # the deal they are of
+
+    def guesser(self, model: Any) -> Callable[[FlyView, Any], Guess] | None:
+        """How to guess the cards of players who play like ``model``: for the rule of thumb under the plain
+        declarations (every seat declares once, no cap on the exchanges in all), a :class:`ThumbGuess`;
+        otherwise None (the game's own guess)."""
+        rules = self.rules
+        if not isinstance(model, FlyRuleOfThumbBot) or rules.declaration_mode != "combined":
+            return None
+        if rules.total_exchange_cap is not None:
+            return None
+        return lambda view, rules: ThumbGuess(view, rules, model)
+
+    def inferred(self, view: FlyView, sample: Sample, model: Any) -> tuple[int, ...]:
+        """Per seat, the cards it cannot hold now if it played its cards like ``model`` (0 for the view's own).
+
+        At each card another seat played, a card ``x`` unseen by the view is ruled out of that seat's hand when,
+        holding only ``x`` and the card it played, the model would have played ``x``. For a model that plays the
+        best legal card by a fixed preference (the rule of thumb's cheapest winner, its strongest lead) nothing
+        it could hold is ruled out: the card it played was its best, so also the better of any two it held. The
+        replay of ``sample`` gives the position of each play; what is ruled out depends only on the public play
+        up to it, and is kept for the rest of the deal."""
+        seat = view.seat
+        start = (seat, view.dealer, view.deal_number, view.trump_card, view.declarations)
+        if start != self._inferring:
+            self._inferences, self._inferring = {}, start
+        played = sum(card.bit for trick in (*view.tricks, view.trick) for _, card in trick)
+        unseen = sum(card.bit for card in self.rules.deck) & ~(played | view.hand.mask | view.trump_card.bit)
+        out = [0] * view.players
+        deal = new_deal(
+            self.rules,
+            hands=sample.hands,
+            trump_card=view.trump_card,
+            stock=sample.stock,
+            dealer=view.dealer,
+            records=view.records,
+        )
+        plays: tuple[tuple[int, Card], ...] = ()
+        for action in sample.actions:
+            mover = deal.to_move
+            if deal.phase is Phase.PLAY and mover is not None and mover != seat:
+                key = (plays, mover)
+                ruled_out = self._inferences.get(key)
+                if ruled_out is None:
+                    ruled_out = self._inferences[key] = self._ruled_out(deal, mover, action, unseen, model)
+                out[mover] |= ruled_out
+            if deal.phase is Phase.PLAY:
+                plays = (*plays, (mover, action.card))
+            deal = deal.apply(action)
+        return tuple(out)
+
+    @staticmethod
+    def _ruled_out(deal: FlyDeal, mover: int, played: Play, unseen: int, model: Any) -> int:
+        """The cards of ``unseen`` that ``mover``, holding one of them beside ``played``, would have played
+        instead by ``model``."""
+        table, trick, hands = deal.table, deal.trick_cards, list(deal.hand_masks)
+        ruled_out = 0
+        for x in bits(unseen):
+            hands[mover] = played.card.bit | 1 << x
+            legal = playable_mask(table, hands[mover], trick)
+            if not legal >> x & 1:
+                continue
+            trial = deal._replace(hand_masks=tuple(hands), legal_mask=legal)
+            if model.choose(trial.view(mover), trial.legal_actions(), random.Random(0)) != played:
+                ruled_out |= 1 << x
+        return ruled_out
 
     def match_chance(self) -> Callable[[Sequence[int], int], float] | None:
         """A seat's chance of winning the match from the records (:func:`fly_rules.fly.race.race_of`), or None
@@ -175,6 +246,87 @@ class FlyExpertHints:
             except RuleViolation:
                 return None
         return deal, misses
+
+
+class ThumbGuess(FlyGuess):
+    """Fly's guess for players who declare like the rule of thumb (:class:`FlyRuleOfThumbBot`): it keeps its
+    good cards (trumps, aces, kings) and exchanges the rest, or folds a hand with none [FLY-4.2].
+
+    So, of another seat that made one declaration: one that folded held no good card, and one that stood with
+    cards left in the stock held no other; one that exchanged gave only cards that are not good and, if it
+    could have exchanged more, kept only good ones. The guess deals each seat's unseen cards within those
+    bounds, uniformly among the hands that keep them. A dealer who took the trump card is guessed as usual.
+
+    Args:
+        view: what the seat sees.
+        rules: the rules of the deal.
+        model: the rule-of-thumb player the other seats are taken to be.
+    """
+
+    def __init__(self, view: FlyView, rules: Any, model: FlyRuleOfThumbBot) -> None:
+        super().__init__(view, rules)
+        trump = view.trump
+        self.good = sum(card.bit for card in rules.deck if model._good(card, trump))
+        self.weak = self.deck & ~self.good
+        self.gives_weak: set[int] = set()  # seats whose discards are all weak
+        self.weak_held: dict[int, int] = {}  # per seat that kept only good cards, the weak ones it may hold now
+        stock = view.stock_size + sum(self.counts)  # the stock before the first exchange
+        seat = rules.left_of(view.dealer)
+        for _ in range(view.players):
+            declared = view.declarations[seat]
+            limit = min(rules.max_exchange, stock)
+            if seat != view.seat and len(declared) == 1:
+                kind, count = declared[0].kind, declared[0].count
+                if kind == "fold":
+                    self.forbidden[seat] |= self.good
+                elif kind == "stand" and limit:
+                    self.forbidden[seat] |= self.weak
+                elif kind == "exchange":
+                    self.gives_weak.add(seat)
+                    if count < limit:
+                        self.weak_held[seat] = count - (self.played[seat] & self.weak).bit_count()
+            stock -= sum(d.count for d in declared if d.kind == "exchange")
+            seat = rules.left_of(seat)
+
+    def discards(self, seat: int, pool: int, own: bool, rng: random.Random) -> int | None:
+        """The cards ``seat`` gave in its exchanges: weak ones if it exchanged like the rule of thumb."""
+        return super().discards(seat, pool & self.weak if seat in self.gives_weak else pool, own, rng)
+
+    def hidden_hands(self, pool: int, need: dict[int, int], rng: random.Random) -> dict[int, int] | None:
+        """Deal ``need[seat]`` cards of ``pool`` to each seat, none that it cannot hold, and to a seat that kept
+        only good cards no more weak ones than it received."""
+        hands: dict[int, int] = {}
+        for seat in sorted(need, key=lambda s: -self.forbidden[s].bit_count()):
+            allowed = pool & ~self.forbidden[seat]
+            most = self.weak_held.get(seat)
+            if most is None:
+                chosen = self.pick(allowed, need[seat], rng)
+            else:
+                chosen = self._pick_weak_at_most(allowed, need[seat], most, rng)
+            if chosen is None:
+                return None
+            hands[seat] = chosen
+            pool &= ~chosen
+        return hands
+
+    def _pick_weak_at_most(self, cards: int, count: int, most: int, rng: random.Random) -> int | None:
+        """``count`` of ``cards`` with at most ``most`` weak ones, uniformly among such choices."""
+        weak, good = (cards & self.weak).bit_count(), (cards & self.good).bit_count()
+        options = range(max(0, count - good), min(most, weak, count) + 1)
+        weights = [math.comb(weak, k) * math.comb(good, count - k) for k in options]
+        if not sum(weights):
+            return None
+        k = rng.choices(options, weights)[0]
+        low, high = self.pick(cards & self.weak, k, rng), self.pick(cards & self.good, count - k, rng)
+        return None if low is None or high is None else low | high
+
+    def exchanges(self, seat: int, held: int, given: int, rng: random.Random) -> list[tuple[int, int]] | None:
+        """``seat``'s exchanges: one that kept only good cards received every weak card it held."""
+        if seat not in self.weak_held:
+            return super().exchanges(seat, held, given, rng)
+        weak = held & self.weak
+        rest = self.pick(held & self.good, self.counts[seat] - weak.bit_count(), rng)
+        return None if rest is None else [(given, weak | rest)]
 
 
 def _alike(mine: Any, guessed: Any) -> bool:
