@@ -64,13 +64,26 @@ class Guess:
         free = duty == "overtrump_or_free"
         for trick in tricks:
             trumped = False
+            led = self.suit_of(trick[0][1]) if trick else None
             for k, (seat, card) in enumerate(trick):
-                led = trick[0][1].suit
-                if k and card.suit != led:
-                    self.forbidden[seat] |= _SUITS[led]  # did not follow: void in the suit led
-                    if trump is not None and duty is not None and card.suit != trump and not (free and trumped):
-                        self.forbidden[seat] |= _SUITS[trump]  # nor trumped, as a void player must
-                trumped |= card.suit == trump
+                suit = self.suit_of(card)
+                if k and suit != led and not self.free_play(trick, k):
+                    self.forbidden[seat] |= self.suit_mask(led)  # did not follow: void in the suit led
+                    if trump is not None and duty is not None and suit != trump and not (free and trumped):
+                        self.forbidden[seat] |= self.suit_mask(trump)  # nor trumped, as a void player must
+                trumped |= suit == trump
+
+    def suit_of(self, card: Card) -> Any:
+        """The suit ``card`` counts as for following and trumping (a game may count a card as another suit)."""
+        return card.suit
+
+    def suit_mask(self, suit: Any) -> int:
+        """The cards that count as ``suit`` for following and trumping, as a mask."""
+        return _SUITS[suit]
+
+    def free_play(self, trick: Sequence[tuple[int, Card]], k: int) -> bool:
+        """Whether the ``k``-th card of ``trick`` could be played whatever else its seat held (so shows no void)."""
+        return False
 
     def hidden_hands(self, pool: int, need: dict[int, int], rng: random.Random) -> dict[int, int] | None:
         """Deal ``need[seat]`` cards of ``pool`` to each seat, none that it cannot hold."""

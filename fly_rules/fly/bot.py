@@ -25,6 +25,8 @@ from fly_rules.tricks import card_strength, cheapest_winner
 
 __all__ = ["FlyExpertHints", "FlyRuleOfThumbBot", "ThumbGuess"]
 
+_ACE_OF_SPADES = 1 << 51
+
 
 class FlyRuleOfThumbBot:
     """The rule-of-thumb player of Fly.
@@ -155,6 +157,10 @@ class FlyExpertHints:
         """The cards of ``unseen`` that ``mover``, holding one of them beside ``played``, would have played
         instead by ``model``."""
         table, trick, hands = deal.table, deal.trick_cards, list(deal.hand_masks)
+        if played.card.bit == _ACE_OF_SPADES and table.privileged:
+            led_ace = bool(trick) and trick[0] == table.trump_ace
+            if table.top_trump or (led_ace and table.rules.ace_of_spades_mode == "led_trump_ace"):
+                return 0  # FLY-7.2: played whatever else was held, so it says nothing of the rest
         ruled_out = 0
         for x in bits(unseen):
             hands[mover] = played.card.bit | 1 << x
@@ -269,7 +275,7 @@ class ThumbGuess(FlyGuess):
         self.good = sum(card.bit for card in rules.deck if model._good(card, trump))
         self.weak = self.deck & ~self.good
         self.gives_weak: set[int] = set()  # seats whose discards are all weak
-        self.weak_held: dict[int, int] = {}  # per seat that kept only good cards, the weak ones it may hold now
+        self.weak_held: dict[int, int] = {}  # per seat that kept only good cards, the weak ones it may hold
         stock = view.stock_size + sum(self.counts)  # the stock before the first exchange
         seat = rules.left_of(view.dealer)
         for _ in range(view.players):
@@ -284,7 +290,7 @@ class ThumbGuess(FlyGuess):
                 elif kind == "exchange":
                     self.gives_weak.add(seat)
                     if count < limit:
-                        self.weak_held[seat] = count - (self.played[seat] & self.weak).bit_count()
+                        self.weak_held[seat] = count
             stock -= sum(d.count for d in declared if d.kind == "exchange")
             seat = rules.left_of(seat)
 
@@ -298,22 +304,32 @@ class ThumbGuess(FlyGuess):
         hands: dict[int, int] = {}
         for seat in sorted(need, key=lambda s: -self.forbidden[s].bit_count()):
             allowed = pool & ~self.forbidden[seat]
-            most = self.weak_held.get(seat)
-            if most is None:
-                chosen = self.pick(allowed, need[seat], rng)
+            if seat in self.weak_held:
+                chosen = self._pick_kept_good(seat, allowed, need[seat], rng)
             else:
-                chosen = self._pick_weak_at_most(allowed, need[seat], most, rng)
+                chosen = self.pick(allowed, need[seat], rng)
             if chosen is None:
                 return None
             hands[seat] = chosen
             pool &= ~chosen
         return hands
 
-    def _pick_weak_at_most(self, cards: int, count: int, most: int, rng: random.Random) -> int | None:
-        """``count`` of ``cards`` with at most ``most`` weak ones, uniformly among such choices."""
+    def _pick_kept_good(self, seat: int, cards: int, count: int, rng: random.Random) -> int | None:
+        """``count`` of ``cards`` for ``seat``, which kept only good cards: with at most as many weak ones as it
+        received, each choice as likely as the deals that lead to it (the ways its received cards can be chosen
+        among the ones it holds: all the weak ones, the rest among the good)."""
+        exchanged = self.counts[seat]
+        played_weak = (self.played[seat] & self.weak).bit_count()
         weak, good = (cards & self.weak).bit_count(), (cards & self.good).bit_count()
-        options = range(max(0, count - good), min(most, weak, count) + 1)
-        weights = [math.comb(weak, k) * math.comb(good, count - k) for k in options]
+        options = range(max(0, count - good), min(weak, count) + 1)
+        weights = [
+            math.comb(weak, k)
+            * math.comb(good, count - k)
+            * math.comb(self.hand_size - played_weak - k, exchanged - played_weak - k)
+            if played_weak + k <= exchanged
+            else 0
+            for k in options
+        ]
         if not sum(weights):
             return None
         k = rng.choices(options, weights)[0]

@@ -7,7 +7,7 @@ from typing import Any
 
 from fly_rules._choices import bits
 from fly_rules.actions import Exchange, Fold, Stand
-from fly_rules.cards import ALL_CARDS, Card, CardSet
+from fly_rules.cards import ALL_CARDS, Card, CardSet, Rank, Suit
 from fly_rules.engine import Phase
 from fly_rules.engine.hidden import Guess
 from fly_rules.fly.exchange import SwapTrump
@@ -24,6 +24,9 @@ class FlyGuess(Guess):
     (the A♠ holder may not fold), the dealer's swap, each seat's exchanges."""
 
     def __init__(self, view: FlyView, rules: Any) -> None:
+        privileged = rules.ace_of_spades_mode != "none" and view.trump != Suit.SPADES  # FLY-7.1
+        self.top_trump = privileged and rules.ace_of_spades_mode == "top_trump"
+        self.to_trump_ace = privileged and rules.ace_of_spades_mode == "led_trump_ace"
         tricks = [list(trick) for trick in (*view.tricks, view.trick)]
         counts = [sum(d.count for d in declared if d.kind == "exchange") for declared in view.declarations]
         super().__init__(view, rules, view.players, tricks, counts, view.trump)
@@ -42,6 +45,25 @@ class FlyGuess(Guess):
         swap_at = next((k for k, d in enumerate(declared) if d.kind == "swap"), len(declared))
         self.exchanged_after_swap = sum(d.count for d in declared[swap_at + 1 :])
         self.holds_trump = self.may_hold
+
+    def suit_of(self, card: Card) -> Any:
+        """The suit ``card`` counts as: the A♠ as a trump where it is the top trump [FLY-7.1]."""
+        return self.view.trump if self.top_trump and card.bit == _ACE_OF_SPADES else card.suit
+
+    def suit_mask(self, suit: Any) -> int:
+        """The cards that count as ``suit``: where the A♠ is the top trump, with the trumps, not the spades."""
+        mask = super().suit_mask(suit)
+        if not self.top_trump:
+            return mask
+        return mask | _ACE_OF_SPADES if suit == self.view.trump else mask & ~_ACE_OF_SPADES
+
+    def free_play(self, trick: Any, k: int) -> bool:
+        """Whether the card could be played whatever else its seat held: the A♠ where it is the top trump (at any
+        time) or to a led trump ace [FLY-7.1] [FLY-7.2]."""
+        if trick[k][1].bit != _ACE_OF_SPADES:
+            return False
+        led = trick[0][1]
+        return self.top_trump or (self.to_trump_ace and led.suit == self.view.trump and led.rank == Rank.ACE)
 
     def known(self) -> int:
         """The cards the seat has seen besides its hand and the cards played."""
