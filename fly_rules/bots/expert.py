@@ -264,10 +264,15 @@ class ExpertBot:
         guesser = self.hints.guesser(self.model) if hasattr(self.hints, "guesser") else None
         infer = getattr(self.hints, "inferred", None) if view.phase is Phase.PLAY else None
         forbidden = None
+        failed = 0  # guesses in a row that found no deal
         for _ in range(count * self.hints.draws):
             sample = sample_deal(view, self.rules, rng, records=records, tries=1, forbidden=forbidden, guesser=guesser)
             if sample is None:
+                failed += 1
+                if failed >= count:  # what the model implies leaves too few deals to find: the game's own guess
+                    guesser = forbidden = None
                 continue
+            failed = 0
             if infer is not None:
                 forbidden, infer = infer(view, sample, self.model), None
             modelled = self.hints.modelled(view, sample, self.model)

@@ -79,7 +79,8 @@ class Guess:
 
     def suit_mask(self, suit: Any) -> int:
         """The cards that count as ``suit`` for following and trumping, as a mask."""
-        return _SUITS[suit]
+        mask: int = _SUITS[suit]
+        return mask
 
     def free_play(self, trick: Sequence[tuple[int, Card]], k: int) -> bool:
         """Whether the ``k``-th card of ``trick`` could be played whatever else its seat held (so shows no void)."""

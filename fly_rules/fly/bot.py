@@ -136,8 +136,7 @@ class FlyExpertHints:
             trump_card=view.trump_card,
             stock=sample.stock,
             dealer=view.dealer,
-            records=view.records,
-        )
+        )  # from the starting records: the records now could end the replayed deal early [FLY-9.1]
         plays: tuple[tuple[int, Card], ...] = ()
         for action in sample.actions:
             mover = deal.to_move
@@ -147,9 +146,12 @@ class FlyExpertHints:
                 if ruled_out is None:
                     ruled_out = self._inferences[key] = self._ruled_out(deal, mover, action, unseen, model)
                 out[mover] |= ruled_out
-            if deal.phase is Phase.PLAY:
+            if deal.phase is Phase.PLAY and mover is not None:
                 plays = (*plays, (mover, action.card))
-            deal = deal.apply(action)
+            try:
+                deal = deal.apply(action)
+            except RuleViolation:  # a replay that ends otherwise than the view: what was inferred so far stands
+                break
         return tuple(out)
 
     @staticmethod

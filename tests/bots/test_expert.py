@@ -114,11 +114,17 @@ def test_in_fly_the_expert_best_responds_on_the_guesses_the_rule_of_thumb_agrees
 
 
 def _kept_guesses(view: Any, rules: Any, model: Any, count: int, rng: random.Random) -> list[Any]:
-    """The guesses the expert keeps, derived again: ``draws`` per guess wanted, the fewest misses first."""
+    """The guesses the expert keeps, derived again: ``draws`` per guess wanted, drawn as the model's declarations
+    imply and, from the first guess on, without the cards its plays rule out; the fewest misses first."""
     hints = FlyExpertHints(rules)
+    guesser = hints.guesser(model)
+    assert guesser is not None
     drawn = []
+    forbidden = None
     for _ in range(count * hints.draws):
-        sample = sample_deal(view, rules, rng, records=view.records, tries=1)
+        sample = sample_deal(view, rules, rng, records=view.records, tries=1, forbidden=forbidden, guesser=guesser)
+        if sample is not None and forbidden is None:
+            forbidden = hints.inferred(view, sample, model)
         modelled = None if sample is None else hints.modelled(view, sample, model)
         if modelled is not None:
             drawn.append(modelled)
