@@ -325,7 +325,10 @@ class Game(Generic[_R, _D, _V]):
     ``model_others = True``, ``declaration_samples``, ``draws``, ``sight_free_declarations`` (whether the seat plays on
     like the model when a declaration is valued) and ``modelled(view, sample, model)`` (the guessed
     deal as the model's players would have come to it, and how many of their moves the model would have made
-    otherwise), and ``match_chance()`` where the game has a race model (a seat's chance of winning the match from
+    otherwise), optionally ``guesser(model)`` (how to guess the hidden cards of players who play like the model,
+    for :func:`~fly_rules.bots.sampling.sample_deal`'s ``guesser``, or None for the game's own guess) and
+    ``inferred(view, sample, model)`` (per seat, the cards its plays rule out if it played like the model), and
+    ``match_chance()`` where the game has a race model (a seat's chance of winning the match from
     the records, ``chance(records, seat)``, or None for rules where it does not hold); None: the expert does not
     play it."""
     search_kernel: Callable[[Any], Any] | None = None

@@ -6,19 +6,23 @@ exactly like its view. It searches each guessed deal with every card open and ke
 mean value for itself over the guesses (the first in the tie order among equals). How a guess is searched
 depends on what the bot takes the other seats to be (``model``; the game's hints choose by default):
 
-- **A model of the others** (Fly's default: they play like the rule-of-thumb bot). A guess is valued by the
-  seat's best response to the model (:mod:`fly_rules.solve.respond`): the seat tries each of its actions, the
-  others make the model's. The guesses are chosen to look as if the model had made the others' moves: the bot
-  draws ``draws`` guesses per guess it wants, replays each with the model's own exchanges where they give as
-  many cards as the guess (the cards given are hidden), and keeps those where the model would have made the
-  fewest of the others' moves otherwise. In the exchange each declaration worth searching (the hints name
-  them: stand, fold, each number of the weakest cards exchanged) is made in the guess and the rest of the deal
-  searched the same way, except that where the hints say ``sight_free_declarations`` (Fly's do) the seat then
-  plays on like the model: it will not see the guess's cards when it plays, and a best response that sees them
-  values standing on a marginal hand too high. The best mean wins. What the end of a guessed deal is worth is
-  the seat's chance of winning the match from the records where the game has a race model for the rules
-  (Fly's :mod:`~fly_rules.fly.race`, the hints' ``match_chance``): a trick that wins the match, or stops another
-  seat from winning it, outweighs the remise then; elsewhere, or with ``for_match=False``, its record points.
+- **A model of the others** (Fly's default: they play like the rule-of-thumb bot). A guess is valued by the seat's
+  best response to the model (:mod:`fly_rules.solve.respond`): the seat tries each of its actions, the others make
+  the model's. The guesses are chosen to look as if the model had made the others' moves. They are drawn as the
+  model's declarations imply, where the hints know how (``guesser``: in Fly, a seat that folded like the rule of
+  thumb held no trump, ace or king), without the cards the others' plays rule out (the hints' ``inferred``: a seat
+  that led a plain card holds no trump); should that find no deal as many times in a row as the bot wants guesses,
+  it guesses as the game does. It draws up to ``draws`` guesses per guess it wants, replays each with the model's
+  own exchanges where they give as many cards as the guess (the cards given are hidden), and keeps those where the
+  model would have made the fewest of the others' moves otherwise. In the exchange each declaration worth
+  searching (the hints name them: stand, fold, each number of the weakest cards exchanged) is made in the guess
+  and the rest of the deal searched the same way, except that where the hints say ``sight_free_declarations``
+  (Fly's do) the seat then plays on like the model: it will not see the guess's cards when it plays, and a best
+  response that sees them values standing on a marginal hand too high. The best mean wins. What the end of a
+  guessed deal is worth is the seat's chance of winning the match from the records where the game has a race model
+  for the rules (Fly's :mod:`~fly_rules.fly.race`, the hints' ``match_chance``): a trick that wins the match, or
+  stops another seat from winning it, outweighs the remise then; elsewhere, or with ``for_match=False``, its
+  record points.
 - **No model** (``model=None``; Dreyfus's default). Each guess is solved by the paranoid concept (the seat's own
   score against all the others, ``expert_concept`` of the game's hints): in the play the value of each legal
   card (:func:`fly_rules.solve.evaluate`); in the exchange each declaration worth searching is made, the seats
@@ -123,6 +127,9 @@ class ExpertBot:
             raise TypeError(f"the expert cannot take a model of the other seats in {game.title} (model=None)")
         self.model: Any = model
         """The bot the other seats are taken to play like (None: the solver's concept assumes nothing of them)."""
+        self.play_edge: float = getattr(self.hints, "play_edge", 0.0)
+        """Record points a declaration's value credits the seat with for playing the deal on (the hints' choice; 0:
+        none): what its own play gains over the model's, which guesses played on like the model leave out."""
         self.sight_free: bool = getattr(self.hints, "sight_free_declarations", False)
         """Whether a declaration is valued with the seat playing on like the model (the hints' choice)."""
         self.for_match = for_match
@@ -224,7 +231,7 @@ class ExpertBot:
         for deal in self._modelled_worlds(view, rng, count):
             if self._worlds and self.seconds is not None and time.process_time() - started > self.seconds:
                 break
-            respond = Respond(view.seat, self.model, choices, self._left, self._worth(view.seat))
+            respond = Respond(view.seat, self.model, choices, self._left, self._worth(view.seat, not playing))
             try:
                 found = respond.values(deal, candidates)
             except SolveLimitReached:
@@ -237,12 +244,27 @@ class ExpertBot:
         guessed = len(self._worlds)
         return {action: total / guessed for action, total in totals.items()} if guessed else {}
 
-    def _worth(self, seat: int) -> Callable[[Any], float] | None:
-        """What a position is worth to ``seat`` in the search: its chance of winning the match, or (None) its score."""
+    def _worth(self, seat: int, declaring: bool = False) -> Callable[[Any], float] | None:
+        """What a position is worth to ``seat`` in the search: its chance of winning the match, or (None) its score.
+        Valuing a declaration sight-free, a seat still in the deal at its end is credited ``play_edge`` record
+        points: what its own play gains over the model's, which the guesses played on like the model leave out."""
         chance = self.match_chance
+        edge = self.play_edge if declaring and self.sight_free else 0.0
+        if not edge:
+            return None if chance is None else (lambda state: chance(state.records, seat))
         if chance is None:
-            return None
-        return lambda state: chance(state.records, seat)
+            return lambda state: state.scores[seat] + (edge if state.active[seat] else 0.0)
+        whole, part = divmod(edge, 1)
+
+        def worth(state: Any) -> float:
+            records = state.records
+            if not state.active[seat]:
+                return chance(records, seat)
+            near = [max(0, r - int(whole)) if s == seat else r for s, r in enumerate(records)]
+            far = [max(0, r - 1) if s == seat else r for s, r in enumerate(near)]
+            return (1 - part) * chance(tuple(near), seat) + part * chance(tuple(far), seat)
+
+        return worth
 
     def _choices(self, state: Any, legal_actions: Sequence[Any]) -> list[Any]:
         """The seat's actions worth searching in a guessed deal after a declaration: in the exchange the hints'
@@ -256,8 +278,10 @@ class ExpertBot:
 
     def _modelled_worlds(self, view: Any, rng: random.Random, count: int) -> list[Any]:
         """``count`` guessed deals that look most as if the other seats had played like the model: of up to
-        ``hints.draws`` guesses per deal wanted, those where the model would have made the fewest of the
-        others' moves otherwise (in the order drawn among equals), each as the model would have declared."""
+        ``hints.draws`` guesses per deal wanted (drawn with the hints' ``guesser`` and without what their
+        ``inferred`` rules out, until ``count`` in a row find no deal), those where the model would have made the
+        fewest of the others' moves otherwise (in the order drawn among equals), each as the model would have
+        declared."""
         found: list[tuple[int, int, Any]] = []
         agreeing = 0
         records = getattr(view, "records", None)

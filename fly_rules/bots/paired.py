@@ -48,15 +48,16 @@ class PairedDeal:
 
 
 def play_table(
-    rules: Any, lineup: Sequence[str], seed: int | str, index: int, timed: int | None = None
+    rules: Any, lineup: Sequence[Any], seed: int | str, index: int, timed: int | None = None
 ) -> tuple[list[int], list[float]]:
-    """Deal ``index`` of the run ``seed`` played by the bots ``lineup`` (one name a seat): each seat's score
-    change, and the CPU seconds of each decision with a choice of the seat ``timed`` (none if None)."""
+    """Deal ``index`` of the run ``seed`` played by the bots ``lineup`` (one a seat: a bot's name, or a bot):
+    each seat's score change, and the CPU seconds of each decision with a choice of the seat ``timed`` (none if
+    None)."""
     game = registry.game_of(rules)
     players = rules.players
     deal = deal_of(game.new_match(rules, seed=f"{seed}:{index}", dealer=index % players))
     start = deal.scores
-    bots = [make_bot(name, rules) for name in lineup]
+    bots = [make_bot(name, rules) if isinstance(name, str) else name for name in lineup]
     rngs = [random.Random(f"{seed}:{index}:{s}") for s in range(players)]
     seconds = []
     while not deal.is_over:

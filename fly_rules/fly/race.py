@@ -66,14 +66,12 @@ class Race:
 
     Args:
         changes: a record's change in one deal and its chance (the chances sum to 1; some change must be negative).
-        players: the seats in the race.
         start: the start record (records above ``2 * start`` plus the largest change count as that much).
     """
 
-    def __init__(self, changes: dict[int, float], players: int, start: int) -> None:
+    def __init__(self, changes: dict[int, float], start: int) -> None:
         if not any(change < 0 and chance > 0 for change, chance in changes.items()):
             raise ValueError("a race needs a change that writes a record down")
-        self.players = players
         self.cap = 2 * start + max(*changes, 0)
         steps = [(change, chance) for change, chance in changes.items() if chance > 0]
         # alive[t][r]: the chance that a record at r has not reached zero within t deals.
@@ -152,4 +150,4 @@ def race_of(rules: FlyRules) -> Race | None:
 @functools.cache
 def _race(rules: FlyRules) -> Race:
     """The race of ``rules``, counted once (its chances are cached with it)."""
-    return Race(record_changes(rules), rules.players, rules.start_record)
+    return Race(record_changes(rules), rules.start_record)

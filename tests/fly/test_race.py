@@ -113,12 +113,12 @@ def test_a_deal_limit_a_match_almost_never_reaches_keeps_the_race() -> None:
 def test_a_race_needs_a_change_that_writes_a_record_down() -> None:
     """A record that can only stay or grow never reaches zero: such changes are refused by name."""
     with pytest.raises(ValueError, match="writes a record down"):
-        Race({0: 0.5, 5: 0.5}, 4, 25)
+        Race({0: 0.5, 5: 0.5}, 25)
 
 
 def test_every_table_size_has_its_race() -> None:
     """FLY-1.1: from three to seven players, the race of equal records is fair (at seven a little of the chance lies
     beyond the deals the race is followed for)."""
     for players, record in itertools.product((3, 7), (5, 25)):
-        race = Race(record_changes(fly.FlyRules(players=players), deals=150), players, 25)
+        race = Race(record_changes(fly.FlyRules(players=players), deals=150), 25)
         assert race.chance((record,) * players, 0) == pytest.approx(1 / players, rel=0.01)

@@ -1,0 +1,118 @@
+"""Where the Fly expert's gain comes from: its declarations, its play, and more guesses, on paired deals.
+
+Usage: python benchmarks/expert_parts.py [--deals 1000] [--workers 2] [--seed strength]
+       [--parts expert,declarations,play,play-24,declare-192]
+
+On the paired deals of ``benchmarks/strength.py`` (the same seed gives the same deals: 4-player Fly, the seat
+rotating, the rule of thumb in the other seats), each part plays the seat in turn:
+
+- ``expert``: the expert bot as it ships;
+- ``declarations``: the expert's declarations, then the rule of thumb's play;
+- ``play``: the rule of thumb's declarations, then the expert's play;
+- ``play-N``: the expert with ``N`` guesses a decision in the play (12 by default);
+- ``declare-N``: the expert with ``N`` guesses a declaration (64 by default).
+
+The table gives each part's gain a deal over the rule of thumb with its 95% interval, and, beside it, its
+difference from ``expert`` on the same deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from _command import command_line
+
+from fly_rules import fly
+from fly_rules.bots import ExpertBot, RuleOfThumbBot
+from fly_rules.bots.paired import mean_interval, play_table
+from fly_rules.engine import Phase
+
+RULES = fly.FlyRules(players=4)
+
+
+class _Split:
+    """Declares like one bot and plays like another."""
+
+    def __init__(self, declares: Any, plays: Any) -> None:
+        self.declares, self.plays = declares, plays
+
+    def choose(self, view: Any, legal_actions: Any, rng: random.Random) -> Any:
+        bot = self.plays if view.phase is Phase.PLAY else self.declares
+        return bot.choose(view, legal_actions, rng)
+
+
+def _part(name: str) -> Any:
+    """The bot a part names."""
+    if name == "thumb":
+        return RuleOfThumbBot()
+    if name == "expert":
+        return ExpertBot(RULES)
+    if name == "declarations":
+        return _Split(ExpertBot(RULES), RuleOfThumbBot())
+    if name == "play":
+        return _Split(RuleOfThumbBot(), ExpertBot(RULES))
+    kind, _, count = name.partition("-")
+    bot = ExpertBot(RULES)
+    if kind == "play" and count.isdigit():
+        bot.samples = int(count)
+    elif kind == "declare" and count.isdigit():
+        bot.declaration_samples = int(count)
+    else:
+        raise SystemExit(f"unknown part {name!r}: expert, declarations, play, play-N or declare-N")
+    return bot
+
+
+def _changes(name: str, seed: str, indices: range) -> list[int]:
+    """The seat's score change on each deal of ``indices`` with the part ``name`` in it."""
+    out = []
+    for index in indices:
+        seat = index % RULES.players
+        lineup = [_part(name) if s == seat else "rule-of-thumb" for s in range(RULES.players)]
+        out.append(play_table(RULES, lineup, seed, index)[0][seat])
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", default="strength")
+    parser.add_argument("--parts", default="expert,declarations,play,play-24,declare-192")
+    parser.add_argument("--md", type=Path, default=None, help="also write the table as Markdown (for the docs)")
+    args = parser.parse_args(argv)
+    parts = args.parts.split(",")
+    for name in parts:
+        _part(name)  # an unknown part stops here, before any deal is played
+    names = ["thumb", *dict.fromkeys(["expert", *parts])]
+    size = max(1, -(-args.deals // (args.workers * 8)))
+    pieces = [range(i, min(args.deals, i + size)) for i in range(0, args.deals, size)]
+    started = time.time()
+    changes: dict[str, list[int]] = {}
+    with ProcessPoolExecutor(args.workers) as pool:
+        for name in names:
+            runs = pool.map(_changes, [name] * len(pieces), [args.seed] * len(pieces), pieces)
+            changes[name] = [change for run in runs for change in run]
+    lines = [
+        "| part | gain a deal over the rule of thumb | 95% interval | against the expert |",
+        "| --- | ---: | --- | --- |",
+    ]
+    for name in parts:
+        gain = mean_interval([a - b for a, b in zip(changes[name], changes["thumb"], strict=True)])
+        versus = mean_interval([a - b for a, b in zip(changes[name], changes["expert"], strict=True)])
+        against = "" if name == "expert" else f"{versus[0]:+.2f} [{versus[1]:+.2f}, {versus[2]:+.2f}]"
+        lines.append(f"| {name} | {gain[0]:+.2f} | [{gain[1]:+.2f}, {gain[2]:+.2f}] | {against} |")
+    lines += ["", f"`{command_line('expert_parts.py', argv)}`: {args.deals:,} paired deals of 4-player Fly."]
+    table = "\n".join(lines) + "\n"
+    print(table)
+    print(f"({time.time() - started:.0f} s wall, {args.workers} workers)")
+    if args.md:
+        args.md.write_text(table)
+
+
+if __name__ == "__main__":
+    main()

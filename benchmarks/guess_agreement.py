@@ -1,0 +1,94 @@
+"""How well the expert's guesses agree with what the other seats did: drawn blind, and as the model implies.
+
+Usage: python benchmarks/guess_agreement.py [--players 4] [--deals 30] [--seed agree]
+
+Over ``--deals`` first deals of 4-player Fly (match ``"SEED:i"``) played by the rule of thumb, at every decision
+with a choice of seat ``i % players``, the expert's guesses are drawn the way :class:`fly_rules.bots.ExpertBot`
+draws them (``draws`` per guess wanted, the fewest misses kept) in two ways: **blind** (the game's own guess:
+what the view shows, nothing of how the others play) and **as the model implies** (the hints' ``guesser`` and
+``inferred``). For each, and for the exchange and each trick of the play, the table gives the share of the kept
+guesses in which the rule of thumb makes every one of the others' moves, and the mean CPU milliseconds a draw.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections import defaultdict
+from typing import Any
+
+from _command import command_line
+
+from fly_rules import fly
+from fly_rules.bots import ExpertBot
+from fly_rules.bots.sampling import sample_deal
+from fly_rules.engine import Phase
+
+
+def _kept(bot: ExpertBot, view: Any, rng: random.Random, guided: bool) -> tuple[list[int], int]:
+    """The misses of the guesses the expert would keep at ``view``, and how many it drew."""
+    hints = bot.hints
+    count = bot.samples if view.phase is Phase.PLAY else bot.declaration_samples
+    guesser = hints.guesser(bot.model) if guided else None
+    infer = guided and view.phase is Phase.PLAY
+    forbidden = None
+    misses: list[int] = []
+    drawn = 0
+    for _ in range(count * hints.draws):
+        drawn += 1
+        sample = sample_deal(view, bot.rules, rng, records=view.records, tries=1, forbidden=forbidden, guesser=guesser)
+        if sample is None:
+            continue
+        if infer and forbidden is None:
+            forbidden = hints.inferred(view, sample, bot.model)
+        modelled = hints.modelled(view, sample, bot.model)
+        if modelled is not None:
+            misses.append(modelled[1])
+            if misses.count(0) == count:
+                break
+    return sorted(misses)[:count], drawn
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--deals", type=int, default=30)
+    parser.add_argument("--seed", default="agree")
+    args = parser.parse_args(argv)
+    rules = fly.FlyRules(players=args.players)
+    bot = ExpertBot(rules)
+    agree: dict[tuple[str, str], list[float]] = defaultdict(list)
+    cost: dict[str, list[float]] = defaultdict(list)
+    for index in range(args.deals):
+        deal: Any = fly.new_match(rules, seed=f"{args.seed}:{index}", dealer=index % args.players).deal
+        rng = random.Random(index)
+        while not deal.is_over:
+            mover = deal.to_move
+            view = deal.view(mover)
+            legal = deal.legal_actions()
+            if mover == index % args.players and len(legal) > 1:
+                point = "exchange" if view.phase is Phase.EXCHANGE else f"trick {len(view.tricks) + 1}"
+                for way, guided in (("blind", False), ("as the model implies", True)):
+                    started = time.process_time()
+                    misses, drawn = _kept(bot, view, random.Random(index), guided)
+                    cost[way].append((time.process_time() - started) / drawn)
+                    if misses:
+                        agree[(way, point)].append(misses.count(0) / len(misses))
+            deal = deal.apply(bot.policy.choose(view, legal, rng))
+    points = sorted({point for _, point in agree}, key=lambda p: (p != "exchange", p))
+    print(f"| guesses drawn | {' | '.join(points)} | ms a draw |")
+    print(f"| --- | {' | '.join('---:' for _ in points)} | ---: |")
+    for way in ("blind", "as the model implies"):
+        shares = [f"{100 * statistics.fmean(agree[(way, p)]):.0f}%" if agree[(way, p)] else "" for p in points]
+        print(f"| {way} | {' | '.join(shares)} | {1000 * statistics.fmean(cost[way]):.2f} |")
+    decisions = [len(agree[("blind", p)]) for p in points]
+    print(
+        f"\n`{command_line('guess_agreement.py', argv)}`: the share of the guesses the expert keeps in which the rule "
+        f"of thumb makes every move the other seats made; {sum(decisions)} decisions of {args.deals} deals."
+    )
+
+
+if __name__ == "__main__":
+    main()
