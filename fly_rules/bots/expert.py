@@ -127,9 +127,6 @@ class ExpertBot:
             raise TypeError(f"the expert cannot take a model of the other seats in {game.title} (model=None)")
         self.model: Any = model
         """The bot the other seats are taken to play like (None: the solver's concept assumes nothing of them)."""
-        self.play_edge: float = getattr(self.hints, "play_edge", 0.0)
-        """Record points a declaration's value credits the seat with for playing the deal on (the hints' choice; 0:
-        none): what its own play gains over the model's, which guesses played on like the model leave out."""
         self.sight_free: bool = getattr(self.hints, "sight_free_declarations", False)
         """Whether a declaration is valued with the seat playing on like the model (the hints' choice)."""
         self.for_match = for_match
@@ -231,7 +228,7 @@ class ExpertBot:
         for deal in self._modelled_worlds(view, rng, count):
             if self._worlds and self.seconds is not None and time.process_time() - started > self.seconds:
                 break
-            respond = Respond(view.seat, self.model, choices, self._left, self._worth(view.seat, not playing))
+            respond = Respond(view.seat, self.model, choices, self._left, self._worth(view.seat))
             try:
                 found = respond.values(deal, candidates)
             except SolveLimitReached:
@@ -244,27 +241,12 @@ class ExpertBot:
         guessed = len(self._worlds)
         return {action: total / guessed for action, total in totals.items()} if guessed else {}
 
-    def _worth(self, seat: int, declaring: bool = False) -> Callable[[Any], float] | None:
-        """What a position is worth to ``seat`` in the search: its chance of winning the match, or (None) its score.
-        Valuing a declaration sight-free, a seat still in the deal at its end is credited ``play_edge`` record
-        points: what its own play gains over the model's, which the guesses played on like the model leave out."""
+    def _worth(self, seat: int) -> Callable[[Any], float] | None:
+        """What a position is worth to ``seat`` in the search: its chance of winning the match, or (None) its score."""
         chance = self.match_chance
-        edge = self.play_edge if declaring and self.sight_free else 0.0
-        if not edge:
-            return None if chance is None else (lambda state: chance(state.records, seat))
         if chance is None:
-            return lambda state: state.scores[seat] + (edge if state.active[seat] else 0.0)
-        whole, part = divmod(edge, 1)
-
-        def worth(state: Any) -> float:
-            records = state.records
-            if not state.active[seat]:
-                return chance(records, seat)
-            near = [max(0, r - int(whole)) if s == seat else r for s, r in enumerate(records)]
-            far = [max(0, r - 1) if s == seat else r for s, r in enumerate(near)]
-            return (1 - part) * chance(tuple(near), seat) + part * chance(tuple(far), seat)
-
-        return worth
+            return None
+        return lambda state: chance(state.records, seat)
 
     def _choices(self, state: Any, legal_actions: Sequence[Any]) -> list[Any]:
         """The seat's actions worth searching in a guessed deal after a declaration: in the exchange the hints'
