@@ -16,13 +16,13 @@ import random
 from fly_rules import dreyfus
 from fly_rules.actions import Stand
 from fly_rules.bots import RuleOfThumbBot
-from fly_rules.bots.paired import mean_interval
+from fly_rules.bots.paired import mean_interval, seat_under_test
 from fly_rules.engine import Phase
 
 
 def play(rules: dreyfus.DreyfusRules, seed: str, index: int, *, stand: bool) -> int:
     """Deal ``index``'s score change of the rotating seat, standing in the exchange or not."""
-    seat = index % rules.players
+    seat = seat_under_test(index, rules.players)
     deal = dreyfus.new_match(rules, seed=f"{seed}:{index}", dealer=index % rules.players).deal
     bot = RuleOfThumbBot(rules.rank_order)
     rngs = [random.Random(f"{seed}:{index}:{s}") for s in range(rules.players)]

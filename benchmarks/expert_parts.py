@@ -29,7 +29,7 @@ from _command import command_line
 
 from fly_rules import fly
 from fly_rules.bots import ExpertBot, RuleOfThumbBot
-from fly_rules.bots.paired import mean_interval, play_table
+from fly_rules.bots.paired import mean_interval, play_table, seat_under_test
 from fly_rules.engine import Phase
 
 RULES = fly.FlyRules(players=4)
@@ -71,7 +71,7 @@ def _changes(name: str, seed: str, indices: range) -> list[int]:
     """The seat's score change on each deal of ``indices`` with the part ``name`` in it."""
     out = []
     for index in indices:
-        seat = index % RULES.players
+        seat = seat_under_test(index, RULES.players)
         lineup = [_part(name) if s == seat else "rule-of-thumb" for s in range(RULES.players)]
         out.append(play_table(RULES, lineup, seed, index)[0][seat])
     return out

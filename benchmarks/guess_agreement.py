@@ -3,12 +3,12 @@
 Usage: python benchmarks/guess_agreement.py [--players 4] [--deals 30] [--seed agree]
 
 Over ``--deals`` first deals of 4-player Fly (match ``"SEED:i"``) played by the rule of thumb, at every decision
-with a choice of seat ``i % players``, the expert's guesses are drawn the way :class:`fly_rules.bots.ExpertBot`
-draws them (``draws`` per guess wanted, the fewest misses kept) in two ways: **blind** (the game's own guess:
-what the view shows, nothing of how the others play) and **as the model implies** (the hints' ``guesser`` and
-``inferred``). For each, and for the exchange and each trick of the play, the table gives the share of the kept
-guesses in which the rule of thumb makes every one of the others' moves, and the mean CPU milliseconds a draw.
-"""
+with a choice of the seat under test (``fly_rules.bots.paired.seat_under_test``), the expert's guesses are drawn the
+way :class:`fly_rules.bots.ExpertBot` draws them (``draws`` per guess wanted, the fewest misses kept) in two ways:
+**blind** (the game's own guess: what the view shows, nothing of how the others play) and **as the model implies**
+(the hints' ``guesser`` and ``inferred``). For each, and for the exchange and each trick of the play, the table
+gives the share of the kept guesses in which the rule of thumb makes every one of the others' moves, and the mean
+CPU milliseconds a draw."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from _command import command_line
 
 from fly_rules import fly
 from fly_rules.bots import ExpertBot
+from fly_rules.bots.paired import seat_under_test
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
 
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
             mover = deal.to_move
             view = deal.view(mover)
             legal = deal.legal_actions()
-            if mover == index % args.players and len(legal) > 1:
+            if mover == seat_under_test(index, args.players) and len(legal) > 1:
                 point = "exchange" if view.phase is Phase.EXCHANGE else f"trick {len(view.tricks) + 1}"
                 for way, guided in (("blind", False), ("as the model implies", True)):
                     started = time.process_time()

@@ -25,7 +25,7 @@ from _command import command_line
 
 from fly_rules import fly
 from fly_rules.bots import RuleOfThumbBot
-from fly_rules.bots.paired import mean_interval
+from fly_rules.bots.paired import mean_interval, seat_under_test
 from fly_rules.engine import Phase
 from fly_rules.solve import Search, best_response, evaluate, kernel_of
 
@@ -59,7 +59,7 @@ def _open_declaration(deal: Any) -> Any:
 def play(rules: Any, seed: str, index: int, mode: str) -> int:
     """Deal ``index`` with the open player (``mode``: ``play``, ``declare``, ``both``, ``respond`` or ``none``) at
     its seat."""
-    seat = index % rules.players
+    seat = seat_under_test(index, rules.players)
     deal = fly.new_match(rules, seed=f"{seed}:{index}", dealer=index % rules.players).deal
     start = deal.scores[seat]
     while not deal.is_over:

@@ -5,12 +5,12 @@ Usage: python benchmarks/strength.py [--game fly|dreyfus] [--players N] [--bot e
        [--workers 2] [--seed strength] [--json FILE]
 
 Each of ``--deals`` deals is played once with ``--bot`` and once with each bot of ``--against`` in the same seat
-(rotating with the deal), the other seats played by ``--others`` (fly_rules.bots.paired); the table gives the
-mean gain a deal of ``--bot`` over each, in the game's score (Fly: record points; Dreyfus: lower minus upper
-record), with its 95% interval, and the CPU seconds of ``--bot``'s decisions (median and 95th percentile, decisions
-with a choice only). ``--matches`` whole matches are then played with ``--bot`` against copies of ``--others``,
-the seats rotating, and its win rate given with its Wilson interval beside the equal share.
-"""
+(every seat, at every place from the dealer, in turn), the other seats played by ``--others``
+(fly_rules.bots.paired); the table gives the mean gain a deal of ``--bot`` over each, in the game's score (Fly:
+record points; Dreyfus: lower minus upper record), with its 95% interval, and the CPU seconds of ``--bot``'s
+decisions (median and 95th percentile, decisions with a choice only). ``--matches`` whole matches are then played
+with ``--bot`` against copies of ``--others``, the seats rotating, and its win rate given with its Wilson interval
+beside the equal share."""
 
 from __future__ import annotations
 

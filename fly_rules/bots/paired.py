@@ -1,11 +1,12 @@
 """How much better one bot plays than another: the same deals played twice, only one seat's bot changed.
 
 Deal ``i`` of a run with seed ``s`` is the first deal of the match seeded ``"s:i"``, dealt by seat ``i % n``; the
-bot under test sits at seat ``i % n`` too (so every seat, the dealer's included, takes its turn), the other seats
-are played by ``others``, and every seat draws its randomness from its own generator seeded ``"s:i:seat"``. The
-deal is then played again with each other bot in that seat, everything else the same. The difference of the
-seat's score change between two bots on the same deal is far less noisy than results of separate matches: the
-cards are the same. :func:`mean_interval` gives the mean difference with its 95% interval.
+bot under test sits at :func:`seat_under_test` (every seat in turn, and every place from the dealer: the first to
+declare, the second, ..., the dealer), the other seats are played by ``others``, and every seat draws its randomness
+from its own generator seeded ``"s:i:seat"``. The deal is then played again with each other bot in that seat,
+everything else the same. The difference of the seat's score change between two bots on the same deal is far less
+noisy than results of separate matches: the cards are the same. :func:`mean_interval` gives the mean difference with
+its 95% interval.
 
 >>> from fly_rules import fly
 >>> rules = fly.FlyRules(players=3)
@@ -29,7 +30,7 @@ from fly_rules import registry
 from fly_rules.bots.arena import make_bot
 from fly_rules.notation.games import deal_of
 
-__all__ = ["PairedDeal", "mean_interval", "paired_deals", "play_deal", "play_table"]
+__all__ = ["PairedDeal", "mean_interval", "paired_deals", "play_deal", "play_table", "seat_under_test"]
 
 
 @attrs.frozen
@@ -45,6 +46,16 @@ class PairedDeal:
     the lower record's change minus the upper's)."""
     seconds: dict[str, list[float]]
     """Per bot, the CPU seconds of each of its decisions with more than one legal action."""
+
+
+def seat_under_test(index: int, players: int) -> int:
+    """The seat the bots take in turn at deal ``index`` (dealt by seat ``index % players``): over each
+    ``players ** 2`` deals every seat, at every place from the dealer, as often.
+
+    >>> [seat_under_test(i, 3) for i in range(9)], [(seat_under_test(i, 3) - i) % 3 for i in range(9)]
+    ([0, 1, 2, 1, 2, 0, 2, 0, 1], [0, 0, 0, 1, 1, 1, 2, 2, 2])
+    """
+    return (index + index // players) % players
 
 
 def play_table(
@@ -86,7 +97,7 @@ def paired_deals(
     seat and ``others`` in the other seats (one worker's share of a run)."""
     out = []
     for index in indices:
-        seat = index % rules.players
+        seat = seat_under_test(index, rules.players)
         changes, seconds = {}, {}
         for bot in bots:
             changes[bot], seconds[bot] = play_deal(rules, seat, bot, others, seed, index)
