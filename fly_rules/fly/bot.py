@@ -130,13 +130,7 @@ class FlyExpertHints:
         played = sum(card.bit for trick in (*view.tricks, view.trick) for _, card in trick)
         unseen = sum(card.bit for card in self.rules.deck) & ~(played | view.hand.mask | view.trump_card.bit)
         out = [0] * view.players
-        deal = new_deal(
-            self.rules,
-            hands=sample.hands,
-            trump_card=view.trump_card,
-            stock=sample.stock,
-            dealer=view.dealer,
-        )  # from the starting records: the records now could end the replayed deal early [FLY-9.1]
+        deal = self._dealt(view, sample, None)  # the records now could end the replayed deal early [FLY-9.1]
         plays: tuple[tuple[int, Card], ...] = ()
         for action in sample.actions:
             mover = deal.to_move
@@ -225,12 +219,9 @@ class FlyExpertHints:
         again = self._replay(view, sample, start, model)
         return again if again is not None and again[0].records == view.records else first
 
-    def _replay(
-        self, view: FlyView, sample: Sample, records: tuple[int, ...], model: Any
-    ) -> tuple[FlyDeal, int] | None:
-        """The sample dealt from ``records`` and its moves replayed, the others' as ``model`` would make them where
-        the view cannot tell them apart (every move as guessed if ``model`` is None), and the model's misses."""
-        deal = new_deal(
+    def _dealt(self, view: FlyView, sample: Sample, records: tuple[int, ...] | None) -> FlyDeal:
+        """The deal of ``sample`` before its first move, from ``records`` (None: the starting records)."""
+        return new_deal(
             self.rules,
             hands=sample.hands,
             trump_card=view.trump_card,
@@ -238,6 +229,13 @@ class FlyExpertHints:
             dealer=view.dealer,
             records=records,
         )
+
+    def _replay(
+        self, view: FlyView, sample: Sample, records: tuple[int, ...], model: Any
+    ) -> tuple[FlyDeal, int] | None:
+        """The sample dealt from ``records`` and its moves replayed, the others' as ``model`` would make them where
+        the view cannot tell them apart (every move as guessed if ``model`` is None), and the model's misses."""
+        deal = self._dealt(view, sample, records)
         misses = 0
         for guessed in sample.actions:
             mover = deal.to_move
