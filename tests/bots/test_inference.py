@@ -24,7 +24,7 @@ def _views(rules: Any, deals: int, seed: str, mixed: bool = False) -> Any:
     """Every view of the seat to move, with the deal it is of, over ``deals`` deals played by the rule of thumb
     (``mixed``: every other move at random instead)."""
     for n in range(deals):
-        deal = fly.new_match(rules, seed=f"{seed}{n}").deal
+        deal: Any = fly.new_match(rules, seed=f"{seed}{n}").deal
         rng = random.Random(n)
         while not deal.is_over:
             seat = deal.to_move
@@ -38,7 +38,9 @@ def _views(rules: Any, deals: int, seed: str, mixed: bool = False) -> Any:
 def _declaration_misses(view: Any, sample: Any, rules: Any) -> int:
     """How many of the other seats' declarations in ``sample`` the rule of thumb would have made otherwise (by
     kind, or by the number of cards exchanged)."""
-    deal = fly.new_deal(rules, hands=sample.hands, trump_card=view.trump_card, stock=sample.stock, dealer=view.dealer)
+    deal: Any = fly.new_deal(
+        rules, hands=sample.hands, trump_card=view.trump_card, stock=sample.stock, dealer=view.dealer
+    )
     misses = 0
     for action in sample.actions:
         if deal.phase is not Phase.EXCHANGE:
@@ -52,7 +54,7 @@ def _declaration_misses(view: Any, sample: Any, rules: Any) -> int:
 
 
 @pytest.mark.parametrize("mode", ["led_trump_ace", "led_trump_ace_void_only", "top_trump", "none"])
-def test_fly_7_2_no_void_is_inferred_from_a_card_its_holder_may_always_play(mode: str) -> None:
+def test_fly_7_2_no_void_is_inferred_from_a_card_its_holder_may_always_play(mode: Any) -> None:
     """FLY-7.1, FLY-7.2: the guess never rules out a card a seat really holds: the A♠ played to a led trump ace
     (or anywhere, where it is the top trump) shows no void, and where it is the top trump it counts as a trump,
     not a spade. Over 30 five-player deals, half the moves random, under each A♠ privilege."""
