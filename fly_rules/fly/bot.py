@@ -261,7 +261,7 @@ class ThumbGuess(FlyGuess):
     So, of another seat that made one declaration: one that folded held no good card, and one that stood with
     cards left in the stock held no other; one that exchanged gave only cards that are not good and, if it
     could have exchanged more, kept only good ones. The guess deals each seat's unseen cards within those
-    bounds, uniformly among the hands that keep them. A dealer who took the trump card is guessed as usual.
+    bounds, each hand as often as the deals that lead to it. A dealer who took the trump card is guessed as usual.
 
     Args:
         view: what the seat sees.
