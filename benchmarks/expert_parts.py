@@ -7,6 +7,7 @@ On the paired deals of ``benchmarks/strength.py`` (the same seed gives the same 
 rotating, the rule of thumb in the other seats), each part plays the seat in turn:
 
 - ``expert``: the expert bot as it ships;
+- ``points``: the expert valuing the end of each guess by its record points, not its chance of winning the match;
 - ``declarations``: the expert's declarations, then the rule of thumb's play;
 - ``play``: the rule of thumb's declarations, then the expert's play;
 - ``play-N``: the expert with ``N`` guesses a decision in the play (12 by default);
@@ -52,6 +53,8 @@ def _part(name: str) -> Any:
         return RuleOfThumbBot()
     if name == "expert":
         return ExpertBot(RULES)
+    if name == "points":
+        return ExpertBot(RULES, for_match=False)
     if name == "declarations":
         return _Split(ExpertBot(RULES), RuleOfThumbBot())
     if name == "play":
@@ -63,7 +66,7 @@ def _part(name: str) -> Any:
     elif kind == "declare" and count.isdigit():
         bot.declaration_samples = int(count)
     else:
-        raise SystemExit(f"unknown part {name!r}: expert, declarations, play, play-N or declare-N")
+        raise SystemExit(f"unknown part {name!r}: expert, points, declarations, play, play-N or declare-N")
     return bot
 
 

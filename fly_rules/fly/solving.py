@@ -20,11 +20,12 @@ from collections.abc import Hashable
 from typing import Any
 
 from fly_rules.actions import Play
-from fly_rules.cards import ALL_CARDS
+from fly_rules.cards import ALL_CARDS, Suit
 from fly_rules.engine import Phase
 from fly_rules.engine.solving import rank_tables
 from fly_rules.fly.deal import ACE_OF_SPADES
 from fly_rules.fly.play import play_card, playable_mask, trick_seats, winning_position
+from fly_rules.fly.scoring import TRICKS_PER_DEAL
 from fly_rules.fly.state import FlyDeal
 
 __all__ = ["FlyKernel"]
@@ -47,6 +48,11 @@ class FlyKernel:
         self.special = (1 << ACE_OF_SPADES | 1 << table.trump_ace) if table.privileged else 0
         self._specials = (ACE_OF_SPADES, table.trump_ace) if table.privileged else ()
         self._places: dict[tuple[int, ...], Any] = {}  # the hands at a trick's start → their relative places
+        rules = table.rules
+        self._trick_value = rules.trick_value
+        self._bonus = rules.ace_bonus_trumps if table.trump == Suit.SPADES else rules.ace_bonus
+        self._scores: dict[tuple[int, ...], tuple[int, ...]] = {}  # records → scores (a few per deal)
+        self._records: dict[tuple[Any, ...], tuple[int, ...]] = {}  # (records, tricks played, bonus due) → key part
 
     def node(self, state: Any) -> Any:
         """The deal itself in the exchange; from the first lead, the bare tuple."""
@@ -75,7 +81,11 @@ class FlyKernel:
     def scores(self, node: Any) -> tuple[int, ...]:
         """Minus each record [FLY-8.1]."""
         if type(node) is tuple:
-            return tuple(-record for record in node[2].records)
+            records = node[2].records
+            scores = self._scores.get(records)
+            if scores is None:
+                scores = self._scores[records] = tuple(-record for record in records)
+            return scores
         return node.scores  # type: ignore[no-any-return]
 
     def children(self, node: Any) -> list[tuple[Any, Any]]:
@@ -150,7 +160,22 @@ class FlyKernel:
         if places is None:
             specials = tuple(self.tables.place_among(card, live) for card in self._specials)
             places = self._places[hands] = (specials, self.tables.relative(hands, live))
-        return (seat, score.records, tuple(map(bool, score.tricks_taken)), score.ace_bonus_due, places)
+        records = self._records.get((score.records, len(score.completed), score.ace_bonus_due))
+        if records is None:
+            records = self._reachable(score)
+        return (seat, records, tuple(map(bool, score.tricks_taken)), score.ace_bonus_due, places)
+
+    def _reachable(self, score: Any) -> tuple[int, ...]:
+        """The records as the key holds them: a record the rest of the deal cannot bring to zero (or past it) is
+        written -1, for its seat's future is then the same from any such record [FLY-8.2] [FLY-9.1] [FLY-9.2]."""
+        reach = (TRICKS_PER_DEAL - len(score.completed)) * self._trick_value
+        holder = score.ace_holder if score.ace_bonus_due else None
+        records = tuple(
+            -1 if record > reach + (self._bonus if seat == holder else 0) else record
+            for seat, record in enumerate(score.records)
+        )
+        self._records[score.records, len(score.completed), score.ace_bonus_due] = records
+        return records
 
     def actions(self, node: Any) -> list[tuple[Any, Any]]:
         """Every legal action with the token of its class: in play, the weakest card of its run."""

@@ -19,7 +19,7 @@ import pytest
 from fly_rules import dreyfus, fly
 from fly_rules.actions import Fold, Stand
 from fly_rules.engine import Phase
-from fly_rules.solve import CONCEPTS, solve
+from fly_rules.solve import CONCEPTS, Search, kernel_of, solve
 from tests.solve.brute import Brute, TooBig, tie_order
 from tests.solve.options import DREYFUS_CHOICES, FLY_CHOICES, dreyfus_rules, fly_rules
 
@@ -139,6 +139,54 @@ def test_solver_equals_brute_force(kind: str) -> None:
         seen_options |= set(deal.rules.non_default_options())
     choices = DREYFUS_CHOICES if kind.startswith("dreyfus") else FLY_CHOICES
     assert set(choices) - {"max_deals"} <= seen_options | {"deck_size"}, set(choices) - seen_options
+
+
+def _same_cards(rules: Any, rng: random.Random) -> tuple[Any, Any] | None:
+    """One position late in the play reached twice by the same actions from the same cards, from records that
+    differ seat by seat (some near zero, some far from it); None if the actions do not fit the second records."""
+    cards = list(rules.deck)
+    rng.shuffle(cards)
+    n = rules.players
+    pieces = {"hands": [cards[5 * s : 5 * s + 5] for s in range(n)], "trump_card": cards[5 * n]}
+    pieces |= {"stock": cards[5 * n + 1 :], "dealer": rng.randrange(n)}
+    near = [1, 2, 3, 4, 5, 6, 7, rules.start_record]
+    deals = [fly.new_deal(rules, **pieces, records=[rng.choice(near) for _ in range(n)]) for _ in range(2)]
+    first, second = deals
+    left = 3 if n <= 4 else 2
+    while not first.is_over:
+        held = max(mask.bit_count() for mask, on in zip(first.hand_masks, first.active, strict=True) if on)
+        if first.phase is Phase.PLAY and held <= left and not first.trick_cards:
+            return None if second.is_over else (first, second)  # a record reached zero only from the second
+        action = rng.choice(first.legal_actions())
+        if action not in second.legal_actions():
+            return None
+        first, second = first.apply(action), second.apply(action)
+        if second.is_over:
+            return None
+    return None
+
+
+def test_a_table_filled_from_other_records_stays_exact() -> None:
+    """The key writes a record the rest of the deal cannot bring to zero as -1 (its seat's future is the same from
+    any such record) [FLY-8.2] [FLY-9.1] [FLY-9.2]: a table filled on one position serves the same cards from other
+    records, and the values still equal a brute-force search's."""
+    rng = random.Random("solver records")
+    compared = 0
+    for _ in range(600):
+        pair = _same_cards(fly_rules(rng), rng)
+        if pair is None:
+            continue
+        first, second = pair
+        search = Search(kernel_of(first))
+        search.maxn(search.kernel.node(first))
+        try:
+            (final, _), _ = Brute(15_000).maxn_children(second)
+        except TooBig:
+            continue
+        filled = len(search.table)
+        assert search.maxn(search.kernel.node(second)) == final, (first, second)
+        compared += filled > 0
+    assert compared >= 200
 
 
 def test_following_best_realises_the_values() -> None:
