@@ -24,32 +24,14 @@ from _command import command_line
 from fly_rules import fly
 from fly_rules.bots import ExpertBot
 from fly_rules.bots.paired import seat_under_test
-from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
 
 
 def _kept(bot: ExpertBot, view: Any, rng: random.Random, guided: bool) -> tuple[list[int], int]:
     """The misses of the guesses the expert would keep at ``view``, and how many it drew."""
-    hints = bot.hints
     count = bot.samples if view.phase is Phase.PLAY else bot.declaration_samples
-    guesser = hints.guesser(bot.model) if guided else None
-    infer = guided and view.phase is Phase.PLAY
-    forbidden = None
-    misses: list[int] = []
-    drawn = 0
-    for _ in range(count * hints.draws):
-        drawn += 1
-        sample = sample_deal(view, bot.rules, rng, records=view.records, tries=1, forbidden=forbidden, guesser=guesser)
-        if sample is None:
-            continue
-        if infer and forbidden is None:
-            forbidden = hints.inferred(view, sample, bot.model)
-        modelled = hints.modelled(view, sample, bot.model)
-        if modelled is not None:
-            misses.append(modelled[1])
-            if misses.count(0) == count:
-                break
-    return sorted(misses)[:count], drawn
+    kept, drawn = bot.kept_guesses(view, rng, count, guided=guided)
+    return [misses for misses, _ in kept], drawn
 
 
 def main(argv: list[str] | None = None) -> None:

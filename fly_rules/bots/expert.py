@@ -259,19 +259,28 @@ class ExpertBot:
         return self.hints.candidates(state.view(state.to_move), legal_actions)  # type: ignore[no-any-return]
 
     def _modelled_worlds(self, view: Any, rng: random.Random, count: int) -> list[Any]:
-        """``count`` guessed deals that look most as if the other seats had played like the model: of up to
-        ``hints.draws`` guesses per deal wanted (drawn with the hints' ``guesser`` and without what their
-        ``inferred`` rules out, until ``count`` in a row find no deal), those where the model would have made the
-        fewest of the others' moves otherwise (in the order drawn among equals), each as the model would have
-        declared."""
+        """The deals of :meth:`kept_guesses`."""
+        return [deal for _, deal in self.kept_guesses(view, rng, count)[0]]
+
+    def kept_guesses(
+        self, view: Any, rng: random.Random, count: int, *, guided: bool = True
+    ) -> tuple[list[tuple[int, Any]], int]:
+        """The ``count`` guessed deals the bot keeps at ``view`` against its model, each with its misses (the others'
+        moves the model would have made otherwise), and how many guesses it drew for them.
+
+        Of up to ``hints.draws`` guesses per deal wanted (drawn with the hints' ``guesser`` and without what their
+        ``inferred`` rules out, until ``count`` in a row find no deal; ``guided=False``: the game's own guess only),
+        it keeps those with the fewest misses (in the order drawn among equals), each as the model would have
+        declared; it stops drawing once ``count`` have none."""
         found: list[tuple[int, int, Any]] = []
-        agreeing = 0
+        agreeing = drawn = 0
         records = getattr(view, "records", None)
-        guesser = self.hints.guesser(self.model) if hasattr(self.hints, "guesser") else None
-        infer = getattr(self.hints, "inferred", None) if view.phase is Phase.PLAY else None
+        guesser = self.hints.guesser(self.model) if guided and hasattr(self.hints, "guesser") else None
+        infer = getattr(self.hints, "inferred", None) if guided and view.phase is Phase.PLAY else None
         forbidden = None
         failed = 0  # guesses in a row that found no deal
         for _ in range(count * self.hints.draws):
+            drawn += 1
             sample = sample_deal(view, self.rules, rng, records=records, tries=1, forbidden=forbidden, guesser=guesser)
             if sample is None:
                 failed += 1
@@ -290,7 +299,7 @@ class ExpertBot:
             if agreeing == count:
                 break
         found.sort(key=lambda entry: entry[:2])
-        return [deal for _, _, deal in found[:count]]
+        return [(misses, deal) for misses, _, deal in found[:count]], drawn
 
     def _named_default(self, view: Any, legal_actions: Sequence[Any]) -> Any:
         """The declaration the game's hints name as the one to keep (``default_declaration``), or None."""

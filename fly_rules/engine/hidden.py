@@ -90,12 +90,17 @@ class Guess:
         """Deal ``need[seat]`` cards of ``pool`` to each seat, none that it cannot hold."""
         hands: dict[int, int] = {}
         for seat in sorted(need, key=lambda s: -self.forbidden[s].bit_count()):
-            chosen = self.pick(pool & ~self.forbidden[seat], need[seat], rng)
+            chosen = self.pick_hand(seat, pool & ~self.forbidden[seat], need[seat], rng)
             if chosen is None:
                 return None
             hands[seat] = chosen
             pool &= ~chosen
         return hands
+
+    def pick_hand(self, seat: int, allowed: int, count: int, rng: random.Random) -> int | None:
+        """``count`` of the cards ``allowed`` for ``seat``'s hidden hand, as a mask (a guess that knows more of how
+        a seat chose its cards draws them otherwise); None if there are fewer."""
+        return self.pick(allowed, count, rng)
 
     @staticmethod
     def pick(cards: int, count: int, rng: random.Random) -> int | None:

@@ -298,21 +298,12 @@ class ThumbGuess(FlyGuess):
         """The cards ``seat`` gave in its exchanges: weak ones if it exchanged like the rule of thumb."""
         return super().discards(seat, pool & self.weak if seat in self.gives_weak else pool, own, rng)
 
-    def hidden_hands(self, pool: int, need: dict[int, int], rng: random.Random) -> dict[int, int] | None:
-        """Deal ``need[seat]`` cards of ``pool`` to each seat, none that it cannot hold, and to a seat that kept
-        only good cards no more weak ones than it received."""
-        hands: dict[int, int] = {}
-        for seat in sorted(need, key=lambda s: -self.forbidden[s].bit_count()):
-            allowed = pool & ~self.forbidden[seat]
-            if seat in self.weak_held:
-                chosen = self._pick_kept_good(seat, allowed, need[seat], rng)
-            else:
-                chosen = self.pick(allowed, need[seat], rng)
-            if chosen is None:
-                return None
-            hands[seat] = chosen
-            pool &= ~chosen
-        return hands
+    def pick_hand(self, seat: int, allowed: int, count: int, rng: random.Random) -> int | None:
+        """``count`` of the cards ``allowed`` for ``seat``; to a seat that kept only good cards no more weak ones
+        than it received."""
+        if seat in self.weak_held:
+            return self._pick_kept_good(seat, allowed, count, rng)
+        return self.pick(allowed, count, rng)
 
     def _pick_kept_good(self, seat: int, cards: int, count: int, rng: random.Random) -> int | None:
         """``count`` of ``cards`` for ``seat``, which kept only good cards: with at most as many weak ones as it
