@@ -10,8 +10,9 @@ live)`` and a card is played by :func:`~fly_rules.fly.play.play_card`, which sco
 Two plays are one class when the cards touch in the hand (no live card between them, FLY-1.4): they win the
 same tricks. The A♠ and, while the privilege applies, the ace of trumps are never folded into a run, because
 FLY-7.2 and FLY-7.3 name those very cards. A position at the start of a trick is stored under the places its
-hands hold among the live cards of each suit, the records, who has taken a trick (the remise, FLY-8.4), whether
-the A♠ bonus is still due (FLY-8.3) and where the special cards lie: everything its future depends on.
+hands hold among the live cards of each suit, the records (each one the rest of the deal cannot bring to zero
+written as -1, FLY-9.1, FLY-9.2), who has taken a trick (the remise, FLY-8.4), whether the A♠ bonus is still due
+(FLY-8.3) and where the special cards lie: everything its future depends on.
 """
 
 from __future__ import annotations
