@@ -225,7 +225,7 @@ class ExpertBot:
         count = self.samples if playing else self.declaration_samples
         choices = None if playing else self._choices
         totals = dict.fromkeys(candidates, 0.0)
-        for deal in self._modelled_worlds(view, rng, count):
+        for _, deal in self.kept_guesses(view, rng, count)[0]:
             if self._worlds and self.seconds is not None and time.process_time() - started > self.seconds:
                 break
             respond = Respond(view.seat, self.model, choices, self._left, self._worth(view.seat))
@@ -257,10 +257,6 @@ class ExpertBot:
                 return [self.model.choose(state.view(state.to_move), legal_actions, random.Random(0))]
             return list(legal_actions)
         return self.hints.candidates(state.view(state.to_move), legal_actions)  # type: ignore[no-any-return]
-
-    def _modelled_worlds(self, view: Any, rng: random.Random, count: int) -> list[Any]:
-        """The deals of :meth:`kept_guesses`."""
-        return [deal for _, deal in self.kept_guesses(view, rng, count)[0]]
 
     def kept_guesses(
         self, view: Any, rng: random.Random, count: int, *, guided: bool = True

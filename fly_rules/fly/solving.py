@@ -161,9 +161,10 @@ class FlyKernel:
         if places is None:
             specials = tuple(self.tables.place_among(card, live) for card in self._specials)
             places = self._places[hands] = (specials, self.tables.relative(hands, live))
-        records = self._records.get((score.records, len(score.completed), score.ace_bonus_due))
+        found = (score.records, len(score.completed), score.ace_bonus_due)
+        records = self._records.get(found)
         if records is None:
-            records = self._reachable(score)
+            records = self._records[found] = self._reachable(score)
         return (seat, records, tuple(map(bool, score.tricks_taken)), score.ace_bonus_due, places)
 
     def _reachable(self, score: Any) -> tuple[int, ...]:
@@ -171,12 +172,10 @@ class FlyKernel:
         written -1, for its seat's future is then the same from any such record [FLY-8.2] [FLY-9.1] [FLY-9.2]."""
         reach = (TRICKS_PER_DEAL - len(score.completed)) * self._trick_value
         holder = score.ace_holder if score.ace_bonus_due else None
-        records = tuple(
+        return tuple(
             -1 if record > reach + (self._bonus if seat == holder else 0) else record
             for seat, record in enumerate(score.records)
         )
-        self._records[score.records, len(score.completed), score.ace_bonus_due] = records
-        return records
 
     def actions(self, node: Any) -> list[tuple[Any, Any]]:
         """Every legal action with the token of its class: in play, the weakest card of its run."""

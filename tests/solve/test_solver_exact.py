@@ -156,12 +156,12 @@ def _same_cards(rules: Any, rng: random.Random) -> tuple[Any, Any] | None:
     while not first.is_over:
         held = max(mask.bit_count() for mask, on in zip(first.hand_masks, first.active, strict=True) if on)
         if first.phase is Phase.PLAY and held <= left and not first.trick_cards:
-            return None if second.is_over else (first, second)  # a record reached zero only from the second
+            return first, second
         action = rng.choice(first.legal_actions())
         if action not in second.legal_actions():
             return None
         first, second = first.apply(action), second.apply(action)
-        if second.is_over:
+        if second.is_over:  # a record reached zero only from the second records
             return None
     return None
 
