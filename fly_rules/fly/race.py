@@ -104,34 +104,37 @@ class Race:
 
     @functools.lru_cache(maxsize=1 << 16)  # noqa: B019 (one race per rules, kept by race_of)
     def _chances(self, records: tuple[int, ...]) -> tuple[float, ...]:
-        """Every seat's chance, as shares of the chance that someone wins within the horizon (large tables of
-        rule-of-thumb players drift upwards, and a little of it lies beyond)."""
+        """Every seat's chance of reaching zero first (sharing a deal's win equally), as shares of the chance that
+        someone wins within the horizon (large tables of rule-of-thumb players drift upwards, and a little of it
+        lies beyond)."""
         zeros = [s for s, record in enumerate(records) if record <= 0]
         if zeros:
             return tuple(1.0 / len(zeros) if s in zeros else 0.0 for s in range(len(records)))
-        raw = [self._first(records, seat) for seat in range(len(records))]
+        rows = [self._alive[record] for record in records]
+        raw = [0.0] * len(records)
+        for deal in range(1, HORIZON + 1):
+            before = [row[deal - 1] for row in rows]
+            if math.prod(before) < 1e-12:
+                break  # someone has won by now
+            stay = [row[deal] for row in rows]
+            done = [was - still for was, still in zip(before, stay, strict=True)]
+            # A seat that finishes in this deal shares the win with the k others that finish in it too, none before:
+            # 1/(k+1) times the coefficient of x^k in the product of (stay + done x) over the others, which is that
+            # product's integral over [0, 1], taken exactly by the quadrature.
+            factors = [[still + gone * x for still, gone in zip(stay, done, strict=True)] for x in _NODES]
+            products = [math.prod(row) for row in factors]
+            for seat, finishing in enumerate(done):
+                if finishing > 0:
+                    shared = sum(w * p / row[seat] for w, p, row in zip(_WEIGHTS, products, factors, strict=True))
+                    raw[seat] += finishing * shared
         total = sum(raw)
         return tuple(chance / total for chance in raw)
 
-    def _first(self, records: tuple[int, ...], seat: int) -> float:
-        """The chance that ``seat`` reaches zero first (sharing a deal's win equally) within the horizon."""
-        mine = self._alive[records[seat]]
-        others = [self._alive[record] for s, record in enumerate(records) if s != seat]
-        total = 0.0
-        for deal in range(1, HORIZON + 1):
-            if math.prod(other[deal - 1] for other in others) * mine[deal - 1] < 1e-12:
-                break  # someone has won by now
-            finishing = mine[deal - 1] - mine[deal]
-            if finishing <= 0:
-                continue
-            # How many others finish in the same deal, none before: the product of (stay + done x).
-            shares = [1.0]
-            for other in others:
-                stay = other[deal]
-                done = other[deal - 1] - stay
-                shares = [stay * a + done * b for a, b in zip([*shares, 0.0], [0.0, *shares], strict=True)]
-            total += finishing * sum(share / (k + 1) for k, share in enumerate(shares))
-        return total
+
+# Gauss-Legendre quadrature on [0, 1] with four points: exact for polynomials of degree up to seven, and the
+# product over the other seats has degree at most six (seven players).
+_NODES = tuple((1 - x) / 2 for x in (-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526))
+_WEIGHTS = tuple(w / 2 for w in (0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538))
 
 
 def race_of(rules: FlyRules) -> Race | None:

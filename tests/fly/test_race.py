@@ -125,3 +125,35 @@ def test_every_table_size_has_its_race() -> None:
     for players, record in itertools.product((3, 7), (5, 25)):
         race = Race(record_changes(fly.FlyRules(players=players), deals=150), 25)
         assert race.chance((record,) * players, 0) == pytest.approx(1 / players, rel=0.01)
+
+
+def _first_by_expansion(race: Race, records: tuple[int, ...], seat: int) -> float:
+    """The chance that ``seat`` reaches zero first, sharing a deal's win equally: the number of others that finish
+    in the same deal counted by multiplying out the product of (stay + done x) over them, term by term."""
+    mine = race._alive[records[seat]]
+    others = [race._alive[record] for s, record in enumerate(records) if s != seat]
+    total = 0.0
+    for deal in range(1, len(mine)):
+        shares = [1.0]
+        for other in others:
+            stay, done = other[deal], other[deal - 1] - other[deal]
+            shares = [stay * a + done * b for a, b in zip([*shares, 0.0], [0.0, *shares], strict=True)]
+        total += (mine[deal - 1] - mine[deal]) * sum(share / (k + 1) for k, share in enumerate(shares))
+    return total
+
+
+@pytest.mark.parametrize("players", [3, 7])
+def test_the_shared_wins_are_counted_exactly(players: int) -> None:
+    """FLY-9.1: a seat's chance is its share of the wins, seats finishing in the same deal sharing equally; the
+    quadrature the race takes it by equals multiplying out the ways the other seats finish, to rounding, for three
+    and for seven players (the highest degree the quadrature must be exact for), most of all where several seats
+    may well finish in one deal (records of 1 and 2)."""
+    race = race_of(fly.FlyRules(players=players))
+    assert race is not None
+    rng = random.Random(players)
+    for _ in range(5):
+        records = tuple(rng.choice([1, 2, 3, rng.randint(4, 30)]) for _ in range(players))
+        raw = [_first_by_expansion(race, records, seat) for seat in range(players)]
+        expected = [chance / sum(raw) for chance in raw]
+        assert race.chance(records, 0) == pytest.approx(expected[0], abs=1e-12)
+        assert [race.chance(records, seat) for seat in range(players)] == pytest.approx(expected, abs=1e-12)
