@@ -53,7 +53,7 @@ class FlyKernel:
         self._trick_value = rules.trick_value
         self._bonus = rules.ace_bonus_trumps if table.trump == Suit.SPADES else rules.ace_bonus
         self._scores: dict[tuple[int, ...], tuple[int, ...]] = {}  # records → scores (a few per deal)
-        self._records: dict[tuple[Any, ...], tuple[int, ...]] = {}  # (records, tricks played, bonus due) → key part
+        self._records: dict[tuple[Any, ...], tuple[int, ...]] = {}  # (records, tricks played, bonus due to) → key part
 
     def node(self, state: Any) -> Any:
         """The deal itself in the exchange; from the first lead, the bare tuple."""
@@ -63,15 +63,18 @@ class FlyKernel:
 
     @staticmethod
     def _play_node(deal: FlyDeal) -> tuple[Any, ...]:
+        """The bare tuple; a folded seat's hand is left out (empty), so that the hands alone tell the active seats
+        and the live cards: a fold keeps the hand in the deal [FLY-5.1], and the stand and fold of one declaration
+        would otherwise meet as one set of hands."""
         active = deal.exchanges.active
+        hands = tuple(hand if active[seat] else 0 for seat, hand in enumerate(deal.hand_masks))
         live = 0
-        for seat, hand in enumerate(deal.hand_masks):
-            if active[seat]:
-                live |= hand
+        for hand in hands:
+            live |= hand
         for card in deal.trick_cards:
             live |= 1 << card
         mover = deal.to_move if deal.phase is _PLAY else None
-        return (mover, deal.hand_masks, deal.score, deal.trick_cards, live, active)
+        return (mover, hands, deal.score, deal.trick_cards, live, active)
 
     def mover(self, node: Any) -> int | None:
         """The seat to move."""
@@ -161,11 +164,14 @@ class FlyKernel:
         if places is None:
             specials = tuple(self.tables.place_among(card, live) for card in self._specials)
             places = self._places[hands] = (specials, self.tables.relative(hands, live))
-        found = (score.records, len(score.completed), score.ace_bonus_due)
+        # the seat the A♠ bonus is still due to: the A♠ may be gone from the hands, and from the exchange on the
+        # holder differs from branch to branch
+        due = score.ace_holder if score.ace_bonus_due else None
+        found = (score.records, len(score.completed), due)
         records = self._records.get(found)
         if records is None:
             records = self._records[found] = self._reachable(score)
-        return (seat, records, tuple(map(bool, score.tricks_taken)), score.ace_bonus_due, places)
+        return (seat, records, tuple(map(bool, score.tricks_taken)), due, places)
 
     def _reachable(self, score: Any) -> tuple[int, ...]:
         """The records as the key holds them: a record the rest of the deal cannot bring to zero (or past it) is
