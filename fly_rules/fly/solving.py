@@ -4,20 +4,25 @@
 :mod:`fly_rules.solve` walks a deal through this kernel (see :class:`fly_rules.engine.solving.SearchKernel`).
 In the exchange a node is the :class:`~fly_rules.fly.FlyDeal` itself and its children come from its
 ``legal_actions`` and ``apply``; from the first lead a node is a bare tuple ``(seat, hands, score, trick,
-live)`` and a card is played by :func:`~fly_rules.fly.play.play_card`, which scores a trick it completes with
-:func:`~fly_rules.fly.scoring.take_trick`: the search never scores anything itself.
+live, active)`` (a folded seat's hand empty) and a card is played by :func:`~fly_rules.fly.play.play_card`, which
+scores a trick it completes with :func:`~fly_rules.fly.scoring.take_trick`: the search never scores anything
+itself.
 
 Two plays are one class when the cards touch in the hand (no live card between them, FLY-1.4): they win the
 same tricks. The A♠ and, while the privilege applies, the ace of trumps are never folded into a run, because
 FLY-7.2 and FLY-7.3 name those very cards. A position at the start of a trick is stored under the places its
 hands hold among the live cards of each suit, the records (each one the rest of the deal cannot bring to zero
 written as -1, FLY-9.1, FLY-9.2), who has taken a trick (the remise, FLY-8.4), whether the A♠ bonus is still due
-(FLY-8.3) and where the special cards lie: everything its future depends on.
+(FLY-8.3) and to whom, and where the special cards lie: everything its future depends on.
+
+Once no record can reach zero any more, a seat's final score depends only on how many tricks it takes from
+there, and rises with them: :meth:`FlyKernel.maxn_below` then searches trick counts alone, stored under the seat
+to lead and the places only, whatever the records, and turns them into scores through ``take_trick``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from fly_rules.actions import Play
@@ -26,13 +31,15 @@ from fly_rules.engine import Phase
 from fly_rules.engine.solving import rank_tables
 from fly_rules.fly.deal import ACE_OF_SPADES
 from fly_rules.fly.play import play_card, playable_mask, trick_seats, winning_position
-from fly_rules.fly.scoring import TRICKS_PER_DEAL
+from fly_rules.fly.scoring import TRICKS_PER_DEAL, take_trick
 from fly_rules.fly.state import FlyDeal
 
 __all__ = ["FlyKernel"]
 
 _PLAYS = tuple(Play(card) for card in ALL_CARDS)
 _PLAY = Phase.PLAY
+_BITS = 3  # bits a seat in packed trick counts: five tricks at most
+_MASK = (1 << _BITS) - 1
 
 
 class FlyKernel:
@@ -54,6 +61,9 @@ class FlyKernel:
         self._bonus = rules.ace_bonus_trumps if table.trump == Suit.SPADES else rules.ace_bonus
         self._scores: dict[tuple[int, ...], tuple[int, ...]] = {}  # records → scores (a few per deal)
         self._records: dict[tuple[Any, ...], tuple[int, ...]] = {}  # (records, tricks played, bonus due to) → key part
+        self._counted: dict[tuple[Any, ...], bool] = {}  # (active, records, tricks played, bonus due to) → regime
+        self._finals: dict[tuple[Any, ...], tuple[int, ...]] = {}  # (score state, counts) → final scores
+        self._turns: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}  # next in play → seats per leader
 
     def node(self, state: Any) -> Any:
         """The deal itself in the exchange; from the first lead, the bare tuple."""
@@ -160,10 +170,7 @@ class FlyKernel:
         seat, hands, score, trick, live, _ = node
         if trick or seat is None:
             return None
-        places = self._places.get(hands)  # at a trick's start the hands alone give the live cards
-        if places is None:
-            specials = tuple(self.tables.place_among(card, live) for card in self._specials)
-            places = self._places[hands] = (specials, self.tables.relative(hands, live))
+        places = self._places_of(hands, live)
         # the seat the A♠ bonus is still due to: the A♠ may be gone from the hands, and from the exchange on the
         # holder differs from branch to branch
         due = score.ace_holder if score.ace_bonus_due else None
@@ -172,6 +179,143 @@ class FlyKernel:
         if records is None:
             records = self._records[found] = self._reachable(score)
         return (seat, records, tuple(map(bool, score.tricks_taken)), due, places)
+
+    # --- max^n by trick counts ----------------------------------------------------------------------
+
+    def maxn_below(self, search: Any) -> Callable[[Any], tuple[int, ...] | None]:
+        """The max^n search of a trick's start where no record can reach zero any more (see :meth:`_counts_only`),
+        for :class:`fly_rules.solve.Search`: there each seat's final score rises with the tricks it takes from
+        here and with nothing else, so every seat to move picks what gives it most tricks, the first in tie
+        order among equals, and the search need only count tricks [FLY-8.2] [FLY-8.4] [FLY-9.1] [FLY-9.2].
+
+        It stores per seat to lead and places (specials and relative hands, as :meth:`key`) the tricks each
+        seat takes from there, whatever the records; a count becomes scores through
+        :func:`~fly_rules.fly.scoring.take_trick` (:meth:`_final_scores`). Cards are played by
+        :func:`~fly_rules.fly.play.playable_mask` and tricks won by
+        :func:`~fly_rules.fly.play.winning_position`, with no score in between. Positions are counted as the
+        generic search counts them, but for the last trick, one position: one card each, every play is forced.
+        """
+        stored, visits, over = search.table, search.visits, search.limit_reached
+        limit = 1 << 62 if search.limit is None else search.limit
+        table, special = self.table, self.special
+        representatives, places_of = self.tables.representatives, self._places_of
+        get = stored.get
+        players = table.rules.players
+        ones = tuple(1 << _BITS * seat for seat in range(players))  # one trick for a seat, in packed counts
+        shifts = tuple(_BITS * seat for seat in range(players))
+
+        def lead(seat: int, hands: tuple[int, ...], live: int, turns: tuple[tuple[int, ...], ...]) -> int:
+            """The tricks each seat takes from this trick's start on, packed (:data:`_BITS` bits a seat)."""
+            visits[0] += 1
+            if visits[0] > limit:
+                raise over()
+            seats = turns[seat]
+            if live.bit_count() == len(seats):  # one card each: every play forced (playable_mask is never empty)
+                return ones[seats[winning_position(table, tuple(hands[s].bit_length() - 1 for s in seats))]]
+            key = (seat, places_of(hands, live))
+            found: int | None = get(key)
+            if found is not None:
+                return found
+            shift, top, best = shifts[seat], -1, 0
+            for card in representatives(playable_mask(table, hands[seat], ()), live, special):
+                value = follow(turns, seats, 1, hands, live, (card,), 1 << card)
+                if value >> shift & _MASK > top:
+                    top, best = value >> shift & _MASK, value
+            stored[key] = best
+            return best
+
+        def follow(
+            turns: tuple[tuple[int, ...], ...],
+            seats: tuple[int, ...],
+            at: int,
+            hands: tuple[int, ...],
+            live: int,
+            trick: tuple[int, ...],
+            played: int,
+        ) -> int:
+            """The same in the middle of a trick: ``seats[at]`` to play; the hands are those of the trick's start
+            (each seat plays once to it), ``played`` the mask of ``trick``."""
+            visits[0] += 1
+            if visits[0] > limit:
+                raise over()
+            seat = seats[at]
+            shift, top, best = shifts[seat], -1, 0
+            cards = representatives(playable_mask(table, hands[seat], trick), live, special)
+            at += 1
+            if at < len(seats):
+                for card in cards:
+                    value = follow(turns, seats, at, hands, live, (*trick, card), played | 1 << card)
+                    if value >> shift & _MASK > top:
+                        top, best = value >> shift & _MASK, value
+                return best
+            for card in cards:  # the trick is complete: its cards are dead
+                full = (*trick, card)
+                taker = seats[winning_position(table, full)]
+                keep = ~(played | 1 << card)
+                value = lead(taker, tuple([hand & keep for hand in hands]), live & keep, turns) + ones[taker]
+                if value >> shift & _MASK > top:
+                    top, best = value >> shift & _MASK, value
+            return best
+
+        def below(node: Any) -> tuple[int, ...] | None:
+            if type(node) is not tuple:
+                return None
+            seat, hands, score, _, live, active = node
+            if not self._counts_only(score, active):
+                return None
+            visits[0] -= 1  # the generic search counted this node already
+            packed = lead(seat, hands, live, self._turns_of(score))
+            return self._final_scores(score, active, tuple(packed >> shift & _MASK for shift in shifts))
+
+        return below
+
+    def _counts_only(self, score: Any, active: tuple[bool, ...]) -> bool:
+        """Whether, at a trick's start, every active seat's record is out of reach of zero for the rest of the deal
+        (:meth:`_reachable`): then no record reaches zero or overshoots, the deal is played out, and each seat's
+        final score rises strictly with the tricks it takes from here, and depends on nothing else the play does
+        [FLY-8.2] [FLY-8.3] [FLY-8.4] [FLY-9.1] [FLY-9.2]."""
+        due = score.ace_holder if score.ace_bonus_due else None
+        found = (active, score.records, len(score.completed), due)
+        regime = self._counted.get(found)
+        if regime is None:
+            regime = self._counted[found] = all(
+                record == -1 for record, on in zip(self._reachable(score), active, strict=True) if on
+            )
+        return regime
+
+    def _final_scores(self, score: Any, active: tuple[bool, ...], counts: tuple[int, ...]) -> tuple[int, ...]:
+        """The scores at the end of the deal when each seat takes ``counts[seat]`` more tricks from ``score`` (a
+        trick's start where :meth:`_counts_only` holds), by :func:`~fly_rules.fly.scoring.take_trick`: there the
+        order of the tricks changes no record, and which cards they hold changes nothing [FLY-8.2] [FLY-8.4]."""
+        found = (active, score.records, score.tricks_taken, score.ace_holder, score.ace_bonus_due, counts)
+        scores = self._finals.get(found)
+        if scores is None:
+            for seat, count in enumerate(counts):
+                for _ in range(count):
+                    score = take_trick(self.table, score, active, seat, ())
+            assert score.over  # the counts make up the deal's tricks
+            assert not score.winners  # out of reach: nobody at zero
+            scores = self._finals[found] = tuple(-record for record in score.records)
+        return scores
+
+    def _turns_of(self, score: Any) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the seats of a trick it leads, in play order (empty for a seat out of the deal) [FLY-6.2]."""
+        following = score.next_in_play
+        turns = self._turns.get(following)
+        if turns is None:
+            turns = self._turns[following] = tuple(
+                trick_seats(score._replace(leader=seat), score.in_play) for seat in range(len(following))
+            )
+        return turns
+
+    def _places_of(self, hands: tuple[int, ...], live: int) -> Any:
+        """The special cards' places and the relative hands at a trick's start (the hands alone give the live
+        cards there)."""
+        places = self._places.get(hands)
+        if places is None:
+            specials = tuple(self.tables.place_among(card, live) for card in self._specials)
+            places = self._places[hands] = (specials, self.tables.relative(hands, live))
+        return places
 
     def _reachable(self, score: Any) -> tuple[int, ...]:
         """The records as the key holds them: a record the rest of the deal cannot bring to zero (or past it) is
