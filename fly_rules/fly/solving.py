@@ -23,7 +23,7 @@ to lead and the places only, whatever the records, and turns them into scores th
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, NamedTuple
 
 from fly_rules.actions import Play
 from fly_rules.cards import ALL_CARDS, Suit
@@ -40,6 +40,24 @@ _PLAYS = tuple(Play(card) for card in ALL_CARDS)
 _PLAY = Phase.PLAY
 _BITS = 3  # bits a seat in packed trick counts: five tricks at most
 _MASK = (1 << _BITS) - 1
+
+
+class _Counting(NamedTuple):
+    """What every search by trick counts of one :class:`fly_rules.solve.Search` shares."""
+
+    stored: dict[Hashable, Any]
+    """The search's table."""
+    visits: list[int]
+    """The search's count of positions."""
+    limit: int
+    """The most positions to visit."""
+    over: Callable[[], Exception]
+    """The error past the limit."""
+    won: dict[tuple[int, ...], int]
+    """A trick's cards → the place of its winning card (:func:`~fly_rules.fly.play.winning_position`), counted
+    from the trick's end (negative, so never 0)."""
+    ones: tuple[int, ...]
+    """Per seat, one trick taken, packed."""
 
 
 class FlyKernel:
@@ -195,67 +213,16 @@ class FlyKernel:
         :func:`~fly_rules.fly.play.winning_position`, with no score in between. Positions are counted as the
         generic search counts them, but for the last trick, one position: one card each, every play is forced.
         """
-        stored, visits, over = search.table, search.visits, search.limit_reached
-        limit = 1 << 62 if search.limit is None else search.limit
-        table, special = self.table, self.special
-        representatives, places_of = self.tables.representatives, self._places_of
-        get = stored.get
-        players = table.rules.players
-        ones = tuple(1 << _BITS * seat for seat in range(players))  # one trick for a seat, in packed counts
+        players = self.table.rules.players
+        shared = _Counting(
+            search.table,
+            search.visits,
+            1 << 62 if search.limit is None else search.limit,
+            search.limit_reached,
+            {},
+            tuple(1 << _BITS * seat for seat in range(players)),
+        )
         shifts = tuple(_BITS * seat for seat in range(players))
-
-        def lead(seat: int, hands: tuple[int, ...], live: int, turns: tuple[tuple[int, ...], ...]) -> int:
-            """The tricks each seat takes from this trick's start on, packed (:data:`_BITS` bits a seat)."""
-            visits[0] += 1
-            if visits[0] > limit:
-                raise over()
-            seats = turns[seat]
-            if live.bit_count() == len(seats):  # one card each: every play forced (playable_mask is never empty)
-                return ones[seats[winning_position(table, tuple(hands[s].bit_length() - 1 for s in seats))]]
-            key = (seat, places_of(hands, live))
-            found: int | None = get(key)
-            if found is not None:
-                return found
-            shift, top, best = shifts[seat], -1, 0
-            for card in representatives(playable_mask(table, hands[seat], ()), live, special):
-                value = follow(turns, seats, 1, hands, live, (card,), 1 << card)
-                if value >> shift & _MASK > top:
-                    top, best = value >> shift & _MASK, value
-            stored[key] = best
-            return best
-
-        def follow(
-            turns: tuple[tuple[int, ...], ...],
-            seats: tuple[int, ...],
-            at: int,
-            hands: tuple[int, ...],
-            live: int,
-            trick: tuple[int, ...],
-            played: int,
-        ) -> int:
-            """The same in the middle of a trick: ``seats[at]`` to play; the hands are those of the trick's start
-            (each seat plays once to it), ``played`` the mask of ``trick``."""
-            visits[0] += 1
-            if visits[0] > limit:
-                raise over()
-            seat = seats[at]
-            shift, top, best = shifts[seat], -1, 0
-            cards = representatives(playable_mask(table, hands[seat], trick), live, special)
-            at += 1
-            if at < len(seats):
-                for card in cards:
-                    value = follow(turns, seats, at, hands, live, (*trick, card), played | 1 << card)
-                    if value >> shift & _MASK > top:
-                        top, best = value >> shift & _MASK, value
-                return best
-            for card in cards:  # the trick is complete: its cards are dead
-                full = (*trick, card)
-                taker = seats[winning_position(table, full)]
-                keep = ~(played | 1 << card)
-                value = lead(taker, tuple([hand & keep for hand in hands]), live & keep, turns) + ones[taker]
-                if value >> shift & _MASK > top:
-                    top, best = value >> shift & _MASK, value
-            return best
 
         def below(node: Any) -> tuple[int, ...] | None:
             if type(node) is not tuple:
@@ -263,11 +230,103 @@ class FlyKernel:
             seat, hands, score, _, live, active = node
             if not self._counts_only(score, active):
                 return None
-            visits[0] -= 1  # the generic search counted this node already
-            packed = lead(seat, hands, live, self._turns_of(score))
+            shared.visits[0] -= 1  # the generic search counted this node already
+            packed = self._count_search(shared, hands, self._turns_of(score))(seat, live)
             return self._final_scores(score, active, tuple(packed >> shift & _MASK for shift in shifts))
 
         return below
+
+    def _count_search(
+        self, shared: _Counting, hands: tuple[int, ...], turns: tuple[tuple[int, ...], ...]
+    ) -> Callable[[int, int], int]:
+        """The search by trick counts below a trick's start whose hands are ``hands`` (see :meth:`maxn_below`): from
+        there a seat's hand is its hand there among the live cards, so the live cards alone tell a position. It
+        returns the tricks each seat takes from a trick's start (seat to lead, live cards) on, packed
+        (:data:`_BITS` bits a seat)."""
+        stored, visits, limit, over, won, ones = shared
+        get, table = stored.get, self.table
+        place, last, run, win = self._count_parts(shared, hands, turns)
+        places: dict[int, Any] = {}  # live cards → the places (:meth:`_places_of`)
+        lasts: dict[tuple[int, int], int] = {}  # (leader, live cards) of the last trick → its taker, packed
+
+        def lead(seat: int, live: int) -> int:
+            visits[0] += 1
+            if visits[0] > limit:
+                raise over()
+            seats = turns[seat]
+            if live.bit_count() == len(seats):
+                return lasts.get((seat, live)) or last(lasts, seat, live)
+            key = (seat, places.get(live) or place(places, live))
+            found: int | None = get(key)
+            if found is not None:
+                return found
+            shift, top, best = _BITS * seat, -1, 0
+            runs: dict[int, list[int]] = {}  # the classes of this trick's legal cards
+            for card in run(runs, playable_mask(table, hands[seat] & live, ()), live):
+                value = follow(seats, 1, live, (card,), 1 << card, runs)
+                if value >> shift & _MASK > top:
+                    top, best = value >> shift & _MASK, value
+            stored[key] = best
+            return best
+
+        def follow(seats: tuple[int, ...], at: int, live: int, trick: tuple[int, ...], played: int, runs: Any) -> int:
+            # the same in the middle of a trick, seats[at] to play: live as at the trick's start (each seat plays
+            # once to it), played the mask of trick
+            size = len(seats)
+            while True:  # a seat with one class of plays plays it here (a position all the same)
+                visits[0] += 1
+                if visits[0] > limit:
+                    raise over()
+                seat = seats[at]
+                allowed = playable_mask(table, hands[seat] & live, trick)
+                cards = runs.get(allowed) or run(runs, allowed, live)
+                at += 1
+                if len(cards) > 1 or at == size:
+                    break
+                trick, played = (*trick, cards[0]), played | 1 << cards[0]
+            shift, top, best = _BITS * seat, -1, 0
+            if at < size:
+                for card in cards:
+                    value = follow(seats, at, live, (*trick, card), played | 1 << card, runs)
+                    if value >> shift & _MASK > top:
+                        top, best = value >> shift & _MASK, value
+                return best
+            for card in cards:  # the trick is complete: its cards are dead
+                full = (*trick, card)
+                taker = seats[won.get(full) or win(full)]
+                value = lead(taker, live & ~(played | 1 << card)) + ones[taker]
+                if value >> shift & _MASK > top:
+                    top, best = value >> shift & _MASK, value
+            return best
+
+        return lead
+
+    def _count_parts(self, shared: _Counting, hands: tuple[int, ...], turns: tuple[tuple[int, ...], ...]) -> Any:
+        """The pieces :meth:`_count_search` makes once and keeps, each stored in a dict: the places of the live
+        cards, the last trick's taker, the classes of legal cards, and a trick's winning card."""
+        won, ones, table, special = shared.won, shared.ones, self.table, self.special
+        representatives, places_of = self.tables.representatives, self._places_of
+
+        def place(places: dict[int, Any], live: int) -> Any:
+            found = places[live] = places_of(tuple([hand & live for hand in hands]), live)
+            return found
+
+        def last(lasts: dict[tuple[int, int], int], seat: int, live: int) -> int:
+            """The last trick, one position: one card each, every play forced (playable_mask is never empty)."""
+            seats = turns[seat]
+            cards = tuple([(hands[each] & live).bit_length() - 1 for each in seats])
+            found = lasts[seat, live] = ones[seats[won.get(cards) or win(cards)]]
+            return found
+
+        def run(runs: dict[int, list[int]], allowed: int, live: int) -> list[int]:
+            found = runs[allowed] = representatives(allowed, live, special)
+            return found
+
+        def win(cards: tuple[int, ...]) -> int:
+            found = won[cards] = winning_position(table, cards) - len(cards)  # counted from the end: never 0
+            return found
+
+        return place, last, run, win
 
     def _counts_only(self, score: Any, active: tuple[bool, ...]) -> bool:
         """Whether, at a trick's start, every active seat's record is out of reach of zero for the rest of the deal
@@ -299,7 +358,7 @@ class FlyKernel:
         return scores
 
     def _turns_of(self, score: Any) -> tuple[tuple[int, ...], ...]:
-        """Per seat, the seats of a trick it leads, in play order (empty for a seat out of the deal) [FLY-6.2]."""
+        """Per seat, the seats of a trick it leads, in play order (a seat out of the deal leads none) [FLY-6.2]."""
         following = score.next_in_play
         turns = self._turns.get(following)
         if turns is None:
