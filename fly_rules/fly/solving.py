@@ -38,8 +38,18 @@ __all__ = ["FlyKernel"]
 
 _PLAYS = tuple(Play(card) for card in ALL_CARDS)
 _PLAY = Phase.PLAY
+_BIT = tuple(1 << card for card in range(52))
 _BITS = 3  # bits a seat in packed trick counts: five tricks at most
 _MASK = (1 << _BITS) - 1
+
+
+_Parts = tuple[
+    Callable[[int], Any],
+    Callable[[dict[int, int], int, int], int],
+    Callable[[dict[int, list[int]], int, int], list[int]],
+    Callable[[dict[int, int], int, tuple[int, ...]], int],
+]
+"""What :meth:`FlyKernel._count_parts` makes."""
 
 
 class _Counting(NamedTuple):
@@ -53,9 +63,6 @@ class _Counting(NamedTuple):
     """The most positions to visit."""
     over: Callable[[], Exception]
     """The error past the limit."""
-    won: dict[tuple[int, ...], int]
-    """A trick's cards → the place of its winning card (:func:`~fly_rules.fly.play.winning_position`), counted
-    from the trick's end (negative, so never 0)."""
     ones: tuple[int, ...]
     """Per seat, one trick taken, packed."""
 
@@ -219,7 +226,6 @@ class FlyKernel:
             search.visits,
             1 << 62 if search.limit is None else search.limit,
             search.limit_reached,
-            {},
             tuple(1 << _BITS * seat for seat in range(players)),
         )
         shifts = tuple(_BITS * seat for seat in range(players))
@@ -240,36 +246,41 @@ class FlyKernel:
         self, shared: _Counting, hands: tuple[int, ...], turns: tuple[tuple[int, ...], ...]
     ) -> Callable[[int, int], int]:
         """The search by trick counts below a trick's start whose hands are ``hands`` (see :meth:`maxn_below`): from
-        there a seat's hand is its hand there among the live cards, so the live cards alone tell a position. It
-        returns the tricks each seat takes from a trick's start (seat to lead, live cards) on, packed
-        (:data:`_BITS` bits a seat)."""
-        stored, visits, limit, over, won, ones = shared
-        get, table = stored.get, self.table
-        place, last, run, win = self._count_parts(shared, hands, turns)
-        places: dict[int, Any] = {}  # live cards → the places (:meth:`_places_of`)
-        lasts: dict[tuple[int, int], int] = {}  # (leader, live cards) of the last trick → its taker, packed
+        there a seat's hand is its hand there among the live cards, so the live cards alone tell a position, and
+        the cards of a trick in a set, with its leader, tell the trick. It returns the tricks each seat takes from
+        a trick's start (seat to lead, live cards) on, packed (:data:`_BITS` bits a seat)."""
+        stored, visits, limit, over, ones = shared
+        get, table, bits = stored.get, self.table, _BIT
+        place, last, run, win = self._count_parts(hands, turns, ones)
+        known: tuple[dict[int, int], ...] = tuple({} for _ in hands)  # per seat to lead: live cards → the counts
+        wins: tuple[dict[int, int], ...] = tuple({} for _ in hands)  # per leader: a trick's cards → its winner
 
         def lead(seat: int, live: int) -> int:
             visits[0] += 1
             if visits[0] > limit:
                 raise over()
-            seats = turns[seat]
-            if live.bit_count() == len(seats):
-                return lasts.get((seat, live)) or last(lasts, seat, live)
-            key = (seat, places.get(live) or place(places, live))
-            found: int | None = get(key)
+            found = known[seat].get(live)
             if found is not None:
                 return found
-            shift, top, best = _BITS * seat, -1, 0
-            runs: dict[int, list[int]] = {}  # the classes of this trick's legal cards
-            for card in run(runs, playable_mask(table, hands[seat] & live, ()), live):
-                value = follow(seats, 1, live, (card,), 1 << card, runs)
-                if value >> shift & _MASK > top:
-                    top, best = value >> shift & _MASK, value
-            stored[key] = best
-            return best
+            seats = turns[seat]
+            if live.bit_count() == len(seats):
+                return last(known[seat], seat, live)
+            key = (seat, place(live))
+            found = get(key)
+            if found is None:
+                shift, top, found = _BITS * seat, -1, 0
+                runs: dict[int, list[int]] = {}  # the classes of this trick's legal cards
+                for card in run(runs, playable_mask(table, hands[seat] & live, ()), live):
+                    value = follow(seats, 1, live, (card,), bits[card], runs, wins[seat])
+                    if (mine := value >> shift & _MASK) > top:
+                        top, found = mine, value
+                stored[key] = found
+            known[seat][live] = found
+            return found
 
-        def follow(seats: tuple[int, ...], at: int, live: int, trick: tuple[int, ...], played: int, runs: Any) -> int:
+        def follow(
+            seats: tuple[int, ...], at: int, live: int, trick: tuple[int, ...], played: int, runs: Any, won: Any
+        ) -> int:
             # the same in the middle of a trick, seats[at] to play: live as at the trick's start (each seat plays
             # once to it), played the mask of trick
             size = len(seats)
@@ -283,47 +294,47 @@ class FlyKernel:
                 at += 1
                 if len(cards) > 1 or at == size:
                     break
-                trick, played = (*trick, cards[0]), played | 1 << cards[0]
+                trick, played = (*trick, cards[0]), played | bits[cards[0]]
             shift, top, best = _BITS * seat, -1, 0
             if at < size:
                 for card in cards:
-                    value = follow(seats, at, live, (*trick, card), played | 1 << card, runs)
-                    if value >> shift & _MASK > top:
-                        top, best = value >> shift & _MASK, value
+                    value = follow(seats, at, live, (*trick, card), played | bits[card], runs, won)
+                    if (mine := value >> shift & _MASK) > top:
+                        top, best = mine, value
                 return best
             for card in cards:  # the trick is complete: its cards are dead
-                full = (*trick, card)
-                taker = seats[won.get(full) or win(full)]
-                value = lead(taker, live & ~(played | 1 << card)) + ones[taker]
-                if value >> shift & _MASK > top:
-                    top, best = value >> shift & _MASK, value
+                gone = played | bits[card]
+                taker = seats[won.get(gone) or win(won, gone, (*trick, card))]
+                value = lead(taker, live ^ gone) + ones[taker]
+                if (mine := value >> shift & _MASK) > top:
+                    top, best = mine, value
             return best
 
         return lead
 
-    def _count_parts(self, shared: _Counting, hands: tuple[int, ...], turns: tuple[tuple[int, ...], ...]) -> Any:
-        """The pieces :meth:`_count_search` makes once and keeps, each stored in a dict: the places of the live
-        cards, the last trick's taker, the classes of legal cards, and a trick's winning card."""
-        won, ones, table, special = shared.won, shared.ones, self.table, self.special
-        representatives, places_of = self.tables.representatives, self._places_of
+    def _count_parts(self, hands: tuple[int, ...], turns: tuple[tuple[int, ...], ...], ones: tuple[int, ...]) -> _Parts:
+        """The pieces of :meth:`_count_search` off its hot path: the places of a trick's start, the last trick's
+        taker, the classes of legal cards and the place of a trick's winning card, each of the last three stored
+        in the dict it is given."""
+        table, special, representatives = self.table, self.special, self.tables.representatives
+        places_of = self._places_of
 
-        def place(places: dict[int, Any], live: int) -> Any:
-            found = places[live] = places_of(tuple([hand & live for hand in hands]), live)
-            return found
+        def place(live: int) -> Any:
+            return places_of(tuple([hand & live for hand in hands]), live)
 
-        def last(lasts: dict[tuple[int, int], int], seat: int, live: int) -> int:
+        def last(known: dict[int, int], seat: int, live: int) -> int:
             """The last trick, one position: one card each, every play forced (playable_mask is never empty)."""
             seats = turns[seat]
             cards = tuple([(hands[each] & live).bit_length() - 1 for each in seats])
-            found = lasts[seat, live] = ones[seats[won.get(cards) or win(cards)]]
-            return found
+            taken = known[live] = ones[seats[winning_position(table, cards)]]
+            return taken
 
         def run(runs: dict[int, list[int]], allowed: int, live: int) -> list[int]:
             found = runs[allowed] = representatives(allowed, live, special)
             return found
 
-        def win(cards: tuple[int, ...]) -> int:
-            found = won[cards] = winning_position(table, cards) - len(cards)  # counted from the end: never 0
+        def win(won: dict[int, int], gone: int, cards: tuple[int, ...]) -> int:
+            found = won[gone] = winning_position(table, cards) - len(cards)  # counted from the end: never 0
             return found
 
         return place, last, run, win
