@@ -237,14 +237,18 @@ class FlyKernel:
             if not self._counts_only(score, active):
                 return None
             shared.visits[0] -= 1  # the generic search counted this node already
-            packed = self._count_search(shared, hands, self._turns_of(score))(seat, live)
+            lead, counted = self._count_search(shared, hands, self._turns_of(score))
+            try:
+                packed = lead(seat, live)
+            finally:
+                shared.visits[0] += counted()
             return self._final_scores(score, active, tuple(packed >> shift & _MASK for shift in shifts))
 
         return below
 
     def _count_search(
         self, shared: _Counting, hands: tuple[int, ...], turns: tuple[tuple[int, ...], ...]
-    ) -> Callable[[int, int], int]:
+    ) -> tuple[Callable[[int, int], int], Callable[[], int]]:
         """The search by trick counts below a trick's start whose hands are ``hands`` (see :meth:`maxn_below`): from
         there a seat's hand is its hand there among the live cards, so the live cards alone tell a position, and
         the cards of a trick in a set, with its leader, tell the trick. It returns the tricks each seat takes from
@@ -254,10 +258,12 @@ class FlyKernel:
         place, last, run, win = self._count_parts(hands, turns, ones)
         known: tuple[dict[int, int], ...] = tuple({} for _ in hands)  # per seat to lead: live cards → the counts
         wins: tuple[dict[int, int], ...] = tuple({} for _ in hands)  # per leader: a trick's cards → its winner
+        count, budget = 0, limit - visits[0]  # positions counted here, and how many more the limit allows
 
         def lead(seat: int, live: int) -> int:
-            visits[0] += 1
-            if visits[0] > limit:
+            nonlocal count
+            count += 1
+            if count > budget:
                 raise over()
             found = known[seat].get(live)
             if found is not None:
@@ -283,10 +289,11 @@ class FlyKernel:
         ) -> int:
             # the same in the middle of a trick, seats[at] to play: live as at the trick's start (each seat plays
             # once to it), played the mask of trick
+            nonlocal count
             size = len(seats)
             while True:  # a seat with one class of plays plays it here (a position all the same)
-                visits[0] += 1
-                if visits[0] > limit:
+                count += 1
+                if count > budget:
                     raise over()
                 seat = seats[at]
                 allowed = playable_mask(table, hands[seat] & live, trick)
@@ -310,7 +317,7 @@ class FlyKernel:
                     top, best = mine, value
             return best
 
-        return lead
+        return lead, lambda: count
 
     def _count_parts(self, hands: tuple[int, ...], turns: tuple[tuple[int, ...], ...], ones: tuple[int, ...]) -> _Parts:
         """The pieces of :meth:`_count_search` off its hot path: the places of a trick's start, the last trick's
