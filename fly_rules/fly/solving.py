@@ -213,8 +213,9 @@ class FlyKernel:
         here and with nothing else, so every seat to move picks what gives it most tricks, the first in tie
         order among equals, and the search need only count tricks [FLY-8.2] [FLY-8.4] [FLY-9.1] [FLY-9.2].
 
-        It stores per seat to lead and places (specials and relative hands, as :meth:`key`) the tricks each
-        seat takes from there, whatever the records; a count becomes scores through
+        It stores per seat to lead and places (per suit, who holds its live cards in rank order, the special
+        cards marked: the places of :meth:`key`) the tricks each seat takes from there, whatever the records;
+        a count becomes scores through
         :func:`~fly_rules.fly.scoring.take_trick` (:meth:`_final_scores`). Cards are played by
         :func:`~fly_rules.fly.play.playable_mask` and tricks won by
         :func:`~fly_rules.fly.play.winning_position`, with no score in between. Positions are counted as the
@@ -320,14 +321,34 @@ class FlyKernel:
         return lead, lambda: count
 
     def _count_parts(self, hands: tuple[int, ...], turns: tuple[tuple[int, ...], ...], ones: tuple[int, ...]) -> _Parts:
-        """The pieces of :meth:`_count_search` off its hot path: the places of a trick's start, the last trick's
-        taker, the classes of legal cards and the place of a trick's winning card, each of the last three stored
-        in the dict it is given."""
+        """The pieces of :meth:`_count_search` off its hot path: the key of a trick's start, the last trick's taker,
+        the classes of legal cards and the place of a trick's winning card, each of the last three stored in the
+        dict it is given."""
         table, special, representatives = self.table, self.special, self.tables.representatives
-        places_of = self._places_of
+        ranked = tuple(tuple(card for card in self.tables.tie_order if card // 13 == suit) for suit in range(4))
+        owners = {card: seat + 1 for seat, hand in enumerate(hands) for card in range(52) if hand >> card & 1}
+        codes: tuple[dict[int, int], ...] = tuple({} for _ in range(4))  # per suit: its live cards → their code
+        clubs, diamonds, hearts, spades = codes
+
+        def code(suit: int, part: int) -> int:
+            """The owners of a suit's live cards (``part``, its 13 bits) in rank order, 4 bits a card (the seat
+            plus one, 8 more for a special card), after a leading 1."""
+            found = 1
+            for card in ranked[suit]:
+                if part >> card % 13 & 1:
+                    found = found << 4 | owners[card] | (8 if special >> card & 1 else 0)
+            codes[suit][part] = found
+            return found
 
         def place(live: int) -> Any:
-            return places_of(tuple([hand & live for hand in hands]), live)
+            """The cards' places: per suit, who holds its live cards in rank order (the relative hands of
+            :meth:`~fly_rules.engine.solving.RankTables.relative`, the special cards marked)."""
+            return (
+                clubs.get(live & 8191) or code(0, live & 8191),
+                diamonds.get(live >> 13 & 8191) or code(1, live >> 13 & 8191),
+                hearts.get(live >> 26 & 8191) or code(2, live >> 26 & 8191),
+                spades.get(live >> 39) or code(3, live >> 39),
+            )
 
         def last(known: dict[int, int], seat: int, live: int) -> int:
             """The last trick, one position: one card each, every play forced (playable_mask is never empty)."""
