@@ -230,6 +230,7 @@ class FlyKernel:
             tuple(1 << _BITS * seat for seat in range(players)),
         )
         shifts = tuple(_BITS * seat for seat in range(players))
+        worlds: dict[tuple[int, ...], Any] = {}  # the hands as dealt to the play → its search
 
         def below(node: Any) -> tuple[int, ...] | None:
             if type(node) is not tuple:
@@ -237,34 +238,49 @@ class FlyKernel:
             seat, hands, score, _, live, active = node
             if not self._counts_only(score, active):
                 return None
-            shared.visits[0] -= 1  # the generic search counted this node already
-            lead, counted = self._count_search(shared, hands, self._turns_of(score))
+            dealt = self._dealt(hands, score)
+            world = worlds.get(dealt)
+            if world is None:
+                world = worlds[dealt] = self._count_search(shared, dealt, self._turns_of(score))
+            lead, counted, budget = world
+            before = counted()
+            budget[0] = shared.limit - shared.visits[0] + before + 1  # this node, counted already, is counted again
             try:
                 packed = lead(seat, live)
             finally:
-                shared.visits[0] += counted()
+                shared.visits[0] += counted() - before - 1
             return self._final_scores(score, active, tuple(packed >> shift & _MASK for shift in shifts))
 
         return below
 
+    @staticmethod
+    def _dealt(hands: tuple[int, ...], score: Any) -> tuple[int, ...]:
+        """The hands as they were at the first lead: ``hands`` and the cards each seat has played since."""
+        dealt = list(hands)
+        for trick in score.completed:
+            for seat, card in trick:
+                dealt[seat] |= 1 << card
+        return tuple(dealt)
+
     def _count_search(
         self, shared: _Counting, hands: tuple[int, ...], turns: tuple[tuple[int, ...], ...]
-    ) -> tuple[Callable[[int, int], int], Callable[[], int]]:
-        """The search by trick counts below a trick's start whose hands are ``hands`` (see :meth:`maxn_below`): from
-        there a seat's hand is its hand there among the live cards, so the live cards alone tell a position, and
-        the cards of a trick in a set, with its leader, tell the trick. It returns the tricks each seat takes from
-        a trick's start (seat to lead, live cards) on, packed (:data:`_BITS` bits a seat)."""
-        stored, visits, limit, over, ones = shared
+    ) -> tuple[Callable[[int, int], int], Callable[[], int], list[int]]:
+        """The search by trick counts in a play whose hands were ``hands`` at the first lead (see
+        :meth:`maxn_below`): there a seat's hand is its hand then among the live cards, so the live cards alone
+        tell a position, and the cards of a trick in a set, with its leader, tell the trick. It returns the tricks
+        each seat takes from a trick's start (seat to lead, live cards) on, packed (:data:`_BITS` bits a seat);
+        the positions it has counted so far; and the count past which it raises (to set before each search)."""
+        stored, _, _, over, ones = shared
         get, table, bits = stored.get, self.table, _BIT
         place, last, run, win = self._count_parts(hands, turns, ones)
         known: tuple[dict[int, int], ...] = tuple({} for _ in hands)  # per seat to lead: live cards → the counts
         wins: tuple[dict[int, int], ...] = tuple({} for _ in hands)  # per leader: a trick's cards → its winner
-        count, budget = 0, limit - visits[0]  # positions counted here, and how many more the limit allows
+        count, budget = 0, [0]  # positions counted here, and the count past which the limit is reached
 
         def lead(seat: int, live: int) -> int:
             nonlocal count
             count += 1
-            if count > budget:
+            if count > budget[0]:  # checked at trick starts only: one comes within a trick of any position
                 raise over()
             found = known[seat].get(live)
             if found is not None:
@@ -294,15 +310,13 @@ class FlyKernel:
             size = len(seats)
             while True:  # a seat with one class of plays plays it here (a position all the same)
                 count += 1
-                if count > budget:
-                    raise over()
                 seat = seats[at]
                 allowed = playable_mask(table, hands[seat] & live, trick)
                 cards = runs.get(allowed) or run(runs, allowed, live)
                 at += 1
                 if len(cards) > 1 or at == size:
                     break
-                trick, played = trick + (cards[0],), played | bits[cards[0]]  # noqa: RUF005 - concatenation is quicker on the hot path
+                trick, played = trick + (cards[0],), played | bits[cards[0]]  # noqa: RUF005 - quicker than (*trick, c)
             shift, top, best = _BITS * seat, -1, 0
             if at < size:
                 for card in cards:
@@ -318,7 +332,7 @@ class FlyKernel:
                     top, best = mine, value
             return best
 
-        return lead, lambda: count
+        return lead, lambda: count, budget
 
     def _count_parts(self, hands: tuple[int, ...], turns: tuple[tuple[int, ...], ...], ones: tuple[int, ...]) -> _Parts:
         """The pieces of :meth:`_count_search` off its hot path: the key of a trick's start, the last trick's taker,
