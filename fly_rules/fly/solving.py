@@ -372,7 +372,10 @@ class FlyKernel:
             return taken
 
         def run(runs: dict[int, list[int]], allowed: int, live: int) -> list[int]:
-            found = runs[allowed] = representatives(allowed, live, special)
+            if allowed & allowed - 1:
+                found = runs[allowed] = representatives(allowed, live, special)
+            else:  # one legal card: a class of its own
+                found = runs[allowed] = [allowed.bit_length() - 1]
             return found
 
         def win(won: dict[int, int], gone: int, cards: tuple[int, ...]) -> int:
