@@ -68,7 +68,8 @@ class _Counting(NamedTuple):
 
 
 class FlyKernel:
-    """The search kernel of one Fly deal (its table, active seats and rank order are fixed).
+    """The search kernel of one Fly deal (its table and rank order are fixed; searched from the exchange, the
+    active seats and the hands differ from branch to branch).
 
     Args:
         deal: any position of the deal.
@@ -214,10 +215,9 @@ class FlyKernel:
         order among equals, and the search need only count tricks [FLY-8.2] [FLY-8.4] [FLY-9.1] [FLY-9.2].
 
         It stores per seat to lead and places (per suit, who holds its live cards in rank order, the special
-        cards marked: the places of :meth:`key`) the tricks each seat takes from there, whatever the records;
-        a count becomes scores through
-        :func:`~fly_rules.fly.scoring.take_trick` (:meth:`_final_scores`). Cards are played by
-        :func:`~fly_rules.fly.play.playable_mask` and tricks won by
+        cards marked: the places of :meth:`key`) the tricks each seat takes from there, whatever the records; a
+        count becomes scores through :func:`~fly_rules.fly.scoring.take_trick` (:meth:`_final_scores`). Cards are
+        played by :func:`~fly_rules.fly.play.playable_mask` and tricks won by
         :func:`~fly_rules.fly.play.winning_position`, with no score in between. Positions are counted as the
         generic search counts them, but for the last trick, one position: one card each, every play is forced.
         """
@@ -235,8 +235,8 @@ class FlyKernel:
         def below(node: Any) -> tuple[int, ...] | None:
             if type(node) is not tuple:
                 return None
-            seat, hands, score, _, live, active = node
-            if not self._counts_only(score, active):
+            seat, hands, score, trick, live, active = node
+            if trick or seat is None or not self._counts_only(score, active):
                 return None
             dealt = self._dealt(hands, score)
             world = worlds.get(dealt)

@@ -43,7 +43,8 @@ class Search:
     A kernel may offer a max^n search of its own for some nodes: ``kernel.maxn_below(search)`` returns a function
     that, given a node with a key (whose visit is counted already), returns its max^n value (every seat's score at
     the end of the deal) or None where the generic search must go on; it keeps its entries in :attr:`table` under
-    keys of its own, counts its positions in :attr:`nodes` and raises :meth:`limit_reached` past :attr:`limit`.
+    keys of its own, adds its positions to :attr:`visits` and raises :meth:`limit_reached` once past :attr:`limit`
+    (Fly's checks at each trick's start, so a few positions past it at most).
 
     Args:
         kernel: the game's search kernel.
