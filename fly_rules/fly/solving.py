@@ -209,14 +209,14 @@ class FlyKernel:
     # --- max^n by trick counts ----------------------------------------------------------------------
 
     def maxn_below(self, search: Any) -> Callable[[Any], tuple[int, ...] | None]:
-        """The max^n search of a trick's start where no record can reach zero any more (see :meth:`_counts_only`),
+        """The max^n search of a trick's start where no record can reach zero any more (see ``_counts_only``),
         for :class:`fly_rules.solve.Search`: there each seat's final score rises with the tricks it takes from
         here and with nothing else, so every seat to move picks what gives it most tricks, the first in tie
         order among equals, and the search need only count tricks [FLY-8.2] [FLY-8.4] [FLY-9.1] [FLY-9.2].
 
         It stores per seat to lead and places (per suit, who holds its live cards in rank order, the special
         cards marked: the places of :meth:`key`) the tricks each seat takes from there, whatever the records; a
-        count becomes scores through :func:`~fly_rules.fly.scoring.take_trick` (:meth:`_final_scores`). Cards are
+        count becomes scores through :func:`~fly_rules.fly.scoring.take_trick` (``_final_scores``). Cards are
         played by :func:`~fly_rules.fly.play.playable_mask` and tricks won by
         :func:`~fly_rules.fly.play.winning_position`, with no score in between. Positions are counted as the
         generic search counts them, but for the last trick, one position: one card each, every play is forced.
