@@ -40,6 +40,12 @@ class SolveLimitReached(FlyRulesError):
 class Search:
     """One game's searches with a transposition table kept between them (reuse it along a line).
 
+    A kernel may offer a max^n search of its own for some nodes: ``kernel.maxn_below(search)`` returns a function
+    that, given a node with a key (whose visit is counted already), returns its max^n value (every seat's score at
+    the end of the deal) or None where the generic search must go on; it keeps its entries in :attr:`table` under
+    keys of its own, adds its positions to :attr:`visits` and raises :meth:`limit_reached` once past :attr:`limit`
+    (Fly's checks at each trick's start, so a few positions past it at most).
+
     Args:
         kernel: the game's search kernel.
         limit: the most positions to visit in all (None: no limit); past it :class:`SolveLimitReached`.
@@ -49,8 +55,9 @@ class Search:
         self.kernel = kernel
         self.limit = limit
         self._visits = [0]
-        self.table: dict[Hashable, tuple[int, ...]] = {}
-        """max^n: key → every seat's value changes to the end of the deal."""
+        self.table: dict[Hashable, Any] = {}
+        """max^n: key → every seat's value changes to the end of the deal (and the entries of the kernel's own
+        search, under keys of its own)."""
         self._maxn = self._make_maxn()
         self._bounds = getattr(kernel, "bounds", None)
         self._order = getattr(kernel, "order", None)
@@ -61,6 +68,16 @@ class Search:
     def nodes(self) -> int:
         """Positions visited so far (each node entered once per visit, a table hit included)."""
         return self._visits[0]
+
+    @property
+    def visits(self) -> list[int]:
+        """The counter of :attr:`nodes`, a one-item list that a kernel's own search adds to."""
+        return self._visits
+
+    def limit_reached(self) -> SolveLimitReached:
+        """The error to raise once more than :attr:`limit` positions are visited."""
+        assert self.limit is not None
+        return SolveLimitReached(self.limit)
 
     def _count(self) -> None:
         visits = self._visits
@@ -86,6 +103,8 @@ class Search:
         )
         get, table, visits = self.table.get, self.table, self._visits
         limit = _INFINITY if self.limit is None else self.limit
+        make_below = getattr(self.kernel, "maxn_below", None)
+        below = None if make_below is None else make_below(self)
 
         def maxn(node: Any) -> tuple[int, ...]:
             visits[0] += 1
@@ -96,16 +115,20 @@ class Search:
                 return scores_of(node)
             key = key_of(node)
             if key is not None:
+                if below is not None:
+                    value: tuple[int, ...] | None = below(node)
+                    if value is not None:
+                        return value
                 found = get(key)
                 if found is not None:
                     return tuple(map(add, scores_of(node), found))
             best: tuple[int, ...] = ()
             top = -_INFINITY
             for _, child in children_of(node):
-                value = maxn(child)
-                if value[mover] > top:
-                    top = value[mover]
-                    best = value
+                each = maxn(child)
+                if each[mover] > top:
+                    top = each[mover]
+                    best = each
             if key is not None:
                 table[key] = tuple(map(sub, best, scores_of(node)))
             return best

@@ -141,27 +141,27 @@ def test_solver_equals_brute_force(kind: str) -> None:
     assert set(choices) - {"max_deals"} <= seen_options | {"deck_size"}, set(choices) - seen_options
 
 
-def _same_cards(rules: Any, rng: random.Random) -> tuple[Any, Any] | None:
-    """One position late in the play reached twice by the same actions from the same cards, from records that
-    differ seat by seat (some near zero, some far from it); None if the actions do not fit the second records."""
+def _same_cards(rules: Any, rng: random.Random, records: list[list[int]]) -> list[Any] | None:
+    """One position at a trick's start late in the play, reached by the same actions from the same cards under each
+    of ``records``; None if the actions do not fit them all (a record reached zero under some only)."""
     cards = list(rules.deck)
     rng.shuffle(cards)
     n = rules.players
     pieces = {"hands": [cards[5 * s : 5 * s + 5] for s in range(n)], "trump_card": cards[5 * n]}
     pieces |= {"stock": cards[5 * n + 1 :], "dealer": rng.randrange(n)}
-    near = [1, 2, 3, 4, 5, 6, 7, rules.start_record]
-    deals = [fly.new_deal(rules, **pieces, records=[rng.choice(near) for _ in range(n)]) for _ in range(2)]
-    first, second = deals
+    deals = [fly.new_deal(rules, **pieces, records=each) for each in records]
+    first = deals[0]
     left = 3 if n <= 4 else 2
     while not first.is_over:
         held = max(mask.bit_count() for mask, on in zip(first.hand_masks, first.active, strict=True) if on)
         if first.phase is Phase.PLAY and held <= left and not first.trick_cards:
-            return first, second
+            return deals
         action = rng.choice(first.legal_actions())
-        if action not in second.legal_actions():
+        if any(action not in deal.legal_actions() for deal in deals[1:]):
             return None
-        first, second = first.apply(action), second.apply(action)
-        if second.is_over:  # a record reached zero only from the second records
+        deals = [deal.apply(action) for deal in deals]
+        first = deals[0]
+        if any(deal.is_over for deal in deals[1:]):  # a record reached zero only from some records
             return None
     return None
 
@@ -172,8 +172,11 @@ def test_a_table_filled_from_other_records_stays_exact() -> None:
     records, and the values still equal a brute-force search's."""
     rng = random.Random("solver records")
     compared = 0
+    near = [1, 2, 3, 4, 5, 6, 7]
     for _ in range(600):
-        pair = _same_cards(fly_rules(rng), rng)
+        rules = fly_rules(rng)
+        records = [[rng.choice([*near, rules.start_record]) for _ in range(rules.players)] for _ in range(2)]
+        pair = _same_cards(rules, rng, records)
         if pair is None:
             continue
         first, second = pair
@@ -187,6 +190,53 @@ def test_a_table_filled_from_other_records_stays_exact() -> None:
         assert search.maxn(search.kernel.node(second)) == final, (first, second)
         compared += filled > 0
     assert compared >= 200
+
+
+def test_trick_counts_serve_any_records_out_of_reach() -> None:
+    """Where no record can reach zero any more, the table holds the tricks each seat takes, whatever the records
+    [FLY-8.2] [FLY-8.4] [FLY-9.1]: filled from far records, it answers the same cards from other far records with
+    one position, exactly; and from records within reach (where a trick may win the match or overshoot) the search
+    does not take those counts, and still equals a brute-force search."""
+    rng = random.Random("solver trick counts")
+    compared = 0
+    for _ in range(400):
+        rules = fly_rules(rng)
+        n = rules.players
+        far = [[40 + rng.randrange(60) for _ in range(n)] for _ in range(2)]  # beyond 5 tricks, bonus and all
+        deals = _same_cards(rules, rng, [*far, [rng.randint(1, 6) for _ in range(n)]])
+        if deals is None:
+            continue
+        try:
+            finals = [Brute(15_000).maxn_children(deal)[0][0] for deal in deals]
+        except TooBig:
+            continue
+        search = Search(kernel_of(deals[0]))
+        assert search.maxn(search.kernel.node(deals[0])) == finals[0]
+        before = search.nodes
+        assert search.maxn(search.kernel.node(deals[1])) == finals[1], deals
+        assert search.nodes == before + 1  # the first position's entry, from other records
+        assert search.maxn(search.kernel.node(deals[2])) == finals[2], deals
+        compared += 1
+    assert compared >= 150
+
+
+def test_the_branches_of_the_exchange_share_no_wrong_entry() -> None:
+    """Searched from the exchange, one table serves branches that differ in what the key must still tell apart: a
+    fold leaves the hand in the deal [FLY-5.1] (the stand and the fold of one declaration have the same hands, not
+    the same live cards), and who holds the A♠ changes with the exchanges, so once the A♠ is played the bonus may be
+    due to different seats [FLY-8.3]. Each branch, searched after its elder siblings, gets what a fresh search gets."""
+    rng = random.Random("stand or fold")
+    checked = 0
+    while checked < 12:  # the A♠ case first shows at the eleventh deal
+        rules = fly.FlyRules(players=3)
+        deal = fly.new_match(rules, seed=rng.randrange(10**6), dealer=rng.randrange(3)).deal.apply(Stand())
+        if deal.phase is not Phase.EXCHANGE or Fold() not in deal.legal_actions():
+            continue
+        search = Search(kernel_of(deal))
+        for token, child in search.kernel.children(search.kernel.node(deal)):
+            fresh = Search(kernel_of(deal))
+            assert search.maxn(child) == fresh.maxn(fresh.kernel.node(deal.apply(token))), (deal, token)
+        checked += 1
 
 
 def test_following_best_realises_the_values() -> None:
