@@ -5,6 +5,7 @@ each trick as cheaply as possible. A few lines of card sense, no search.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -52,18 +53,36 @@ class FlyRuleOfThumbBot:
         trump = view.trump
         hand = view.hand
         good = [c for c in hand if self._good(c, trump)]
-        swaps = [a for a in legal_actions if hasattr(a, "card") and not isinstance(a, Play)]  # the trump card
+        # the stand, fold and trump card swaps come before the exchanges (legal_actions' order): the many
+        # exchanges are not made one by one
+        offered = list(itertools.takewhile(lambda a: not isinstance(a, Exchange), legal_actions))
+        swaps = [a for a in offered if hasattr(a, "card") and not isinstance(a, Play)]  # the trump card
         if swaps and self.order.strength[view.trump_card.rank] >= self.order.strength[Rank.TEN]:
             return min(swaps, key=lambda a: card_strength(a.card, trump, self.order))
-        can_fold = any(isinstance(a, Fold) for a in legal_actions)
+        can_fold = any(isinstance(a, Fold) for a in offered)
         if not good and can_fold:
             return Fold()
-        weak = CardSet.of(c for c in hand if not self._good(c, trump))
+        weak = [c for c in hand if not self._good(c, trump)]
         if weak:
-            exchanges = [a for a in legal_actions if isinstance(a, Exchange) and a.cards <= weak]
-            if exchanges:
-                return max(exchanges, key=lambda a: (len(a.cards), -sum(self.order.strength[c.rank] for c in a.cards)))
+            exchange = self._exchange(weak, legal_actions)
+            if exchange is not None:
+                return exchange
         return Stand()
+
+    def _exchange(self, weak: list[Card], legal_actions: Sequence[Any]) -> Exchange | None:
+        """The legal exchange of the most ``weak`` cards, then of the weakest (the least sum of ranks), the first
+        in ``legal_actions`` among equals; None if no exchange of them is legal. Only the exchanges of the weak
+        cards are tried, largest first, not every exchange offered."""
+        strength = self.order.strength
+        for size in range(len(weak), 0, -1):
+            found = [
+                (-sum(strength[card.rank] for card in cards), -legal_actions.index(action), action)
+                for cards in itertools.combinations(weak, size)
+                if (action := Exchange(CardSet.of(cards))) in legal_actions
+            ]
+            if found:
+                return max(found, key=lambda entry: entry[:2])[2]
+        return None
 
 
 class FlyExpertHints:

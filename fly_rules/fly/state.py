@@ -14,6 +14,7 @@ playing a card builds one small object and shares the rest with the old state.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -220,7 +221,7 @@ class FlyDeal(_DealFields, DealBase[FlyRules]):
             hand=CardSet(self.hand_masks[seat]),
             trump_card=self.trump_card,
             stock_size=len(self.exchanges.stock_indices),
-            declarations=tuple(tuple(_public(a) for a in actions) for actions in self.exchanges.declared),
+            declarations=_public_declarations(self.exchanges.declared),
             active=self.active,
             trick=self.trick,
             tricks=tuple(tuple((s, ALL_CARDS[c]) for s, c in trick) for trick in self.score.completed),
@@ -467,6 +468,12 @@ def _mask_of_masks(masks: Sequence[int]) -> int:
     for mask in masks:
         union |= mask
     return union
+
+
+@functools.lru_cache(maxsize=4096)
+def _public_declarations(declared: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Declared, ...], ...]:
+    """Every seat's declarations as the others see them (a few per deal, asked for at every view: cached)."""
+    return tuple(tuple(_public(a) for a in actions) for actions in declared)
 
 
 def _public(action: object) -> Declared:

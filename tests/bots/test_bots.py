@@ -25,7 +25,9 @@ from fly_rules.cards import CardSet
 from fly_rules.dreyfus import DreyfusRuleOfThumbBot
 from fly_rules.engine import Phase
 from fly_rules.fly import FlyRuleOfThumbBot
+from fly_rules.tricks import card_strength
 from tests.notation.helpers import random_dreyfus_match, random_fly_match
+from tests.solve.options import fly_rules
 
 
 def fly_play_position(seed: int) -> fly.FlyMatch:
@@ -148,6 +150,42 @@ def test_fly_5_2_rule_of_thumb_folds_weak_hands_and_exchanges_low_cards() -> Non
         rules, hands=["AC AD AH KS KH", "QH JH TH 9H 8H", "7S 8S 9S TC JC"], trump_card="6H", dealer=2
     )
     assert bot.choose(strong.view(0), strong.legal_actions(), random.Random(0)) == Stand()
+
+
+def _scanned_declaration(bot: FlyRuleOfThumbBot, view: Any, legal: Any) -> Any:
+    """The rule of thumb's declaration found by scanning every legal action, as the bot used to."""
+    trump, strength = view.trump, bot.order.strength
+    good = [c for c in view.hand if bot._good(c, trump)]
+    swaps = [a for a in legal if isinstance(a, fly.SwapTrump)]
+    if swaps and strength[view.trump_card.rank] >= strength[10]:
+        return min(swaps, key=lambda a: card_strength(a.card, trump, bot.order))
+    if not good and any(isinstance(a, Fold) for a in legal):
+        return Fold()
+    weak = CardSet.of(c for c in view.hand if not bot._good(c, trump))
+    exchanges = [a for a in legal if isinstance(a, Exchange) and a.cards <= weak] if weak else []
+    if exchanges:
+        return max(exchanges, key=lambda a: (len(a.cards), -sum(strength[c.rank] for c in a.cards)))
+    return Stand()
+
+
+def test_fly_4_3_rule_of_thumb_declares_as_a_scan_of_every_legal_action() -> None:
+    """FLY-4.2, FLY-4.3, FLY-3.3: the rule of thumb tries only the exchanges of its weak cards, largest first; it
+    declares exactly what a scan of every legal action finds (the most weak cards, the weakest, the first in the
+    legal order among equals), at every declaration of random deals under random rules options."""
+    rng = random.Random("thumb declarations")
+    compared = 0
+    for _ in range(300):
+        rules = fly_rules(rng)
+        bot = FlyRuleOfThumbBot(rules.rank_order)
+        deal = fly.new_match(rules, seed=rng.randrange(10**6), dealer=rng.randrange(rules.players)).deal
+        while deal.phase is Phase.EXCHANGE:
+            assert deal.to_move is not None
+            view, legal = deal.view(deal.to_move), deal.legal_actions()
+            chosen = bot.choose(view, legal, random.Random(0))
+            assert chosen == _scanned_declaration(bot, view, legal), view
+            compared += 1
+            deal = deal.apply(chosen if rng.random() < 0.7 else rng.choice(list(legal)))
+    assert compared > 1000
 
 
 def test_fly_3_3_rule_of_thumb_takes_a_high_trump_card() -> None:
