@@ -1,7 +1,7 @@
 """Where the Fly expert's gain comes from: its declarations, its play, and more guesses, on paired deals.
 
 Usage: python benchmarks/expert_parts.py [--deals 1000] [--workers 2] [--seed strength]
-       [--parts expert,declarations,play,play-24,declare-192]
+       [--parts expert,declarations,play,play-24,declare-192,joint-24]
 
 On the paired deals of ``benchmarks/strength.py`` (the same seed gives the same deals: 4-player Fly, the seat
 rotating, the rule of thumb in the other seats), each part plays the seat in turn:
@@ -11,7 +11,10 @@ rotating, the rule of thumb in the other seats), each part plays the seat in tur
 - ``declarations``: the expert's declarations, then the rule of thumb's play;
 - ``play``: the rule of thumb's declarations, then the expert's play;
 - ``play-N``: the expert with ``N`` guesses a decision in the play (12 by default);
-- ``declare-N``: the expert with ``N`` guesses a declaration (64 by default).
+- ``declare-N``: the expert with ``N`` guesses a declaration (64 by default);
+- ``joint-N``: the expert with ``N`` guesses a decision in the play, valued together: one card for the guesses it
+  cannot tell apart at each of its later moves (:class:`_Joint`), where the expert's best response to each guess
+  may play one card in a guess and another in a guess it cannot tell from it (strategy fusion).
 
 The table gives each part's gain a deal over the rule of thumb with its 95% interval, and, beside it, its
 difference from ``expert`` on the same deals.
@@ -32,6 +35,7 @@ from fly_rules import fly
 from fly_rules.bots import ExpertBot, RuleOfThumbBot
 from fly_rules.bots.paired import mean_interval, play_table, seat_under_test
 from fly_rules.engine import Phase
+from fly_rules.solve import SolveLimitReached
 
 RULES = fly.FlyRules(players=4)
 
@@ -47,6 +51,59 @@ class _Split:
         return bot.choose(view, legal_actions, rng)
 
 
+class _JointRespond:
+    """The seat's best response to the model over several guessed deals at once, in the play: after each of its
+    moves the deals are told apart by the cards the others play, and it chooses one card for each set of deals
+    that show the same (the card that is best summed over them)."""
+
+    def __init__(self, seat: int, model: Any, worth: Any, limit: int) -> None:
+        self.seat, self.model, self.worth, self.limit = seat, model, worth, limit
+        self.nodes = 0
+
+    def total(self, deals: list[Any]) -> float:
+        """The sum over ``deals`` of what their ends are worth to the seat, playing its best single policy."""
+        self.nodes += len(deals)
+        if self.nodes > self.limit:
+            raise SolveLimitReached(self.limit)
+        worth = 0.0
+        seen: dict[tuple[Any, ...], list[Any]] = {}
+        for guess in deals:
+            deal, moves = guess, []
+            while not deal.is_over and deal.to_move != self.seat:
+                mover = deal.to_move
+                move = self.model.choose(deal.view(mover), deal.legal_actions(), random.Random(0))
+                moves.append(move)
+                deal = deal.apply(move)
+            if deal.is_over:
+                worth += self.worth(deal)
+            else:
+                seen.setdefault(tuple(moves), []).append(deal)
+        for alike in seen.values():
+            worth += max(self.total([deal.apply(card) for deal in alike]) for card in alike[0].legal_actions())
+        return worth
+
+
+class _Joint(ExpertBot):
+    """The expert whose cards are valued over its guesses together (:class:`_JointRespond`)."""
+
+    def _modelled_values(
+        self, view: Any, candidates: list[Any], rng: random.Random, started: float
+    ) -> dict[Any, float]:
+        if view.phase is not Phase.PLAY:
+            return super()._modelled_values(view, candidates, rng, started)
+        deals = [deal for _, deal in self.kept_guesses(view, rng, self.samples)[0]]
+        seat = view.seat
+        worth = self._worth(seat) or (lambda deal: deal.scores[seat])
+        respond = _JointRespond(seat, self.model, worth, self.budget)
+        try:
+            base = sum(worth(deal) for deal in deals)
+            values = {card: respond.total([deal.apply(card) for deal in deals]) - base for card in candidates}
+        except SolveLimitReached:
+            return {}
+        self._worlds = [values]
+        return {card: value / len(deals) for card, value in values.items()} if deals else {}
+
+
 def _part(name: str) -> Any:
     """The bot a part names."""
     if name == "thumb":
@@ -60,13 +117,13 @@ def _part(name: str) -> Any:
     if name == "play":
         return _Split(RuleOfThumbBot(), ExpertBot(RULES))
     kind, _, count = name.partition("-")
-    bot = ExpertBot(RULES)
-    if kind == "play" and count.isdigit():
+    bot = _Joint(RULES) if kind == "joint" else ExpertBot(RULES)
+    if kind in ("play", "joint") and count.isdigit():
         bot.samples = int(count)
     elif kind == "declare" and count.isdigit():
         bot.declaration_samples = int(count)
     else:
-        raise SystemExit(f"unknown part {name!r}: expert, points, declarations, play, play-N or declare-N")
+        raise SystemExit(f"unknown part {name!r}: expert, points, declarations, play, play-N, declare-N or joint-N")
     return bot
 
 
