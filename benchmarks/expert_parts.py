@@ -100,7 +100,6 @@ class _Joint(ExpertBot):
             values = {card: respond.total([deal.apply(card) for deal in deals]) - base for card in candidates}
         except SolveLimitReached:
             return {}
-        self._worlds = [values]
         return {card: value / len(deals) for card, value in values.items()} if deals else {}
 
 
