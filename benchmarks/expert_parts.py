@@ -12,6 +12,9 @@ rotating, the rule of thumb in the other seats), each part plays the seat in tur
 - ``play``: the rule of thumb's declarations, then the expert's play;
 - ``play-N``: the expert with ``N`` guesses a decision in the play (12 by default);
 - ``declare-N``: the expert with ``N`` guesses a declaration (64 by default);
+- ``cautious-K``: the expert choosing its declaration by each candidate's mean less ``K`` standard errors of that
+  mean (:class:`_Cautious`): the best of several noisy means is more often lucky than good (the winner's curse),
+  and folding, whose value varies least from guess to guess, is the candidate that curse favours least;
 - ``joint-N``: the expert with ``N`` guesses a decision in the play, valued together: one card for the guesses it
   cannot tell apart at each of its later moves (:class:`_Joint`), where the expert's best response to each guess
   may play one card in a guess and another in a guess it cannot tell from it (strategy fusion).
@@ -23,7 +26,9 @@ difference from ``expert`` on the same deals.
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -103,6 +108,22 @@ class _Joint(ExpertBot):
         return {card: value / len(deals) for card, value in values.items()} if deals else {}
 
 
+class _Cautious(ExpertBot):
+    """The expert whose declarations are valued at their mean less ``margin`` standard errors of the mean."""
+
+    margin = 1.0
+
+    def _modelled_values(
+        self, view: Any, candidates: list[Any], rng: random.Random, started: float
+    ) -> dict[Any, float]:
+        values = super()._modelled_values(view, candidates, rng, started)
+        count = len(self._worlds)
+        if view.phase is Phase.PLAY or count < 2:
+            return values
+        spread = {action: statistics.stdev(world[action] for world in self._worlds) for action in values}
+        return {action: value - self.margin * spread[action] / math.sqrt(count) for action, value in values.items()}
+
+
 def _part(name: str) -> Any:
     """The bot a part names."""
     if name == "thumb":
@@ -116,13 +137,22 @@ def _part(name: str) -> Any:
     if name == "play":
         return _Split(RuleOfThumbBot(), ExpertBot(RULES))
     kind, _, count = name.partition("-")
+    if kind == "cautious":
+        try:
+            cautious = _Cautious(RULES)
+            cautious.margin = float(count)
+        except ValueError:
+            raise SystemExit(f"cautious-K takes a number of standard errors, not {count!r}") from None
+        return cautious
     bot = _Joint(RULES) if kind == "joint" else ExpertBot(RULES)
     if kind in ("play", "joint") and count.isdigit():
         bot.samples = int(count)
     elif kind == "declare" and count.isdigit():
         bot.declaration_samples = int(count)
     else:
-        raise SystemExit(f"unknown part {name!r}: expert, points, declarations, play, play-N, declare-N or joint-N")
+        raise SystemExit(
+            f"unknown part {name!r}: expert, points, declarations, play, play-N, declare-N, cautious-K or joint-N"
+        )
     return bot
 
 

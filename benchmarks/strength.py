@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/strength.py [--game fly|dreyfus] [--players N] [--bot expert]
        [--against rule-of-thumb,monte-carlo] [--others rule-of-thumb] [--deals 1000] [--matches 200]
-       [--workers 2] [--seed strength] [--json FILE]
+       [--workers 2] [--seed strength] [--json FILE] [--pieces DIR]
 
 Each of ``--deals`` deals is played once with ``--bot`` and once with each bot of ``--against`` in the same seat
 (every seat, at every place from the dealer, in turn), the other seats played by ``--others``
@@ -10,7 +10,11 @@ Each of ``--deals`` deals is played once with ``--bot`` and once with each bot o
 record points; Dreyfus: lower minus upper record), with its 95% interval, and the CPU seconds of ``--bot``'s
 decisions (median and 95th percentile, decisions with a choice only). ``--matches`` whole matches are then played
 with ``--bot`` against copies of ``--others``, the seats rotating, and its win rate given with its Wilson interval
-beside the equal share."""
+beside the equal share.
+
+A long run (Dreyfus's takes about two hours on two cores) can keep its work: with ``--pieces DIR`` each piece
+of deals is written to ``DIR`` as soon as a worker finishes it, and a run given the same arguments takes the
+pieces already there instead of playing them again, so a run cut short goes on where it stopped."""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ import json
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +34,37 @@ from fly_rules.bots import Tally, run_matches
 from fly_rules.bots.paired import PairedDeal, mean_interval, paired_deals
 
 
-def _pieces(count: int, workers: int) -> list[range]:
+def _pieces(count: int, workers: int, most: int | None = None) -> list[range]:
     size = max(1, -(-count // (workers * 8)))
+    if most is not None:
+        size = min(size, most)
     return [range(i, min(count, i + size)) for i in range(0, count, size)]
+
+
+def _piece_file(folder: Path, key: str, piece: range) -> Path:
+    return folder / f"{key}-{piece.start}-{piece.stop}.json"
+
+
+def _kept_piece(path: Path) -> list[PairedDeal] | None:
+    """The paired deals a finished piece wrote, or None if it is not there (or was cut off mid-write)."""
+    try:
+        rows = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return [PairedDeal(row["index"], row["seat"], row["changes"], row["seconds"]) for row in rows]
+
+
+def _played_piece(
+    rules: Any, bots: list[str], others: str, seed: str, piece: range, path: Path | None
+) -> list[PairedDeal]:
+    """:func:`paired_deals` of one piece, written to ``path`` (through a temporary file) if given."""
+    deals = paired_deals(rules, bots, others, seed, piece)
+    if path is not None:
+        rows = [{"index": d.index, "seat": d.seat, "changes": d.changes, "seconds": d.seconds} for d in deals]
+        partial = path.with_suffix(".part")
+        partial.write_text(json.dumps(rows))
+        partial.replace(path)
+    return deals
 
 
 def _matches(args: argparse.Namespace, rules: Any) -> dict[str, Any]:
@@ -68,7 +100,37 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", default="strength")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     parser.add_argument("--md", type=Path, default=None, help="also write the table as Markdown (for the docs)")
+    parser.add_argument(
+        "--pieces", type=Path, default=None, help="keep each finished piece of deals here, and take those already there"
+    )
     return parser
+
+
+def _paired_results(args: argparse.Namespace, rules: Any, bots: list[str]) -> list[PairedDeal]:
+    """The paired deals of the run, in order: played by ``args.workers`` processes, or taken from ``args.pieces``."""
+    results: list[PairedDeal] = []
+    pieces = _pieces(args.deals, args.workers, 25 if args.pieces else None)
+    key = f"{args.game}-{rules.players}-{args.seed}-{'+'.join(bots)}-{args.others}"
+    if args.pieces:
+        args.pieces.mkdir(parents=True, exist_ok=True)
+    paths = [_piece_file(args.pieces, key, piece) if args.pieces else None for piece in pieces]
+    kept = [_kept_piece(path) if path else None for path in paths]
+    for part in kept:
+        results.extend(part or [])
+    with ProcessPoolExecutor(args.workers) as pool:
+        jobs = [
+            pool.submit(_played_piece, rules, bots, args.others, args.seed, piece, path)
+            for piece, path, part in zip(pieces, paths, kept, strict=True)
+            if part is None
+        ]
+        if len(jobs) < len(pieces):
+            print(f"  {len(pieces) - len(jobs)} pieces taken from {args.pieces}", file=sys.stderr)
+        for done, job in enumerate(as_completed(jobs), 1):
+            results.extend(job.result())
+            print(f"\r  deals {len(results)}/{args.deals} ({done}/{len(jobs)} pieces)", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    results.sort(key=lambda deal: deal.index)
+    return results
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -79,13 +141,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     baselines = [name for name in args.against.split(",") if name]
     bots = [args.bot, *baselines]
     started = time.time()
-    results: list[PairedDeal] = []
-    with ProcessPoolExecutor(args.workers) as pool:
-        jobs = [(rules, bots, args.others, args.seed, piece) for piece in _pieces(args.deals, args.workers)]
-        for done, part in enumerate(pool.map(paired_deals, *zip(*jobs, strict=True)), 1):
-            results.extend(part)
-            print(f"\r  deals {len(results)}/{args.deals} ({done}/{len(jobs)} pieces)", end="", file=sys.stderr)
-    print(file=sys.stderr)
+    results = _paired_results(args, rules, bots)
     seconds = [s for r in results for s in r.seconds[args.bot]]
     report: dict[str, Any] = {
         "game": args.game,
@@ -116,28 +172,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(f"{args.bot}'s CPU a decision: median {median:.0f} ms, 95th percentile {p95:.0f} ms ", end="")
         print(f"({len(seconds)} decisions with a choice)")
     if args.matches:
-        names = [args.bot] + [args.others] * (rules.players - 1)
-        tally = Tally(rules.players, tuple(names))
-        with ProcessPoolExecutor(args.workers) as pool:
-            jobs2 = [
-                (rules, names, f"{args.seed}:matches", piece, args.max_deals)
-                for piece in _pieces(args.matches, args.workers)
-            ]
-            for part in pool.map(run_matches, *zip(*jobs2, strict=True)):
-                for result in part:
-                    tally.add(result)
-        row = tally.summary()["per_bot"][0]
-        low, high = row["ci95"]
-        report["matches"] = {
-            "matches": args.matches,
-            "rate": row["rate"],
-            "ci95": [low, high],
-            "no_winner": tally.no_winner,
-        }
-        print(
-            f"whole matches against {rules.players - 1} {args.others}: {args.bot} wins {100 * row['rate']:.1f}% "
-            f"[{100 * low:.1f}, {100 * high:.1f}] of {args.matches} (equal share {100 / rules.players:.1f}%)"
-        )
+        report["matches"] = _matches(args, rules)
     report["wall_seconds"] = time.time() - started
     print(f"({report['wall_seconds']:.0f} s wall, {args.workers} workers)")
     if args.json:
