@@ -14,7 +14,8 @@ beside the equal share.
 
 A long run (Dreyfus's takes about two hours on two cores) can keep its work: with ``--pieces DIR`` each piece
 of deals is written to ``DIR`` as soon as a worker finishes it, and a run given the same arguments takes the
-pieces already there instead of playing them again, so a run cut short goes on where it stopped."""
+pieces already there instead of playing them again, so a run cut short goes on where it stopped. A piece is
+named by the game, players, seed and bots, not by the code that played it: empty ``DIR`` when a bot changes."""
 
 from __future__ import annotations
 
