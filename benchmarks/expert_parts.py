@@ -15,6 +15,9 @@ rotating, the rule of thumb in the other seats), each part plays the seat in tur
 - ``cautious-K``: the expert choosing its declaration by each candidate's mean less ``K`` standard errors of that
   mean (:class:`_Cautious`): the best of several noisy means is more often lucky than good (the winner's curse),
   and folding, whose value varies least from guess to guess, is the candidate that curse favours least;
+- ``rollout-N``: the expert with ``N`` guesses a decision in the play, each card valued as the declarations are:
+  the seat plays it, then plays on like the model (:class:`_Rollout`), so that no later card of its own is chosen
+  seeing the guess's cards (a rollout of the rule of thumb, which strategy fusion cannot touch);
 - ``joint-N``: the expert with ``N`` guesses a decision in the play, valued together: one card for the guesses it
   cannot tell apart at each of its later moves (:class:`_Joint`), where the expert's best response to each guess
   may play one card in a guess and another in a guess it cannot tell from it (strategy fusion).
@@ -41,6 +44,7 @@ from fly_rules.bots import ExpertBot, RuleOfThumbBot
 from fly_rules.bots.paired import mean_interval, play_table, seat_under_test
 from fly_rules.engine import Phase
 from fly_rules.solve import SolveLimitReached
+from fly_rules.solve.respond import Respond
 
 RULES = fly.FlyRules(players=4)
 
@@ -124,6 +128,25 @@ class _Cautious(ExpertBot):
         return {action: value - self.margin * spread[action] / math.sqrt(count) for action, value in values.items()}
 
 
+class _Rollout(ExpertBot):
+    """The expert whose cards are valued with the seat playing on like the model after them."""
+
+    def _modelled_values(
+        self, view: Any, candidates: list[Any], rng: random.Random, started: float
+    ) -> dict[Any, float]:
+        if view.phase is not Phase.PLAY:
+            return super()._modelled_values(view, candidates, rng, started)
+        totals = dict.fromkeys(candidates, 0.0)
+        for _, deal in self.kept_guesses(view, rng, self.samples)[0]:
+            respond = Respond(view.seat, self.model, self._choices, None, self._worth(view.seat))
+            found = respond.values(deal, candidates)
+            self._worlds.append(found)
+            for action, value in found.items():
+                totals[action] += value
+        guessed = len(self._worlds)
+        return {action: total / guessed for action, total in totals.items()} if guessed else {}
+
+
 def _part(name: str) -> Any:
     """The bot a part names."""
     if name == "thumb":
@@ -144,14 +167,15 @@ def _part(name: str) -> Any:
         except ValueError:
             raise SystemExit(f"cautious-K takes a number of standard errors, not {count!r}") from None
         return cautious
-    bot = _Joint(RULES) if kind == "joint" else ExpertBot(RULES)
-    if kind in ("play", "joint") and count.isdigit():
+    bot = {"joint": _Joint, "rollout": _Rollout}.get(kind, ExpertBot)(RULES)
+    if kind in ("play", "joint", "rollout") and count.isdigit():
         bot.samples = int(count)
     elif kind == "declare" and count.isdigit():
         bot.declaration_samples = int(count)
     else:
         raise SystemExit(
-            f"unknown part {name!r}: expert, points, declarations, play, play-N, declare-N, cautious-K or joint-N"
+            f"unknown part {name!r}: expert, points, declarations, play, play-N, declare-N, cautious-K, joint-N"
+            " or rollout-N"
         )
     return bot
 
