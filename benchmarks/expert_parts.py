@@ -92,8 +92,8 @@ class _JointRespond:
         return worth
 
 
-class _Joint(ExpertBot):
-    """The expert whose cards are valued over its guesses together (:class:`_JointRespond`)."""
+class _PlayValued(ExpertBot):
+    """The expert whose cards in the play are valued otherwise (:meth:`_play_values`); its declarations as shipped."""
 
     def _modelled_values(
         self, view: Any, candidates: list[Any], rng: random.Random, started: float
@@ -101,6 +101,16 @@ class _Joint(ExpertBot):
         if view.phase is not Phase.PLAY:
             return super()._modelled_values(view, candidates, rng, started)
         deals = [deal for _, deal in self.kept_guesses(view, rng, self.samples)[0]]
+        return self._play_values(view, candidates, deals) if deals else {}
+
+    def _play_values(self, view: Any, candidates: list[Any], deals: list[Any]) -> dict[Any, float]:
+        raise NotImplementedError
+
+
+class _Joint(_PlayValued):
+    """The expert whose cards are valued over its guesses together (:class:`_JointRespond`)."""
+
+    def _play_values(self, view: Any, candidates: list[Any], deals: list[Any]) -> dict[Any, float]:
         seat = view.seat
         worth = self._worth(seat) or (lambda deal: deal.scores[seat])
         respond = _JointRespond(seat, self.model, worth, self.budget)
@@ -109,7 +119,7 @@ class _Joint(ExpertBot):
             values = {card: respond.total([deal.apply(card) for deal in deals]) - base for card in candidates}
         except SolveLimitReached:
             return {}
-        return {card: value / len(deals) for card, value in values.items()} if deals else {}
+        return {card: value / len(deals) for card, value in values.items()}
 
 
 class _Cautious(ExpertBot):
@@ -128,23 +138,16 @@ class _Cautious(ExpertBot):
         return {action: value - self.margin * spread[action] / math.sqrt(count) for action, value in values.items()}
 
 
-class _Rollout(ExpertBot):
+class _Rollout(_PlayValued):
     """The expert whose cards are valued with the seat playing on like the model after them."""
 
-    def _modelled_values(
-        self, view: Any, candidates: list[Any], rng: random.Random, started: float
-    ) -> dict[Any, float]:
-        if view.phase is not Phase.PLAY:
-            return super()._modelled_values(view, candidates, rng, started)
+    def _play_values(self, view: Any, candidates: list[Any], deals: list[Any]) -> dict[Any, float]:
         totals = dict.fromkeys(candidates, 0.0)
-        for _, deal in self.kept_guesses(view, rng, self.samples)[0]:
+        for deal in deals:
             respond = Respond(view.seat, self.model, self._choices, None, self._worth(view.seat))
-            found = respond.values(deal, candidates)
-            self._worlds.append(found)
-            for action, value in found.items():
+            for action, value in respond.values(deal, candidates).items():
                 totals[action] += value
-        guessed = len(self._worlds)
-        return {action: total / guessed for action, total in totals.items()} if guessed else {}
+        return {action: total / len(deals) for action, total in totals.items()}
 
 
 def _part(name: str) -> Any:
