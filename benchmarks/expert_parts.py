@@ -18,6 +18,8 @@ rotating, the rule of thumb in the other seats), each part plays the seat in tur
 - ``rollout-N``: the expert with ``N`` guesses a decision in the play, each card valued as the declarations are:
   the seat plays it, then plays on like the model (:class:`_Rollout`), so that no later card of its own is chosen
   seeing the guess's cards (a rollout of the rule of thumb, which strategy fusion cannot touch);
+- ``keepfold-K``: the expert that, where the rule of thumb would fold, folds unless another declaration beats
+  folding on the same guesses by more than ``K`` standard errors of the difference (:class:`_KeepFold`);
 - ``joint-N``: the expert with ``N`` guesses a decision in the play, valued together: one card for the guesses it
   cannot tell apart at each of its later moves (:class:`_Joint`), where the expert's best response to each guess
   may play one card in a guess and another in a guess it cannot tell from it (strategy fusion).
@@ -40,6 +42,7 @@ from typing import Any
 from _command import command_line
 
 from fly_rules import fly
+from fly_rules.actions import Fold
 from fly_rules.bots import ExpertBot, RuleOfThumbBot
 from fly_rules.bots.paired import mean_interval, play_table, seat_under_test
 from fly_rules.engine import Phase
@@ -138,6 +141,21 @@ class _Cautious(ExpertBot):
         return {action: value - self.margin * spread[action] / math.sqrt(count) for action, value in values.items()}
 
 
+class _KeepFold(ExpertBot):
+    """The expert that folds where the rule of thumb would unless another declaration beats folding, on the same
+    guesses, by more than ``margin`` standard errors of the difference."""
+
+    margin = 2.0
+
+    def decide(self, view: Any, legal_actions: Any, rng: random.Random) -> tuple[Any, dict[Any, float]]:
+        best, values = super().decide(view, legal_actions, rng)
+        if view.phase is Phase.PLAY or not isinstance(self._default(view, legal_actions), Fold) or best == Fold():
+            return best, values
+        differences = [world[best] - world[Fold()] for world in self._worlds]
+        error = statistics.stdev(differences) / math.sqrt(len(differences)) if len(differences) > 1 else math.inf
+        return (best if statistics.fmean(differences) > self.margin * error else Fold()), values
+
+
 class _Rollout(_PlayValued):
     """The expert whose cards are valued with the seat playing on like the model after them."""
 
@@ -163,13 +181,15 @@ def _part(name: str) -> Any:
     if name == "play":
         return _Split(RuleOfThumbBot(), ExpertBot(RULES))
     kind, _, count = name.partition("-")
-    if kind == "cautious":
+    margined = {"keepfold": _KeepFold, "cautious": _Cautious}.get(kind)
+    if margined is not None:
         try:
-            cautious = _Cautious(RULES)
-            cautious.margin = float(count)
+            margin = float(count)
         except ValueError:
-            raise SystemExit(f"cautious-K takes a number of standard errors, not {count!r}") from None
-        return cautious
+            raise SystemExit(f"{kind}-K takes a number of standard errors, not {count!r}") from None
+        with_margin = margined(RULES)
+        with_margin.margin = margin
+        return with_margin
     bot = {"joint": _Joint, "rollout": _Rollout}.get(kind, ExpertBot)(RULES)
     if kind in ("play", "joint", "rollout") and count.isdigit():
         bot.samples = int(count)
@@ -177,8 +197,8 @@ def _part(name: str) -> Any:
         bot.declaration_samples = int(count)
     else:
         raise SystemExit(
-            f"unknown part {name!r}: expert, points, declarations, play, play-N, declare-N, cautious-K, joint-N"
-            " or rollout-N"
+            f"unknown part {name!r}: expert, points, declarations, play, play-N, declare-N, cautious-K, keepfold-K,"
+            " joint-N or rollout-N"
         )
     return bot
 
