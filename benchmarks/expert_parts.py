@@ -20,6 +20,8 @@ rotating, the rule of thumb in the other seats), each part plays the seat in tur
   seeing the guess's cards (a rollout of the rule of thumb, which strategy fusion cannot touch);
 - ``keepfold-K``: the expert that, where the rule of thumb would fold, folds unless another declaration beats
   folding on the same guesses by more than ``K`` standard errors of the difference (:class:`_KeepFold`);
+- ``wide``: the expert searching every legal declaration, not only the hints' candidates (every exchange of
+  any of its cards, not only of the weakest);
 - ``joint-N``: the expert with ``N`` guesses a decision in the play, valued together: one card for the guesses it
   cannot tell apart at each of its later moves (:class:`_Joint`), where the expert's best response to each guess
   may play one card in a guess and another in a guess it cannot tell from it (strategy fusion).
@@ -180,6 +182,10 @@ def _part(name: str) -> Any:
         return _Split(ExpertBot(RULES), RuleOfThumbBot())
     if name == "play":
         return _Split(RuleOfThumbBot(), ExpertBot(RULES))
+    if name == "wide":
+        wide = ExpertBot(RULES)
+        wide.hints.candidates = lambda view, legal_actions: list(legal_actions)
+        return wide
     kind, _, count = name.partition("-")
     margined = {"keepfold": _KeepFold, "cautious": _Cautious}.get(kind)
     if margined is not None:
@@ -197,8 +203,8 @@ def _part(name: str) -> Any:
         bot.declaration_samples = int(count)
     else:
         raise SystemExit(
-            f"unknown part {name!r}: expert, points, declarations, play, play-N, declare-N, cautious-K, keepfold-K,"
-            " joint-N or rollout-N"
+            f"unknown part {name!r}: expert, points, wide, declarations, play, play-N, declare-N, cautious-K,"
+            " keepfold-K, joint-N or rollout-N"
         )
     return bot
 
