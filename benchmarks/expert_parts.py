@@ -27,7 +27,8 @@ rotating, the rule of thumb in the other seats), each part plays the seat in tur
   may play one card in a guess and another in a guess it cannot tell from it (strategy fusion).
 
 The table gives each part's gain a deal over the rule of thumb with its 95% interval, and, beside it, its
-difference from ``expert`` on the same deals.
+difference from ``expert`` on the same deals. ``--by-declaration`` adds, for each part, its gain grouped by the
+seat's first declaration under the rule of thumb and under the part (where a part's gain comes from).
 """
 
 from __future__ import annotations
@@ -209,14 +210,44 @@ def _part(name: str) -> Any:
     return bot
 
 
-def _changes(name: str, seed: str, indices: range) -> list[int]:
-    """The seat's score change on each deal of ``indices`` with the part ``name`` in it."""
+class _Declared:
+    """A bot that remembers the seat's first declaration (its kind, and how many cards an exchange gives)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot, self.declared = bot, "none"
+
+    def choose(self, view: Any, legal_actions: Any, rng: random.Random) -> Any:
+        action = self.bot.choose(view, legal_actions, rng)
+        if view.phase is not Phase.PLAY and self.declared == "none":
+            cards = getattr(action, "cards", None)
+            self.declared = type(action).__name__.lower() + ("" if cards is None else f" {len(cards)}")
+        return action
+
+
+def _changes(name: str, seed: str, indices: range) -> list[tuple[int, str]]:
+    """The seat's score change on each deal of ``indices`` with the part ``name`` in it, and its declaration."""
     out = []
     for index in indices:
         seat = seat_under_test(index, RULES.players)
-        lineup = [_part(name) if s == seat else "rule-of-thumb" for s in range(RULES.players)]
-        out.append(play_table(RULES, lineup, seed, index)[0][seat])
+        bot = _Declared(_part(name))
+        lineup = [bot if s == seat else "rule-of-thumb" for s in range(RULES.players)]
+        out.append((play_table(RULES, lineup, seed, index)[0][seat], bot.declared))
     return out
+
+
+def _by_declaration(part: list[tuple[int, str]], thumb: list[tuple[int, str]]) -> list[str]:
+    """The part's gain over the rule of thumb grouped by the two declarations, largest share of the total first."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for (change, declared), (base, thumb_declared) in zip(part, thumb, strict=True):
+        groups.setdefault((thumb_declared, declared), []).append(change - base)
+    lines = [
+        "| rule of thumb declared | part declared | deals | gain a deal there | share of the gain a deal |",
+        "| --- | --- | ---: | ---: | ---: |",
+    ]
+    for (thumb_declared, declared), gains in sorted(groups.items(), key=lambda item: -abs(sum(item[1]))):
+        mean, share = statistics.fmean(gains), sum(gains) / len(part)
+        lines.append(f"| {thumb_declared} | {declared} | {len(gains)} | {mean:+.2f} | {share:+.3f} |")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -226,6 +257,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", default="strength")
     parser.add_argument("--parts", default="expert,declarations,play,play-24,declare-192")
     parser.add_argument("--md", type=Path, default=None, help="also write the table as Markdown (for the docs)")
+    parser.add_argument(
+        "--by-declaration", action="store_true", help="also each part's gain grouped by its and the thumb's declaration"
+    )
     args = parser.parse_args(argv)
     parts = args.parts.split(",")
     for name in parts:
@@ -234,11 +268,12 @@ def main(argv: list[str] | None = None) -> None:
     size = max(1, -(-args.deals // (args.workers * 8)))
     pieces = [range(i, min(args.deals, i + size)) for i in range(0, args.deals, size)]
     started = time.time()
-    changes: dict[str, list[int]] = {}
+    played: dict[str, list[tuple[int, str]]] = {}
     with ProcessPoolExecutor(args.workers) as pool:
         for name in names:
             runs = pool.map(_changes, [name] * len(pieces), [args.seed] * len(pieces), pieces)
-            changes[name] = [change for run in runs for change in run]
+            played[name] = [deal for run in runs for deal in run]
+    changes = {name: [change for change, _ in deals] for name, deals in played.items()}
     lines = [
         "| part | gain a deal over the rule of thumb | 95% interval | against the expert |",
         "| --- | ---: | --- | --- |",
@@ -248,6 +283,9 @@ def main(argv: list[str] | None = None) -> None:
         versus = mean_interval([a - b for a, b in zip(changes[name], changes["expert"], strict=True)])
         against = "" if name == "expert" else f"{versus[0]:+.2f} [{versus[1]:+.2f}, {versus[2]:+.2f}]"
         lines.append(f"| {name} | {gain[0]:+.2f} | [{gain[1]:+.2f}, {gain[2]:+.2f}] | {against} |")
+    if args.by_declaration:
+        for name in parts:
+            lines += ["", f"{name}, by the seat's declarations:", "", *_by_declaration(played[name], played["thumb"])]
     lines += ["", f"`{command_line('expert_parts.py', argv)}`: {args.deals:,} paired deals of 4-player Fly."]
     table = "\n".join(lines) + "\n"
     print(table)
