@@ -241,7 +241,7 @@ def _by_declaration(part: list[tuple[int, str]], thumb: list[tuple[int, str]]) -
     for (change, declared), (base, thumb_declared) in zip(part, thumb, strict=True):
         groups.setdefault((thumb_declared, declared), []).append(change - base)
     lines = [
-        "| rule of thumb declared | part declared | deals | gain a deal there | share of the gain a deal |",
+        "| thumb declared | part declared | deals | gain there | share of gain |",
         "| --- | --- | ---: | ---: | ---: |",
     ]
     for (thumb_declared, declared), gains in sorted(groups.items(), key=lambda item: -abs(sum(item[1]))):
