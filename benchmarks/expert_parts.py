@@ -19,7 +19,12 @@ rotating, the rule of thumb in the other seats), each part plays the seat in tur
   the seat plays it, then plays on like the model (:class:`_Rollout`), so that no later card of its own is chosen
   seeing the guess's cards (a rollout of the rule of thumb, which strategy fusion cannot touch);
 - ``keepfold-K``: the expert that, where the rule of thumb would fold, folds unless another declaration beats
-  folding on the same guesses by more than ``K`` standard errors of the difference (:class:`_KeepFold`);
+  folding on the same guesses by more than ``K`` standard errors of the difference (:class:`_KeepFold`;
+  ``keepfold-inf`` always folds where the rule of thumb would);
+- ``calibrated``: the expert valuing its declarations in record points, each candidate's estimated difference from
+  folding mapped by the straight line that ``benchmarks/declaration_oracle.py --seed calib`` fitted for its kind
+  (``CALIBRATION``: the realised difference on the real deal against the estimate), folding itself at 0
+  (:class:`_Calibrated`);
 - ``wide``: the expert searching every legal declaration, not only the hints' candidates (every exchange of
   any of its cards, not only of the weakest);
 - ``joint-N``: the expert with ``N`` guesses a decision in the play, valued together: one card for the guesses it
@@ -33,19 +38,17 @@ seat's first declaration under the rule of thumb and under the part (where a par
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
-from _command import command_line
+from _command import command_line, deals_parser, publish
 
 from fly_rules import fly
-from fly_rules.actions import Fold
+from fly_rules.actions import Fold, Stand
 from fly_rules.bots import ExpertBot, RuleOfThumbBot
 from fly_rules.bots.paired import mean_interval, play_table, seat_under_test
 from fly_rules.engine import Phase
@@ -53,6 +56,15 @@ from fly_rules.solve import SolveLimitReached
 from fly_rules.solve.respond import Respond
 
 RULES = fly.FlyRules(players=4)
+# Intercept and slope a kind of declaration, from `python benchmarks/declaration_oracle.py --deals 2000 --seed calib`.
+CALIBRATION = {
+    "stand": (0.363, 0.999),
+    "x1": (0.508, 0.988),
+    "x2": (0.513, 0.955),
+    "x3": (0.694, 0.91),
+    "x4": (0.519, 0.651),
+    "x5": (-0.204, 0.443),
+}
 
 
 class _Split:
@@ -171,6 +183,42 @@ class _Rollout(_PlayValued):
         return {action: total / len(deals) for action, total in totals.items()}
 
 
+class _Calibrated(ExpertBot):
+    """The expert whose declarations are valued in record points and then calibrated: for each kind of declaration
+    (standing, or exchanging ``k`` of the weakest cards), its estimated difference from folding is mapped by the
+    straight line that the realised differences of ``benchmarks/declaration_oracle.py`` fitted (``line``)."""
+
+    def __init__(self, rules: Any, line: dict[str, tuple[float, float]]) -> None:
+        super().__init__(rules)
+        self.line = line
+        self._declaring = False
+
+    def _worth(self, seat: int) -> Any:
+        return None if self._declaring else super()._worth(seat)
+
+    def _modelled_values(
+        self, view: Any, candidates: list[Any], rng: random.Random, started: float
+    ) -> dict[Any, float]:
+        if view.phase is Phase.PLAY:
+            return super()._modelled_values(view, candidates, rng, started)
+        self._declaring = True
+        try:
+            values = super()._modelled_values(view, candidates, rng, started)
+        finally:
+            self._declaring = False
+        fold = values.get(Fold())
+        if fold is None:
+            return values
+        out = {}
+        for action, value in values.items():
+            cards = getattr(action, "cards", None)
+            kind = "stand" if isinstance(action, Stand) else None if cards is None else f"x{len(cards)}"
+            intercept, slope = self.line.get(kind or "", (0.0, 1.0))
+            out[action] = intercept + slope * (value - fold)
+        out[Fold()] = 0.0
+        return out
+
+
 def _part(name: str) -> Any:
     """The bot a part names."""
     if name == "thumb":
@@ -183,6 +231,8 @@ def _part(name: str) -> Any:
         return _Split(ExpertBot(RULES), RuleOfThumbBot())
     if name == "play":
         return _Split(RuleOfThumbBot(), ExpertBot(RULES))
+    if name == "calibrated":
+        return _Calibrated(RULES, CALIBRATION)
     if name == "wide":
         wide = ExpertBot(RULES)
         wide.hints.candidates = lambda view, legal_actions: list(legal_actions)
@@ -204,8 +254,8 @@ def _part(name: str) -> Any:
         bot.declaration_samples = int(count)
     else:
         raise SystemExit(
-            f"unknown part {name!r}: expert, points, wide, declarations, play, play-N, declare-N, cautious-K,"
-            " keepfold-K, joint-N or rollout-N"
+            f"unknown part {name!r}: expert, points, calibrated, wide, declarations, play, play-N, declare-N,"
+            " cautious-K, keepfold-K (K may be inf), joint-N or rollout-N"
         )
     return bot
 
@@ -251,12 +301,8 @@ def _by_declaration(part: list[tuple[int, str]], thumb: list[tuple[int, str]]) -
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seed", default="strength")
+    parser = deals_parser(__doc__, deals=1000, seed="strength")
     parser.add_argument("--parts", default="expert,declarations,play,play-24,declare-192")
-    parser.add_argument("--md", type=Path, default=None, help="also write the table as Markdown (for the docs)")
     parser.add_argument(
         "--by-declaration", action="store_true", help="also each part's gain grouped by its and the thumb's declaration"
     )
@@ -288,10 +334,7 @@ def main(argv: list[str] | None = None) -> None:
             lines += ["", f"{name}, by the seat's declarations:", "", *_by_declaration(played[name], played["thumb"])]
     lines += ["", f"`{command_line('expert_parts.py', argv)}`: {args.deals:,} paired deals of 4-player Fly."]
     table = "\n".join(lines) + "\n"
-    print(table)
-    print(f"({time.time() - started:.0f} s wall, {args.workers} workers)")
-    if args.md:
-        args.md.write_text(table)
+    publish(table, args, started)
 
 
 if __name__ == "__main__":
