@@ -150,8 +150,9 @@ def report(rows: list[dict[str, Any]]) -> list[str]:
     rows = [row for row in rows if not row.get("skip") and "fold" in row["realised"]]
     names = ("fold", *KINDS)
     lines = [
-        f"Record points a deal of each declaration played out, the seat playing on as the expert (xK: exchanging"
-        f" the K weakest cards), by the rule of thumb's declaration ({len(rows):,} deals):",
+        "Record points a deal of each declaration played out, the seat playing on as",
+        "the expert (xK: exchanging the K weakest cards), by the rule of thumb's",
+        f"declaration ({len(rows):,} deals):",
         "",
         "| rule of thumb | deals | " + " | ".join(names) + " | expert |",
         "| --- | ---: |" + " ---: |" * (len(names) + 1),
@@ -175,14 +176,14 @@ def report(rows: list[dict[str, Any]]) -> list[str]:
     ]
     lines += [
         "",
-        "| the seat's declaration, played on by the expert | gain a deal over the rule of thumb's |",
+        "| the seat's declaration (played on by the expert) | gain over the thumb's |",
         "| --- | --- |",
         f"| the expert's (match chance) | {against(lambda row: row['expert'])} |",
         f"| the best record-point estimate | {against(lambda row: _best(row['est']['points']))} |",
         f"| always fold | {against(lambda row: 'fold')} |",
         f"| the best on the real deal (hindsight) | {against(lambda row: _best(row['realised']))} |",
         "",
-        "| declaration | estimated minus folding (mean) | realised minus folding (mean) | intercept | slope |",
+        "| declaration | estimate less fold | realised less fold | intercept | slope |",
         "| --- | ---: | ---: | ---: | ---: |",
     ]
     for name in KINDS:
@@ -197,7 +198,7 @@ def report(rows: list[dict[str, Any]]) -> list[str]:
             f"| {name} | {statistics.fmean(p[0] for p in pairs):+.2f} | {statistics.fmean(p[1] for p in pairs):+.2f}"
             f" | {intercept:+.3f} | {slope:.3f} |"
         )
-    lines += ["", f"Choosing by the line fitted on the other half, against the expert: {_shown(crossed)}"]
+    lines += ["", f"Choosing by the line fitted on the other half, against the expert:\n{_shown(crossed)}"]
     return lines
 
 
