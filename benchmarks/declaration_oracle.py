@@ -146,8 +146,11 @@ def _best(values: dict[str, Any]) -> str:
 
 
 def report(rows: list[dict[str, Any]]) -> list[str]:
-    """The three tables (see the module's text) of the rows where the seat declared and could fold."""
-    rows = [row for row in rows if not row.get("skip") and "fold" in row["realised"]]
+    """The three tables (see the module's text) of the rows where the seat declared and could fold, and the expert's
+    gain where it could not (it held the A♠ [FLY-5.2])."""
+    declared = [row for row in rows if not row.get("skip")]
+    bound = [row for row in declared if "fold" not in row["realised"]]
+    rows = [row for row in declared if "fold" in row["realised"]]
     names = ("fold", *KINDS)
     lines = [
         "Record points a deal of each declaration played out, the seat playing on as",
@@ -181,6 +184,9 @@ def report(rows: list[dict[str, Any]]) -> list[str]:
         f"| the expert's (match chance) | {against(lambda row: row['expert'])} |",
         f"| the best record-point estimate | {against(lambda row: _best(row['est']['points']))} |",
         f"| always fold | {against(lambda row: 'fold')} |",
+        f"| where it may not fold ({len(bound)} deals), the expert's | "
+        + _shown([row["realised"][row["expert"]] - row["realised"][row["thumb"]] for row in bound])
+        + " |",
         f"| the best on the real deal (hindsight) | {against(lambda row: _best(row['realised']))} |",
         "",
         "| declaration | estimate less fold | realised less fold | intercept | slope |",
