@@ -202,7 +202,7 @@ class ExpertBot:
                 guessed and self.seconds is not None and time.process_time() - started > self.seconds
             ):
                 break
-            sample = sample_deal(view, self.rules, rng, records=getattr(view, "records", None), tries=1)
+            sample = sample_deal(view, self.rules, rng, records=self._replay_records(view), tries=1)
             if sample is None:
                 continue
             deal = self.hints.world(view, sample)
@@ -270,7 +270,7 @@ class ExpertBot:
         declared; it stops drawing once ``count`` have none."""
         found: list[tuple[int, int, Any]] = []
         agreeing = drawn = 0
-        records = getattr(view, "records", None)
+        records = self._replay_records(view)
         guesser = self.hints.guesser(self.model) if guided and hasattr(self.hints, "guesser") else None
         infer = getattr(self.hints, "inferred", None) if guided and view.phase is Phase.PLAY else None
         forbidden = None
@@ -296,6 +296,12 @@ class ExpertBot:
                 break
         found.sort(key=lambda entry: entry[:2])
         return [(misses, deal) for misses, _, deal in found[:count]], drawn
+
+    def _replay_records(self, view: Any) -> Any:
+        """The records a guess replays the deal from: the hints' ``replay_records`` where they give them (in Fly,
+        high enough that the replay cannot end the match), else the view's."""
+        replay = getattr(self.hints, "replay_records", None)
+        return replay(view) if replay is not None else getattr(view, "records", None)
 
     def _named_default(self, view: Any, legal_actions: Sequence[Any]) -> Any:
         """The declaration the game's hints name as the one to keep (``default_declaration``), or None."""

@@ -208,14 +208,14 @@ class FlyExpertHints:
     def world(self, view: FlyView, sample: Sample) -> FlyDeal:
         """The guessed deal of ``sample`` with every record as ``view`` shows it now.
 
-        The guess replays the deal from the records now (it cannot know them at the deal's start); the
-        tricks replayed then wrote off what they wrote off in the guessed deal (which may give the A♠ to
-        another seat). So the deal is dealt again from the records now less what the replay wrote off, and
-        its records come out as the view's [FLY-8.2] [FLY-8.3]; where a record went through zero or an
-        overshoot on the way (FLY-9.1, FLY-9.2) the first replay stands."""
+        The view does not show the records at the deal's start, so the guess is replayed from records high
+        enough that no trick can end the match on the way (:meth:`replay_records`); the tricks replayed then
+        wrote off what they wrote off in the guessed deal (which may give the A♠ to another seat). So the deal
+        is dealt again from the records now plus what the replay wrote off, and its records come out as the
+        view's [FLY-8.2] [FLY-8.3]. Where they cannot (in the real deal a record went past zero and started
+        again, FLY-9.2) the first replay stands, and where no replay stands, the sample's own deal."""
         rebuilt = self._rebuilt(view, sample, None)
-        assert rebuilt is not None  # the sample's own deal stands when nothing better is found
-        return rebuilt[0]
+        return sample.deal if rebuilt is None else rebuilt[0]
 
     def modelled(self, view: FlyView, sample: Sample, model: Any) -> tuple[FlyDeal, int] | None:
         """``sample``'s deal as players who play like ``model`` would have come to it, with every record as
@@ -227,15 +227,29 @@ class FlyExpertHints:
         the guess then holds what the model would have kept [FLY-4.2] [FLY-4.4]."""
         return self._rebuilt(view, sample, model)
 
+    def replay_records(self, view: FlyView) -> tuple[int, ...]:
+        """The records to replay a guess of ``view``'s deal from: the records now, each raised by the most that the
+        seat's tricks so far can have written off (every trick, and the A♠ bonus once) [FLY-8.2] [FLY-8.3].
+
+        From the records now a replay writes the deal's tricks off a second time, and a low record then reaches
+        zero and ends the replayed deal early [FLY-9.1], or goes past it and starts again [FLY-9.2]: no guess
+        of the deal would be found. From these records no trick of the replay can."""
+        rules = self.rules
+        bonus = max(rules.ace_bonus, rules.ace_bonus_trumps)
+        return tuple(
+            now + (taken * rules.trick_value + bonus if taken else 0)
+            for now, taken in zip(view.records, view.tricks_taken, strict=True)
+        )
+
     def _rebuilt(self, view: FlyView, sample: Sample, model: Any) -> tuple[FlyDeal, int] | None:
-        """:meth:`world` (``model`` None: the sample's own moves) or :meth:`modelled`: replayed from the records
-        now, then, if those came out otherwise, again from the records worked back."""
-        first = (sample.deal, 0) if model is None else self._replay(view, sample, view.records, model)
+        """:meth:`world` (``model`` None: the sample's own moves) or :meth:`modelled`: replayed from
+        :meth:`replay_records`, then again from the records worked back (the records now and what that replay
+        wrote off), so that the records come out as the view's."""
+        high = self.replay_records(view)
+        first = self._replay(view, sample, high, model)
         if first is None or first[0].records == view.records:
             return first
-        start = tuple(2 * now - replayed for now, replayed in zip(view.records, first[0].records, strict=True))
-        if min(start) < 0:
-            return first
+        start = tuple(now + top - end for now, top, end in zip(view.records, high, first[0].records, strict=True))
         again = self._replay(view, sample, start, model)
         return again if again is not None and again[0].records == view.records else first
 

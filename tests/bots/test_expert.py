@@ -17,6 +17,7 @@ from fly_rules.engine import Phase
 from fly_rules.engine.hidden import Sample
 from fly_rules.fly.bot import FlyExpertHints
 from fly_rules.fly.race import race_of
+from fly_rules.notation.games import parse_action
 from fly_rules.solve import Respond, best_response, evaluate
 
 
@@ -121,7 +122,8 @@ def _kept_guesses(view: Any, rules: Any, model: Any, count: int, rng: random.Ran
     drawn = []
     forbidden = None
     for _ in range(count * hints.draws):
-        sample = sample_deal(view, rules, rng, records=view.records, tries=1, forbidden=forbidden, guesser=guesser)
+        records = hints.replay_records(view)
+        sample = sample_deal(view, rules, rng, records=records, tries=1, forbidden=forbidden, guesser=guesser)
         if sample is not None and forbidden is None:
             forbidden = hints.inferred(view, sample, model)
         modelled = None if sample is None else hints.modelled(view, sample, model)
@@ -245,6 +247,37 @@ def test_a_guessed_deal_shows_the_records_of_the_view() -> None:
         sample = sample_deal(view, match.rules, random.Random(k), records=view.records)
         assert sample is not None
         assert hints.world(view, sample).records == view.records
+
+
+def test_a_deal_that_wrote_off_most_of_a_record_is_still_guessed() -> None:
+    """Seat 0 took two tricks with the A♠ bonus, spades trump: 13 written off a record of 14. Replayed from the
+    records now (2), the first trick would take it to zero and end the match [FLY-9.3] [FLY-9.1], so no guess of
+    the deal would be found; the expert replays from records raised by the most the tricks can have written off,
+    and then works back to the view's records [FLY-8.2] [FLY-8.3]."""
+    rules = fly.FlyRules(players=4)
+    deal = fly.new_deal(
+        rules,
+        dealer=3,
+        hands=["AS KS QS 7C 8C", "7H 8H 9H TH JH", "7D 8D 9D TD JD", "9C TC JC QC KC"],
+        trump_card="6S",
+        stock="6C AC 6D QD KD AD 6H QH KH AH 7S 8S 9S TS JS",
+        records=[14, 25, 25, 25],
+    )
+    moves = ["stand"] * 4 + [f"play {card}" for card in ["AS", "7H", "7D", "9C", "KS", "8H", "8D", "TC", "7C"]]
+    for move in moves:
+        deal = deal.apply(parse_action(move))
+    view = deal.view(1)
+    assert view.records == (2, 25, 25, 25)
+    hints = FlyExpertHints(rules)
+    assert hints.replay_records(view) == (14, 25, 25, 25)
+    assert sample_deal(view, rules, random.Random(0), records=view.records, tries=20) is None
+    sample = sample_deal(view, rules, random.Random(0), records=hints.replay_records(view), tries=20)
+    assert sample is not None
+    assert hints.world(view, sample).records == view.records
+    assert hints.world(view, sample).view(1) == view
+    bot = ExpertBot(rules, samples=3)
+    assert len(bot.values(view, deal.legal_actions(), random.Random(0))) == len(deal.legal_actions())
+    assert len(bot._worlds) == 3
 
 
 def test_the_expert_searches_the_declarations_worth_it() -> None:
