@@ -150,7 +150,7 @@ class FlyExpertHints:
         played = sum(card.bit for trick in (*view.tricks, view.trick) for _, card in trick)
         unseen = sum(card.bit for card in self.rules.deck) & ~(played | view.hand.mask | view.trump_card.bit)
         out = [0] * view.players
-        deal = self._dealt(view, sample, None)  # the records now could end the replayed deal early [FLY-9.1]
+        deal = self._dealt(view, sample, self.replay_records(view))  # records no replayed trick can end [FLY-9.1]
         plays: tuple[tuple[int, Card], ...] = ()
         for action in sample.actions:
             mover = deal.to_move
@@ -253,8 +253,8 @@ class FlyExpertHints:
         again = self._replay(view, sample, start, model)
         return again if again is not None and again[0].records == view.records else first
 
-    def _dealt(self, view: FlyView, sample: Sample, records: tuple[int, ...] | None) -> FlyDeal:
-        """The deal of ``sample`` before its first move, from ``records`` (None: the starting records)."""
+    def _dealt(self, view: FlyView, sample: Sample, records: tuple[int, ...]) -> FlyDeal:
+        """The deal of ``sample`` before its first move, from ``records``."""
         return new_deal(
             self.rules,
             hands=sample.hands,
