@@ -170,8 +170,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     cpu = report["decision_cpu_seconds"]
     if seconds:
         median, p95 = 1000 * cpu["median"], 1000 * cpu["p95"]
-        print(f"{args.bot}'s CPU a decision: median {median:.0f} ms, 95th percentile {p95:.0f} ms ", end="")
-        print(f"({len(seconds)} decisions with a choice)")
+        print(f"{args.bot}'s CPU a decision with a choice: median {median:.0f} ms, 95th percentile {p95:.0f} ms")
+        print(f"({len(seconds):,} decisions with a choice)")
     if args.matches:
         report["matches"] = _matches(args, rules)
     report["wall_seconds"] = time.time() - started
