@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -20,21 +18,13 @@ from fly_rules.adapters.encoding import PHASES, action_space, legal_mask, observ
 from fly_rules.bots import make_bot
 from fly_rules.bots.paired import seat_under_test
 from fly_rules.notation.games import deal_of
+from tests.conformance.conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "expert_dataset.py"
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("expert_dataset", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-DATASET: Any = _script()
+DATASET: Any = load_script("scripts/expert_dataset")
 
 
 def _replay(chunk: dict[str, Any], run: Any) -> int:
