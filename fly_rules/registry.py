@@ -31,6 +31,7 @@ import attrs
 from fly_rules import _numbers
 from fly_rules.actions import Action
 from fly_rules.cards import Card, CardSet, RankOrder
+from fly_rules.engine.encoding import ActionSpace, PlayActions
 from fly_rules.engine.protocols import DealState, GameState, Rules, SeatView
 from fly_rules.errors import InvalidRules
 
@@ -297,8 +298,11 @@ class Game(Generic[_R, _D, _V]):
     rule_of_thumb: Callable[[RankOrder], Player[_V]]
     """The rule-of-thumb bot, for the rank order of the rules played."""
     adapter: Lazy
-    """The module of the game's part of the adapters (action ids, observations, OpenSpiel's deal), named
+    """The module of the game's part of the adapters (observations as floats and text, OpenSpiel's deal), named
     with :func:`lazy`."""
+    action_ids: ActionSpace[object] = attrs.field(factory=PlayActions)
+    """The game's action ids (:mod:`fly_rules.engine.encoding`), NumPy-free: what the adapters, the batch engine,
+    the table server and the browser number its actions by (default: plays only, ``0..51``)."""
     batch: Callable[..., Any] | None = None
     """``batch(rules, batch_size, match=...)``: the game's batch engine (a :class:`fly_rules.batch.BatchEngine`,
     named with :func:`lazy`); None for a game :func:`fly_rules.batch.make` does not play."""

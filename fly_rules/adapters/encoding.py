@@ -1,18 +1,14 @@
 """What every adapter shares: one action space per game, and one observation encoding.
 
-**Actions.** Each game defines its action ids once, in its adapter module (the ``adapter`` of its
-descriptor in :mod:`fly_rules.registry`), as an :class:`ActionSpace`: Fly's
-(:class:`fly_rules.adapters.fly_game.FlyActions`, 90 ids) and Dreyfus's
-(:class:`fly_rules.adapters.dreyfus_game.DreyfusActions`, 53 ids). The OpenSpiel and PettingZoo
-adapters, both Gymnasium environments and the batch engine (:mod:`fly_rules.batch`) all use that one
-space, so a policy's id means the same action in each of them. In every game ``0..51`` plays the card
-of that :attr:`~fly_rules.cards.Card.index` and ``52`` is ``STAND``; the ids above are the game's own.
-
-A choice too large to list is made in steps: Dreyfus's discard of up to twelve cards [DRF-4.3] is
-chosen card by card, the cards *marked* in ascending order and then ``STAND`` exchanging them. Marks
-are private: the other seats see only the exchange, as the rules show it [DRF-4.5]. Every function
-here that depends on them takes ``marked``, the mask of the cards the seat to move has marked (0 in a
-game without marks, such as Fly, whose exchange of up to five cards is one id [FLY-4.3]).
+**Actions.** Each game defines its action ids once, in its own package, NumPy-free (an
+:class:`~fly_rules.engine.encoding.ActionSpace`, held by its descriptor in :mod:`fly_rules.registry` as
+``action_ids``): Fly's (:class:`fly_rules.fly.encoding.FlyActions`, 90 ids) and Dreyfus's
+(:class:`fly_rules.dreyfus.encoding.DreyfusActions`, 53 ids). The OpenSpiel and PettingZoo adapters, both
+Gymnasium environments and the batch engine (:mod:`fly_rules.batch`) all use that one space, so a policy's id
+means the same action in each of them; :mod:`fly_rules.engine.encoding` says how ids, actions and their text
+map to each other, and the names it defines are re-exported here. Every function here that depends on marks
+(Dreyfus's discard chosen card by card [DRF-4.3]) takes ``marked``, the mask of the cards the seat to move has
+marked (0 in a game without marks, such as Fly).
 
 **Observations.** :func:`observation_size` floats per seat, built only from ``view(seat)`` and the
 seat's own marks, so they never show another seat's hidden cards [FLY-5.1] [DRF-11.1]; each game's
@@ -25,16 +21,28 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from fly_rules import registry
-from fly_rules.actions import Exchange, Play
-from fly_rules.cards import ALL_CARDS, Card, CardSet
-from fly_rules.engine import DealState, Phase, Rules
+from fly_rules.actions import Exchange
+from fly_rules.cards import Card, CardSet
+from fly_rules.engine import DealState, Rules
+from fly_rules.engine.encoding import (
+    PHASES,
+    STAND,
+    ActionSpace,
+    Marking,
+    PlayActions,
+    Segment,
+    cards_text,
+    layout_size,
+    seat_order,
+)
+from fly_rules.engine.encoding import checked_id as _checked_id
 
 __all__ = [
     "OBSERVATION_HIGH",
@@ -70,8 +78,6 @@ __all__ = [
     "write_observation",
 ]
 
-STAND: Final = 52
-"""The id of ``Stand()`` in every game (in Dreyfus, once cards are marked: exchange them)."""
 OBSERVATION_HIGH: Final = 10.0
 """Every observation float lies in ``[0, OBSERVATION_HIGH]`` (records are capped there)."""
 
@@ -81,132 +87,29 @@ Floats = npt.NDArray[np.float32]
 Bools = npt.NDArray[np.bool_]
 
 
-class Marking:
-    """What an id does to a position: ``mark`` (add a card to the marked set), ``exchange`` (discard
-    ``cards``, a mask, and draw) or ``act`` (apply ``action`` to the engine)."""
-
-    __slots__ = ("action", "cards", "kind")
-
-    def __init__(self, kind: str, cards: int = 0, action: Any = None) -> None:
-        self.kind = kind
-        """``"mark"``, ``"exchange"`` or ``"act"``."""
-        self.cards = cards
-        """The marked set after a mark, or the discard of an exchange, as a mask."""
-        self.action = action
-        """The engine action (for ``"exchange"``, the ``Exchange``)."""
-
-
 def checked_id(value: object, size: int, game: str) -> int:
-    """``value`` as an action id of a space of ``size`` ids: an int or a NumPy integer, not a bool.
+    """``value`` as an action id of a space of ``size`` ids: an int or a NumPy integer, not a bool
+    (:func:`fly_rules.engine.encoding.checked_id`).
 
     Raises:
         ValueError: anything else, or an id out of range, naming ``game``.
 
-    >>> checked_id(np.int64(7), 90, "Fly"), checked_id(True, 90, "Fly")
+    >>> checked_id(np.int64(7), 90, "Fly"), checked_id(np.True_, 90, "Fly")
     Traceback (most recent call last):
     ...
-    ValueError: True is not an action id of Fly (0 to 89)
+    ValueError: np.True_ is not an action id of Fly (0 to 89)
     """
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) or not 0 <= value < size:
-        raise ValueError(f"{value!r} is not an action id of {game} (0 to {size - 1})")
-    return int(value)
+    return _checked_id(value, size, game)
 
 
-class ActionSpace:
-    """One game's action ids: what an id does in a position, and the ids of its legal actions.
-
-    A game's adapter module defines one (its ``ENCODING.actions``); every adapter and the batch engine
-    read it. The base class is the part every game shares: ``0..51`` play the card of that index. A
-    game adds its ids by overriding :meth:`action_of` and :meth:`id_of` (one id per action), and
-    :meth:`legal_ids`, :meth:`meaning` and :meth:`ids` if it chooses some actions in several steps
-    (marks).
-    """
-
-    size: int = 52
-    """Distinct ids."""
-    marks: bool = False
-    """Whether some choice is made in several ids (cards marked one by one, then ``STAND``)."""
-
-    def action_of(self, hand: int, action_id: int) -> Any:
-        """The engine action of ``action_id`` for a seat holding ``hand`` (a mask), marks aside.
-
-        Raises:
-            ValueError: an id that is no action of this game.
-        """
-        return Play(ALL_CARDS[checked_id(action_id, self.size, "this game")])
-
-    def id_of(self, hand: int, action: Any) -> int:
-        """The id of the engine ``action`` of a seat holding ``hand``.
-
-        Raises:
-            ValueError: an action with no single id here.
-        """
-        if type(action) is Play:
-            index: int = action.card.index
-            return index
-        raise ValueError(f"{action!r} has no action id in this game")
-
-    def legal_ids(self, deal: Deal, marked: int = 0) -> list[int]:
-        """The legal ids of the seat to move, ascending (none once the deal is over)."""
-        seat = deal.to_move
-        if seat is None:
-            return []
-        return self.view_ids(deal.hand_masks[seat], deal.legal_actions())
-
-    def view_ids(self, hand: int, legal_actions: Iterable[Any]) -> list[int]:
-        """The ids of ``legal_actions`` of a seat holding ``hand`` (a mask), ascending: what a policy
-        that sees a view and its legal actions may choose."""
-        return sorted(self.id_of(hand, action) for action in legal_actions)
-
-    def meaning(self, deal: Deal, marked: int, action_id: int) -> Marking:
-        """What ``action_id`` (legal) does in ``deal``; an exchange is a ``Marking("exchange")``."""
-        action = self.action_of(deal.hand_masks[deal.to_move], action_id)
-        if type(action) is Exchange:
-            return Marking("exchange", action.cards.mask, action)
-        return Marking("act", action=action)
-
-    def ids(self, deal: Deal, action: Any, marked: int = 0) -> list[int]:
-        """The ids that take the engine ``action`` in ``deal`` from the marks ``marked``, in order."""
-        return [self.id_of(deal.hand_masks[deal.to_move], action)]
-
-    def choices(self, deal: Deal, marked: int) -> Sequence[Any]:
-        """The engine actions still open to the seat to move once it has marked ``marked``."""
-        legal: Sequence[Any] = deal.legal_actions()
-        return legal
-
-    def text(self, deal: Deal | None, marked: int, action_id: int) -> str:
-        """An id as text for a player: ``play 10♥``, ``stand``, ``fold``, ``exchange 7♣ 8♦``…"""
-        if 0 <= action_id < 52:
-            return f"play {ALL_CARDS[action_id].symbol}"
-        hand = deal.hand_masks[deal.to_move] if deal is not None and deal.to_move is not None else 0
-        try:
-            return _action_words(self.action_of(hand, action_id))
-        except ValueError:
-            return f"id {action_id}"
-
-
-class PlayActions(ActionSpace):
-    """The action space of a game whose only actions are plays: ``0..51``, the card played."""
-
-
-def _action_words(action: Any) -> str:
-    """An engine action as a player says it: ``stand``, ``exchange 7♣ 8♦``, ``swap-trump 9♠``."""
-    name = type(action).__name__.lower()
-    if type(action) is Exchange:
-        return "exchange " + cards_text(action.cards)
-    if hasattr(action, "card"):
-        verb = next((f.verb for g in registry.games() for f in registry.get(g).actions if f.cls is type(action)), name)
-        return f"{verb} {action.card.symbol}"
-    return name
-
-
-def action_space(game: str) -> ActionSpace:
+def action_space(game: str) -> ActionSpace[object]:
     """The action space of ``game`` (a name of :mod:`fly_rules.registry`), from its adapter module.
 
     >>> action_space("fly").size, action_space("dreyfus").size
     (90, 53)
     """
-    return _encoding(game).actions
+    space: ActionSpace[object] = registry.get(game).action_ids
+    return space
 
 
 def action_count(rules: Any) -> int:
@@ -264,7 +167,7 @@ def action_text(deal: Deal | None, marked: int, action_id: int) -> str:
     """A player's action id as text: ``play 10♥``, ``stand``, ``fold``, ``mark 7♣``,
     ``exchange 7♣ 8♦``, ``swap-trump 9♠`` (``deal`` None: the text without the hand it is read against)."""
     if deal is None:
-        return ActionSpace().text(None, marked, action_id) if action_id < 52 else f"id {action_id}"
+        return PlayActions().text(None, marked, action_id) if action_id < STAND else f"id {action_id}"
     return action_space(deal.game).text(deal, marked, action_id)
 
 
@@ -334,17 +237,6 @@ def hand_mask(deal: Deal, seat: int) -> int:
 # --- observations -------------------------------------------------------------------------------
 
 
-class Segment(NamedTuple):
-    """One part of an observation: ``width`` floats, or ``width`` floats for each seat in seat order."""
-
-    name: str
-    """What it holds."""
-    width: int
-    """Floats (per seat, for a per-seat part)."""
-    per_seat: bool = False
-    """Whether the part is repeated for every seat (then relative observations reorder its blocks)."""
-
-
 def observation_layout(rules: Any) -> tuple[Segment, ...]:
     """The parts of one seat's observation under ``rules``, in order.
 
@@ -363,20 +255,7 @@ def observation_size(rules: Any) -> int:
     >>> observation_size(FlyRules(players=4)), observation_size(DreyfusRules())
     (564, 709)
     """
-    return sum(part.width * (rules.players if part.per_seat else 1) for part in observation_layout(rules))
-
-
-def seat_order(rules: Any, seat: int) -> tuple[int, ...]:
-    """Every seat once, from ``seat`` going left: the order of a relative observation's per-seat blocks.
-
-    >>> from fly_rules.fly import FlyRules
-    >>> seat_order(FlyRules(players=4), 2), seat_order(FlyRules(players=4, direction="anticlockwise"), 2)
-    ((2, 3, 0, 1), (2, 1, 0, 3))
-    """
-    order = [seat]
-    for _ in range(rules.players - 1):
-        order.append(rules.left_of(order[-1]))
-    return tuple(order)
+    return layout_size(observation_layout(rules), rules.players)
 
 
 @functools.lru_cache(maxsize=512)
@@ -413,10 +292,6 @@ def one_hot(out: Floats, at: int, size: int, value: int | None) -> int:
     return at + size
 
 
-PHASES: Final = (Phase.EXCHANGE, Phase.PLAY, Phase.OVER)
-"""The phases in the order an observation's one-hot of the phase lists them."""
-
-
 def trick_cards(out: Floats, at: int, players: int, view: View) -> int:
     """The current trick, then every card played to completed tricks, by seat (52 slots a seat, each)."""
     for seat, card in view.trick:
@@ -437,12 +312,6 @@ def write_observation(view: View, marked: int, rules: Any, out: Floats, *, relat
         out[:] = out[_relative_index(rules, view.seat)]
 
 
-def cards_text(cards: Iterable[Card]) -> str:
-    """Cards as text in their symbols (``7♣ 10♥``), the one notation of the strings an adapter writes:
-    observations, information states and actions."""
-    return " ".join(card.symbol for card in cards)
-
-
 def trick_text(pairs: Sequence[tuple[int, Card]]) -> str:
     """A trick as text: ``seat:card`` in play order."""
     return " ".join(f"{seat}:{card.symbol}" for seat, card in pairs)
@@ -454,10 +323,9 @@ def observation_text(view: View, marked: int) -> str:
 
 
 class Encoding(NamedTuple):
-    """One game's part of the encoding: its adapter module's ``ENCODING`` (see :mod:`fly_rules.registry`)."""
+    """One game's part of the encoding: its adapter module's ``ENCODING`` (see :mod:`fly_rules.registry`); its
+    action ids are its descriptor's ``action_ids``."""
 
-    actions: ActionSpace
-    """The game's action ids."""
     layout: Callable[[Any], tuple[Segment, ...]]
     """The parts of one seat's observation, from the rules."""
     write: Callable[[Any, int, Any, Floats], None]

@@ -197,7 +197,8 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
                 self._pending = None
         elif _changes_hand(self.deal, meaning.action):  # Fly's swap: the trump card for a card of the hand
             self._events.append((seat, text, f"seat {seat}: {text.split()[0]}"))
-            self._exchange(self.deal, meaning.action, 1 << meaning.action.card.index)
+            swap: Any = meaning.action  # a game's own action on one card (ActionForm): it holds its card
+            self._exchange(self.deal, swap, 1 << swap.card.index)
         else:
             self._events.append((seat, text, f"seat {seat}: {text}"))
             self.deal = self.deal.apply(meaning.action)

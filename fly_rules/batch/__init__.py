@@ -21,7 +21,7 @@ engine's ``id``, ``version``, ``num_players``, ``num_actions`` and ``observation
 Each game is a match of the scalar engine, dealt as it deals (its seed, shuffle and first dealer):
 ``to_scalar`` replays it and ``fly_rules.notation.dump_history`` saves it. ``tests/batch`` steps
 thousands of random games of both and the scalar engine side by side, comparing them after every
-action. The action ids are each game's one action space (:mod:`fly_rules.adapters.encoding`), the ids
+action. The action ids are each game's one action space (:mod:`fly_rules.engine.encoding`), the ids
 of every adapter; ``engine.rule_of_thumb(state)`` gives the library's rule-of-thumb bot's id for
 every game at once, so it can play the other seats at batch speed.
 """

@@ -4,7 +4,7 @@ Hands, legal cards and legal ids are ``uint64`` bitmasks; a trick's winner is a 
 power by contract and suit led, built from the scalar rule functions (:mod:`fly_rules.batch._tables`).
 The deal, exchange and play are :mod:`fly_rules.batch._dreyfus_play`.
 
-The action ids are Dreyfus's one action space (:class:`fly_rules.adapters.dreyfus_game.DreyfusActions`,
+The action ids are Dreyfus's one action space (:class:`fly_rules.dreyfus.encoding.DreyfusActions`,
 53 ids): in the play ``c`` plays card ``c``; in the exchange ``c`` marks card ``c`` for discard, each
 mark above the last, and ``52`` exchanges the marked cards (or stands); under
 ``exchange_mode="incremental"`` ``c`` is at once the one-card exchange of ``c``.
@@ -17,8 +17,6 @@ from typing import Any, Final
 import numpy as np
 
 from fly_rules.actions import Exchange
-from fly_rules.adapters.dreyfus_game import STAND
-from fly_rules.adapters.encoding import observation_size
 from fly_rules.batch._bits import BIT, Array, random_bit, unpack
 from fly_rules.batch._dreyfus_bot import dreyfus_rule_of_thumb
 from fly_rules.batch._dreyfus_play import DreyfusPlay
@@ -26,7 +24,9 @@ from fly_rules.batch._state import BatchState
 from fly_rules.batch._tables import dreyfus_tables
 from fly_rules.cards import DECK_48, CardSet
 from fly_rules.dreyfus.deal import draw_first_dealer
+from fly_rules.dreyfus.encoding import STAND, observation_layout
 from fly_rules.dreyfus.rules import DreyfusRules
+from fly_rules.engine.encoding import layout_size
 from fly_rules.errors import RuleViolation
 
 __all__ = ["DreyfusBatch"]
@@ -52,7 +52,7 @@ class DreyfusBatch(DreyfusPlay):
         self._deck = DECK_48
         self._t = dreyfus_tables(rules)
         self._set_options(rules)
-        self.observation_size = observation_size(rules)
+        self.observation_size = layout_size(observation_layout(rules), rules.players)
 
     def _draw_dealer(self, seed: int | str) -> int:
         """The first dealer drawn by lot, as the scalar match draws him [DRF-2.1]."""
@@ -114,7 +114,7 @@ class DreyfusBatch(DreyfusPlay):
         return dreyfus_rule_of_thumb(self, state, self._games(games))
 
     def _observe(self, state: BatchState, seats: Array, order: Array | None) -> Array:
-        """The observation of ``seats[i]`` in game ``i`` (:func:`fly_rules.adapters.dreyfus_game.observation_layout`)
+        """The observation of ``seats[i]`` in game ``i`` (:func:`fly_rules.dreyfus.encoding.observation_layout`)
         [DRF-11.1] [DRF-4.6]; with ``order``, the per-seat parts in that order of seats."""
         s, b, rules = state, self.batch_size, self.rules
         rows = np.arange(b)

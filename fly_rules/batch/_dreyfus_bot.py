@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
-from fly_rules.adapters.dreyfus_game import STAND
 from fly_rules.batch._bits import Array, lowest_bit, unpack
 from fly_rules.batch._dreyfus_play import highest_bit
 from fly_rules.batch._state import BatchState
 from fly_rules.cards import ACE_HIGH, ALL_CARDS, Suit
 from fly_rules.dreyfus.bot import DreyfusRuleOfThumbBot
+from fly_rules.dreyfus.encoding import STAND
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.tricks import card_strength
 

@@ -7,13 +7,13 @@ from typing import Any, Final
 
 import numpy as np
 
-from fly_rules.adapters.dreyfus_game import STAND
 from fly_rules.batch._bits import BIT, NO_CARD, Array, popcount
 from fly_rules.batch._engine import BatchEngine
 from fly_rules.batch._state import BatchState
 from fly_rules.batch._tables import DreyfusTables
 from fly_rules.cards import SUIT_MASKS, Suit
 from fly_rules.dreyfus.deal import contract_of, next_dealer
+from fly_rules.dreyfus.encoding import STAND
 from fly_rules.dreyfus.play import opening_leader
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.tricks import TrumpDuty

@@ -17,11 +17,11 @@ import numpy as np
 
 from fly_rules import registry
 from fly_rules._numbers import check_seat
-from fly_rules.adapters.encoding import ActionSpace, action_space, seat_order
 from fly_rules.batch._bits import NO_CARD, Array
 from fly_rules.batch._state import BatchState
 from fly_rules.cards import CardSet
 from fly_rules.engine import Phase, shuffled_indices
+from fly_rules.engine.encoding import ActionSpace, seat_order
 from fly_rules.engine.shuffle import check_seed
 from fly_rules.errors import RuleViolation, shown
 
@@ -45,14 +45,14 @@ class BatchEngine:
     num_players: int
     """Seats per game."""
     num_actions: int
-    """Distinct action ids (the game's one action space, :mod:`fly_rules.adapters.encoding`)."""
+    """Distinct action ids (the game's one action space, :mod:`fly_rules.engine.encoding`)."""
     observation_size: int
     """Floats in one observation."""
     match: bool
     """Whether a game is a whole match (deals until ``rules.max_deals`` or a winner) rather than one deal."""
     rules: Any
     """The rules every game of the batch follows."""
-    actions: ActionSpace
+    actions: ActionSpace[object]
     """The game's action ids, as every adapter reads them."""
 
     def __init__(self, rules: Any, batch_size: int, *, match: bool = False) -> None:
@@ -62,9 +62,9 @@ class BatchEngine:
         self.batch_size = batch_size
         self.match = bool(match)
         self.num_players = rules.players
-        self.actions = action_space(self.game)
-        self.num_actions = self.actions.size
         self._described = registry.get(self.game)
+        self.actions = self._described.action_ids
+        self.num_actions = self.actions.size
         # a batch of single deals: each game is its match stopped after the first deal
         self._match_rules = rules if match else attrs.evolve(rules, max_deals=1)
         self._orders = np.array([seat_order(rules, seat) for seat in range(rules.players)], _I)
@@ -492,5 +492,5 @@ class _Seat:
         seat = int(state.current_player[game])
         self.rules = rules
         self.to_move = seat if seat >= 0 else 0
-        self.hand_masks = {self.to_move: int(state.hands[game, self.to_move])}
+        self.hand_masks = tuple(int(hand) for hand in state.hands[game])
         self.phase = _PHASES[int(state.phase[game])]

@@ -6,7 +6,7 @@ scalar engine are tables here, built once per set of options from the scalar rul
 next active seat by the set of active seats, who receives each card of the pack. The deal is
 :mod:`fly_rules.batch._fly_exchange`, the play :mod:`fly_rules.batch._fly_play`.
 
-The action ids are Fly's one action space (:mod:`fly_rules.adapters.fly_game`, 90 ids): ``0..51``
+The action ids are Fly's one action space (:mod:`fly_rules.fly.encoding`, 90 ids): ``0..51``
 play a card, ``52`` stand, ``53`` fold, ``54..84`` exchange the cards at the hand positions of an id's
 bits, ``85..89`` the dealer's swap of the trump card for the card at a hand position.
 """
@@ -17,15 +17,15 @@ from typing import Any, Final
 
 import numpy as np
 
-from fly_rules.adapters.encoding import observation_size
-from fly_rules.adapters.fly_game import STAND
 from fly_rules.batch._bits import BIT, Array, random_bit, unpack
 from fly_rules.batch._fly_bot import fly_rule_of_thumb
 from fly_rules.batch._fly_exchange import FlyExchange
 from fly_rules.batch._state import BatchState
 from fly_rules.batch._tables import fly_tables
+from fly_rules.engine.encoding import layout_size
 from fly_rules.errors import InvalidRules
 from fly_rules.fly.deal import draw_first_dealer
+from fly_rules.fly.encoding import STAND, observation_layout
 from fly_rules.fly.rules import FlyRules
 
 __all__ = ["FlyBatch"]
@@ -59,7 +59,7 @@ class FlyBatch(FlyExchange):
         self._left = np.array([rules.left_of(seat) for seat in range(n)], dtype=_I)
         self._set_play_options()
         self._set_exchange_options()
-        self.observation_size = observation_size(rules)
+        self.observation_size = layout_size(observation_layout(rules), rules.players)
 
     def _draw_dealer(self, seed: int | str) -> int:
         """The first dealer drawn by lot, as the scalar match draws him [FLY-2.1]."""
@@ -110,7 +110,7 @@ class FlyBatch(FlyExchange):
         return fly_rule_of_thumb(self, state, self._games(games))
 
     def _observe(self, state: BatchState, seats: Array, order: Array | None) -> Array:
-        """The observation of ``seats[i]`` in game ``i`` (:func:`fly_rules.adapters.fly_game.observation_layout`)
+        """The observation of ``seats[i]`` in game ``i`` (:func:`fly_rules.fly.encoding.observation_layout`)
         [FLY-5.1]; with ``order``, the per-seat parts in that order of seats."""
         s, n, b = state, self.num_players, self.batch_size
         rows = np.arange(b)

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
-from fly_rules.adapters.fly_game import EXCHANGE, FOLD, STAND, SWAP
 from fly_rules.batch._bits import NO_CARD, Array, bit_list, unpack
 from fly_rules.batch._state import BatchState
 from fly_rules.batch._tables import trick_powers
 from fly_rules.cards import ALL_CARDS, Rank, Suit
 from fly_rules.fly.bot import FlyRuleOfThumbBot
+from fly_rules.fly.encoding import EXCHANGE, FOLD, STAND, SWAP
 from fly_rules.fly.rules import FlyRules
 from fly_rules.tricks import card_strength, trick_winner
 

@@ -7,11 +7,11 @@ from typing import Any, Final
 
 import numpy as np
 
-from fly_rules.adapters.fly_game import EXCHANGE, FOLD, STAND, SWAP
 from fly_rules.batch._bits import BIT, NO_CARD, Array, bit_list, popcount
 from fly_rules.batch._fly_play import FlyPlay
 from fly_rules.batch._state import BatchState
 from fly_rules.fly.deal import refill_order
+from fly_rules.fly.encoding import EXCHANGE, FOLD, STAND, SWAP
 
 __all__ = ["FlyExchange"]
 

@@ -13,6 +13,7 @@ from fly_rules import registry
 from fly_rules.actions import Action
 from fly_rules.cards import Card, CardSet, RankOrder, Suit, card_field, card_text
 from fly_rules.dreyfus.bot import DreyfusRuleOfThumbBot
+from fly_rules.dreyfus.encoding import ACTIONS
 from fly_rules.dreyfus.match import DreyfusMatch, new_match
 from fly_rules.dreyfus.positions import new_deal
 from fly_rules.dreyfus.rules import PRESETS, RENAMED_OPTIONS, RENAMED_VALUES, DreyfusRules
@@ -202,6 +203,7 @@ def descriptor(rules_version: int) -> registry.Game[DreyfusRules, DreyfusDeal, D
         search_kernel=registry.lazy("fly_rules.dreyfus.solving", "DreyfusKernel"),
         strategies=registry.lazy("fly_rules.strategies", "dreyfus_states"),
         adapter=registry.lazy("fly_rules.adapters.dreyfus_game"),
+        action_ids=ACTIONS,
         batch=registry.lazy("fly_rules.batch._dreyfus", "DreyfusBatch"),
         conformance=registry.lazy("fly_rules.dreyfus.conformance"),
         renamed_options=RENAMED_OPTIONS,

@@ -12,6 +12,7 @@ from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit, card_field, card_tex
 from fly_rules.engine import Phase
 from fly_rules.fly import rules as fly_rules
 from fly_rules.fly.bot import FlyRuleOfThumbBot
+from fly_rules.fly.encoding import ACTIONS
 from fly_rules.fly.exchange import SwapTrump
 from fly_rules.fly.match import FlyMatch, new_match
 from fly_rules.fly.positions import new_deal
@@ -210,6 +211,7 @@ def descriptor(rules_version: int) -> registry.Game[fly_rules.FlyRules, FlyDeal,
         search_kernel=registry.lazy("fly_rules.fly.solving", "FlyKernel"),
         strategies=registry.lazy("fly_rules.strategies", "fly_states"),
         adapter=registry.lazy("fly_rules.adapters.fly_game"),
+        action_ids=ACTIONS,
         batch=registry.lazy("fly_rules.batch._fly", "FlyBatch"),
         conformance=registry.lazy("fly_rules.fly.conformance"),
         renamed_options=fly_rules.RENAMED_OPTIONS,

@@ -11,7 +11,6 @@ from fly_rules.adapters.encoding import (
     PHASES,
     Encoding,
     OpenSpielGame,
-    PlayActions,
     Segment,
     one_hot,
     trick_cards,
@@ -63,7 +62,7 @@ _LAYOUT: Final = (
     Segment("phase", 3),
 )
 
-ENCODING: Final = Encoding(PlayActions(), lambda rules: _LAYOUT, _write, _text)
+ENCODING: Final = Encoding(lambda rules: _LAYOUT, _write, _text)
 
 
 def table_shows(view: WhistView) -> tuple[Card | str, tuple[bool, ...]]:
