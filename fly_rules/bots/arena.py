@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from fly_rules import registry
 from fly_rules.bots.base import Bot, RandomBot
 from fly_rules.bots.expert import ExpertBot
 from fly_rules.bots.monte_carlo import MonteCarloBot
@@ -23,11 +24,22 @@ from fly_rules.notation.games import new_game
 
 __all__ = ["BOTS", "MatchResult", "Tally", "make_bot", "play_match", "run_matches", "wilson_interval"]
 
+
+def _learned(rules: Any) -> Bot:
+    """The learned bot (:mod:`fly_rules.adapters.learned`: NumPy, a layer above the bots, so imported by name)."""
+    try:
+        bot: Bot = registry.lazy("fly_rules.adapters.learned", "LearnedBot")(rules)
+    except ModuleNotFoundError as error:
+        raise ModuleNotFoundError(f"the learned bot needs NumPy: pip install 'fly_rules[batch]' ({error})") from error
+    return bot
+
+
 BOTS: dict[str, Callable[[Any], Bot]] = {
     "random": lambda rules: RandomBot(),
     "rule-of-thumb": lambda rules: RuleOfThumbBot(rules.rank_order),
     "monte-carlo": MonteCarloBot,
     "expert": ExpertBot,
+    "learned": _learned,
 }
 """The bots by name; each entry makes a bot for the given rules."""
 

@@ -1,0 +1,194 @@
+"""The learned player: a small network trained on the expert's decisions, evaluated with NumPy alone (issue 49).
+
+A :class:`Network` reads one seat's observation in the library's one layout
+(:func:`~fly_rules.adapters.encoding.write_observation`, ``relative=True``: the seat's own blocks first, so one
+network plays every seat) through two ReLU layers into a logit per action id of the game's space
+(:func:`~fly_rules.adapters.encoding.action_space`) and a value: the seat's expected score change over the deal,
+in the units its file names. Its weights are a small ``.npz`` file shipped in the package, one per game and
+number of players (:func:`shipped_network`), made by ``scripts/train_learned.py`` from the chunks of
+``scripts/expert_dataset.py``; the file's ``meta`` says what it was trained on and how.
+
+:class:`LearnedBot` (``learned`` in :data:`fly_rules.bots.BOTS`) plays the legal id with the highest logit. It
+sees only the view and the legal actions, and takes nothing from ``rng``: the same view gives the same action. A
+choice made in several ids (Dreyfus's discard, card by card [DRF-4.3]) is made id by id, each mark shown to the
+network in the observation's marked cards, until the exchange. For rules no shipped network was trained for (other
+numbers of players), the bot plays the game's rule of thumb, and says so (:attr:`LearnedBot.network` is None).
+
+>>> import random
+>>> from fly_rules import fly
+>>> match = fly.new_match(fly.FlyRules(players=4), seed=3, dealer=0)
+>>> bot = LearnedBot(match.rules)
+>>> bot.network is not None, bot.choose(match.view(1), match.legal_actions(), random.Random(0)) in match.legal_actions()
+(True, True)
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from fly_rules import registry
+from fly_rules.adapters.encoding import action_space, observation_size, write_observation
+
+__all__ = ["LAYERS", "WEIGHTS", "LearnedBot", "Network", "shipped_network", "weights_file"]
+
+WEIGHTS: Final = Path(__file__).with_name("weights")
+"""The folder of the shipped networks' files."""
+LAYERS: Final = ("w0", "b0", "w1", "b1", "wp", "bp", "wv", "bv")
+"""The arrays of a network's file, in order: two hidden layers, the policy head, the value head."""
+
+Floats = npt.NDArray[np.float32]
+
+
+class Network:
+    """A policy and value network: observation → ReLU → ReLU → one logit per action id, and a value.
+
+    Args:
+        arrays: the weights by the names of :data:`LAYERS` (any float type; kept as float32).
+        meta: what the file says of itself: at least ``game``, ``players``, ``observation_size``, ``actions``.
+
+    Raises:
+        ValueError: weights whose shapes do not chain, or do not match ``meta``'s sizes.
+    """
+
+    def __init__(self, arrays: dict[str, Any], meta: dict[str, Any]) -> None:
+        missing = [name for name in LAYERS if name not in arrays]
+        if missing:
+            raise ValueError(f"the network has no {', '.join(missing)}")
+        self.layers = [np.asarray(arrays[name], np.float32) for name in LAYERS]
+        self.meta = meta
+        """What the file says of itself: the game, its sizes, and what it was trained on."""
+        w0, b0, w1, b1, wp, bp, wv, bv = self.layers
+        sizes = (meta["observation_size"], meta["actions"])
+        if (
+            (w0.shape[0], wp.shape[1]) != sizes
+            or not w0.shape[1] == b0.shape[0] == w1.shape[0]
+            or w1.shape[1] != b1.shape[0]
+            or wp.shape[0] != w1.shape[1]
+            or bp.shape != (wp.shape[1],)
+            or wv.shape != (w1.shape[1], 1)
+            or bv.shape != (1,)
+        ):
+            shapes = ", ".join(f"{name} {layer.shape}" for name, layer in zip(LAYERS, self.layers, strict=True))
+            raise ValueError(f"the network's weights ({shapes}) do not chain from {sizes[0]} inputs to {sizes[1]} ids")
+
+    @classmethod
+    def load(cls, path: Path) -> Network:
+        """The network of a file written by :meth:`save`."""
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in LAYERS if name in data.files}
+            meta = json.loads(str(data["meta"]))
+        return cls(arrays, meta)
+
+    def save(self, path: Path, dtype: Any = np.float16) -> None:
+        """Write the network (weights as ``dtype``, half precision by default: half the size) and its ``meta``."""
+        arrays: dict[str, Any] = {name: layer.astype(dtype) for name, layer in zip(LAYERS, self.layers, strict=True)}
+        with path.open("wb") as handle:
+            np.savez_compressed(handle, meta=np.array(json.dumps(self.meta, sort_keys=True)), **arrays)
+
+    def forward(self, observations: Floats) -> tuple[Floats, Floats]:
+        """The logits (rows × ids) and values (rows) of a batch of observations (rows × inputs)."""
+        w0, b0, w1, b1, wp, bp, wv, bv = self.layers
+        hidden = np.maximum(observations @ w0 + b0, 0.0)
+        hidden = np.maximum(hidden @ w1 + b1, 0.0)
+        return hidden @ wp + bp, (hidden @ wv + bv)[:, 0]
+
+    def best(self, observation: Floats, legal: Sequence[int]) -> int:
+        """The legal id of highest logit for one observation (the first of equals)."""
+        logits = self.forward(observation[None, :])[0][0]
+        ids = np.asarray(legal, np.intp)
+        return int(ids[int(np.argmax(logits[ids]))])
+
+
+def weights_file(game: str, players: int) -> Path:
+    """The shipped network's file for ``game`` at ``players`` seats (it may not exist)."""
+    return WEIGHTS / f"{game}{players}.npz"
+
+
+@functools.lru_cache(maxsize=16)
+def _shipped(game: str, players: int, inputs: int, actions: int) -> Network | None:
+    path = weights_file(game, players)
+    if not path.exists():
+        return None
+    network = Network.load(path)
+    return network if (network.meta["observation_size"], network.meta["actions"]) == (inputs, actions) else None
+
+
+def shipped_network(rules: Any) -> Network | None:
+    """The shipped network for the game and number of players of ``rules``, or None if none was trained for them
+    (or the game's observation or action ids have changed since it was)."""
+    return _shipped(rules.game, rules.players, observation_size(rules), action_space(rules.game).size)
+
+
+class _Position:
+    """What a seat's view and legal actions tell of the position, as the action space reads a deal: its legal ids
+    and what an id does there (:class:`~fly_rules.adapters.encoding.ActionSpace` asks no more)."""
+
+    def __init__(self, view: Any, legal_actions: Sequence[Any], rules: Any) -> None:
+        self.rules = rules
+        self.game = view.game
+        self.phase = view.phase
+        self.to_move = view.seat
+        self.hand_masks = {view.seat: view.hand.mask}
+        self._legal = legal_actions
+
+    def legal_actions(self) -> Sequence[Any]:
+        """The legal actions the bot was given."""
+        return self._legal
+
+
+class LearnedBot:
+    """Plays the shipped network's choice (see the module's text).
+
+    Args:
+        rules: the rules of the game played.
+        network: the network to play (default: the shipped one for the rules' game and players, if any).
+    """
+
+    name = "learned"
+    """The bot's name in tables."""
+
+    def __init__(self, rules: Any, network: Network | None = None) -> None:
+        self.rules = rules
+        self.network = network if network is not None else shipped_network(rules)
+        """The network played; None: none was trained for these rules, and the bot plays the rule of thumb."""
+        if self.network is not None and self.network.meta["observation_size"] != observation_size(rules):
+            raise ValueError(
+                f"the network reads {self.network.meta['observation_size']} inputs; "
+                f"{rules.game} with {rules.players} players has {observation_size(rules)}"
+            )
+        self.space = action_space(rules.game)
+        self.fallback = registry.game_of(rules).rule_of_thumb(rules.rank_order)
+        self._observation = np.zeros(observation_size(rules), np.float32)
+
+    def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        """The legal action the network rates highest (``rng`` unused: the choice is the view's alone)."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        if self.network is None:
+            return self.fallback.choose(view, legal_actions, rng)
+        position = _Position(view, legal_actions, self.rules)
+        marked = 0
+        while True:
+            chosen = self.network.best(self._observe(view, marked), self.space.legal_ids(position, marked))
+            meaning = self.space.meaning(position, marked, chosen)
+            if meaning.kind != "mark":
+                break
+            marked = meaning.cards
+        action = meaning.action
+        if action not in legal_actions:  # the action space gives only legal ids: a broken invariant, not a choice
+            raise AssertionError(f"the learned bot chose {action!r}, not among the legal actions")
+        return action
+
+    def _observe(self, view: Any, marked: int) -> Floats:
+        out = self._observation
+        out[:] = 0.0
+        write_observation(view, marked, self.rules, out, relative=True)
+        return out

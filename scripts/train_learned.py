@@ -1,0 +1,263 @@
+"""Train the learned player's network on the expert's decisions (issue 49), with NumPy alone.
+
+Usage: python scripts/train_learned.py --game fly|dreyfus [--players N] [--data /work/datasets/expert]
+       [--out fly_rules/adapters/weights/GAMEN.npz] [--hidden 128] [--epochs 40] [--batch 256] [--lr 0.001]
+       [--value-weight 0.25] [--seed 0] [--holdout 10]
+
+It reads every chunk of ``scripts/expert_dataset.py`` for the game and players in ``--data``, holds out the deals
+whose index is a multiple of ``--holdout`` to choose the epoch, and trains :class:`fly_rules.adapters.learned.Network`
+by Adam on minibatches: cross-entropy of the expert's id under the softmax of the legal ids' logits, plus
+``--value-weight`` times the squared error of the value against the seat's score change over the deal (divided by
+the outcomes' standard deviation, the ``value_scale`` in the file). The backward pass is written out below
+(:func:`loss_and_grads`; its test checks it against finite differences). The weights of the epoch with the best
+held-out agreement with the expert are written, in half precision, with what they were trained on in ``meta``.
+
+Everything random comes from ``--seed`` (the first weights and the order of the minibatches), and NumPy's matrix
+products run on one thread, so the same chunks and arguments give the same file on the same machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one thread: the machine is shared, and sums keep their order
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np
+
+from fly_rules import registry
+from fly_rules.adapters.encoding import action_space, observation_size
+from fly_rules.adapters.learned import LAYERS, Network, weights_file
+
+Params = list[Any]
+
+
+def load_rows(folder: Path, game: str, players: int) -> dict[str, Any]:
+    """The rows of every chunk of ``game`` at ``players`` seats in ``folder``, in the chunks' name order.
+
+    Raises:
+        SystemExit: no chunk there.
+    """
+    paths = sorted(folder.glob(f"{game}{players}-*.npz"))
+    if not paths:
+        raise SystemExit(
+            f"no chunk of {game} with {players} players in {folder} (scripts/expert_dataset.py writes them)"
+        )
+    keys = ("obs", "mask", "action", "outcome", "deal", "seat")
+    parts: dict[str, list[Any]] = {key: [] for key in keys}
+    runs = set()
+    for path in paths:
+        with np.load(path, allow_pickle=False) as data:
+            for key in keys:
+                parts[key].append(data[key])
+        runs.add(path.name.rsplit("-", 1)[0])
+    rows: dict[str, Any] = {key: np.concatenate(value) for key, value in parts.items()}
+    rows["chunks"] = len(paths)
+    rows["runs"] = sorted(runs)
+    return rows
+
+
+def initial(inputs: int, hidden: int, actions: int, rng: np.random.Generator) -> Params:
+    """He-initialised weights, zero biases, in the order of ``LAYERS``."""
+
+    def he(rows: int, cols: int) -> Any:
+        return (rng.standard_normal((rows, cols)) * np.sqrt(2.0 / rows)).astype(np.float32)
+
+    return [
+        he(inputs, hidden),
+        np.zeros(hidden, np.float32),
+        he(hidden, hidden),
+        np.zeros(hidden, np.float32),
+        (he(hidden, actions) * 0.1).astype(np.float32),
+        np.zeros(actions, np.float32),
+        (he(hidden, 1) * 0.1).astype(np.float32),
+        np.zeros(1, np.float32),
+    ]
+
+
+def loss_and_grads(params: Params, obs: Any, mask: Any, action: Any, target: Any, value_weight: float) -> Any:
+    """The minibatch's mean loss (policy cross-entropy + ``value_weight`` × value squared error), its gradient
+    for each of ``params``, and how many rows the legal logit of highest value agrees with ``action``."""
+    w0, b0, w1, b1, wp, bp, wv, bv = params
+    rows = len(action)
+    z0 = obs @ w0 + b0
+    h0 = np.maximum(z0, 0.0)
+    z1 = h0 @ w1 + b1
+    h1 = np.maximum(z1, 0.0)
+    logits = np.where(mask, h1 @ wp + bp, -1e9)
+    value = (h1 @ wv + bv)[:, 0]
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    exp = np.exp(shifted) * mask
+    total = exp.sum(axis=1, keepdims=True)
+    probs = exp / total
+    picked = np.arange(rows), action
+    policy_loss = float(np.mean(np.log(total[:, 0]) - shifted[picked]))
+    error = value - target
+    loss = policy_loss + value_weight * float(np.mean(error**2))
+    d_logits = probs
+    d_logits[picked] -= 1.0
+    d_logits /= rows
+    d_value = (2.0 * value_weight / rows) * error[:, None]
+    d_h1 = (d_logits @ wp.T + d_value @ wv.T) * (z1 > 0)
+    d_h0 = (d_h1 @ w1.T) * (z0 > 0)
+    grads = [
+        obs.T @ d_h0,
+        d_h0.sum(axis=0),
+        h0.T @ d_h1,
+        d_h1.sum(axis=0),
+        h1.T @ d_logits,
+        d_logits.sum(axis=0),
+        h1.T @ d_value,
+        d_value.sum(axis=0),
+    ]
+    agree = int(np.sum(np.argmax(logits, axis=1) == action))
+    return loss, [g.astype(np.float32) for g in grads], agree
+
+
+class Adam:
+    """Adam over a list of arrays, updated in place."""
+
+    def __init__(self, params: Params, lr: float, decay: float = 1e-5) -> None:
+        self.params, self.lr, self.decay = params, lr, decay
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+        self.t = 0
+
+    def step(self, grads: Params) -> None:
+        """One update from ``grads`` (with decoupled weight decay on the matrices)."""
+        self.t += 1
+        b1, b2 = 0.9, 0.999
+        for i, grad in enumerate(grads):
+            self.m[i] *= b1
+            self.m[i] += (1 - b1) * grad
+            self.v[i] *= b2
+            self.v[i] += (1 - b2) * grad * grad
+            step = self.lr * (self.m[i] / (1 - b1**self.t)) / (np.sqrt(self.v[i] / (1 - b2**self.t)) + 1e-8)
+            if self.params[i].ndim == 2:
+                self.params[i] -= self.lr * self.decay * self.params[i]
+            self.params[i] -= step.astype(np.float32)
+
+
+def evaluate(params: Params, rows: dict[str, Any], index: Any, scale: float) -> tuple[float, float]:
+    """Agreement with the expert and the value's mean squared error (in score units) over the rows ``index``."""
+    network = Network(dict(zip(LAYERS, params, strict=True)), _sizes(rows))
+    logits, value = network.forward(rows["obs"][index])
+    logits = np.where(rows["mask"][index], logits, -np.inf)
+    agree = float(np.mean(np.argmax(logits, axis=1) == rows["action"][index])) if len(index) else float("nan")
+    error = float(np.mean((value * scale - rows["outcome"][index]) ** 2)) if len(index) else float("nan")
+    return agree, error
+
+
+def _sizes(rows: dict[str, Any]) -> dict[str, Any]:
+    return {"observation_size": rows["obs"].shape[1], "actions": rows["mask"].shape[1]}
+
+
+def train(args: argparse.Namespace, rows: dict[str, Any], log: Any = print) -> tuple[Network, dict[str, Any]]:
+    """Train on ``rows`` as the arguments say; the network of the best held-out epoch, and its figures."""
+    rng = np.random.default_rng(args.seed)
+    held = rows["deal"] % args.holdout == 0 if args.holdout else np.zeros(len(rows["deal"]), np.bool_)
+    fit, check = np.flatnonzero(~held), np.flatnonzero(held)
+    if not len(fit):
+        raise SystemExit("every row is held out: more deals, or a larger --holdout")
+    scale = float(np.std(rows["outcome"][fit])) or 1.0
+    target = (rows["outcome"] / scale).astype(np.float32)
+    params = initial(rows["obs"].shape[1], args.hidden, rows["mask"].shape[1], rng)
+    adam = Adam(params, args.lr)
+    best: tuple[float, int, Params] = (-1.0, 0, [p.copy() for p in params])
+    for epoch in range(1, args.epochs + 1):
+        order = fit[rng.permutation(len(fit))]
+        losses, agreed = [], 0
+        for start in range(0, len(order), args.batch):
+            batch = np.sort(order[start : start + args.batch])
+            loss, grads, agree = loss_and_grads(
+                params, rows["obs"][batch], rows["mask"][batch], rows["action"][batch], target[batch], args.value_weight
+            )
+            adam.step(grads)
+            losses.append(loss)
+            agreed += agree
+        held_agree, held_error = evaluate(params, rows, check, scale)
+        score = held_agree if len(check) else agreed / len(fit)
+        if score > best[0]:
+            best = (score, epoch, [p.copy() for p in params])
+        log(
+            f"epoch {epoch:3d}: loss {np.mean(losses):.4f}, agrees {agreed / len(fit):.3f} "
+            f"(held out {held_agree:.3f}, value error {held_error:.2f})"
+        )
+    score, epoch, kept = best
+    held_agree, held_error = evaluate(kept, rows, check, scale)
+    figures = {
+        "epoch": epoch,
+        "held_out_rows": len(check),
+        "held_out_agreement": held_agree if len(check) else None,
+        "held_out_value_mse": held_error if len(check) else None,
+        "training_rows": len(fit),
+        "training_agreement": evaluate(kept, rows, fit, scale)[0],
+    }
+    return Network(dict(zip(LAYERS, kept, strict=True)), {**_sizes(rows), "value_scale": scale}), figures
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="fly", choices=registry.games())
+    parser.add_argument("--players", type=int, default=None, help="default: the game's (4 for Fly)")
+    parser.add_argument("--data", type=Path, default=Path("/work/datasets/expert"))
+    parser.add_argument("--out", type=Path, default=None, help="default: the shipped file of the game and players")
+    parser.add_argument("--hidden", type=int, default=128)
+    parser.add_argument("--epochs", type=int, default=40)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--value-weight", type=float, default=0.25)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--holdout", type=int, default=10, help="hold out deals whose index is a multiple of this")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """Train and write the network; what its ``meta`` says."""
+    args = _parser().parse_args(argv)
+    if args.hidden < 1 or args.epochs < 1 or args.batch < 1 or args.lr <= 0 or args.holdout < 0:
+        raise SystemExit("--hidden, --epochs and --batch must be at least 1, --lr above 0, --holdout at least 0")
+    rules = registry.get(args.game).make_rules("default", args.players, {})
+    began = time.process_time()
+    rows = load_rows(args.data, args.game, rules.players)
+    if rows["obs"].shape[1] != observation_size(rules) or rows["mask"].shape[1] != action_space(args.game).size:
+        raise SystemExit(f"the chunks in {args.data} are of another observation layout or action space")
+    network, figures = train(args, rows)
+    network.meta.update(
+        {
+            "game": args.game,
+            "players": rules.players,
+            "hidden": args.hidden,
+            "trained_on": {"runs": rows["runs"], "chunks": rows["chunks"], "rows": len(rows["action"])},
+            "training": {
+                "command": " ".join(["python scripts/train_learned.py", *(argv if argv is not None else sys.argv[1:])]),
+                "seed": args.seed,
+                "epochs": args.epochs,
+                "batch": args.batch,
+                "lr": args.lr,
+                "value_weight": args.value_weight,
+                "holdout": args.holdout,
+                **figures,
+            },
+        }
+    )
+    out = args.out if args.out is not None else weights_file(args.game, rules.players)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    network.save(out)
+    held = figures["held_out_agreement"]
+    print(
+        f"{out}: {out.stat().st_size:,} bytes; agrees with the expert on {figures['training_agreement']:.3f} of the "
+        f"{figures['training_rows']:,} rows trained on and {'-' if held is None else f'{held:.3f}'} of "
+        f"{figures['held_out_rows']:,} held out (epoch {figures['epoch']}); {time.process_time() - began:.1f} CPU s"
+    )
+    return network.meta
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
