@@ -74,7 +74,7 @@ def test_fly_10_1_demo_seats_the_chosen_bots_and_refuses_unknown_ones() -> None:
     assert "seat 0: random, seat 1: rule-of-thumb, seat 2: rule-of-thumb" in out.getvalue()
     bad = run("demo", "--bots", "chess")
     assert bad.returncode == 1
-    assert "unknown bot 'chess' (known: random, rule-of-thumb, monte-carlo, expert)" in bad.stderr
+    assert "unknown bot 'chess' (known: random, rule-of-thumb, monte-carlo, expert, learned)" in bad.stderr
 
 
 def test_demo_stops_quietly_when_its_reader_does() -> None:
