@@ -136,7 +136,7 @@ class _Position:
         self.game = view.game
         self.phase = view.phase
         self.to_move = view.seat
-        self.hand_masks = {view.seat: view.hand.mask}
+        self.hand_masks = tuple(view.hand.mask if seat == view.seat else 0 for seat in range(rules.players))
         self._legal = legal_actions
 
     def legal_actions(self) -> Sequence[Any]:
@@ -174,7 +174,8 @@ class LearnedBot:
             return legal_actions[0]
         if self.network is None:
             return self.fallback.choose(view, legal_actions, rng)
-        position = _Position(view, legal_actions, self.rules)
+        # legal_ids reads of a deal only what _Position has: the seat to move, its hand, the phase, the legal actions
+        position: Any = _Position(view, legal_actions, self.rules)
         marked = 0
         while True:
             chosen = self.network.best(self._observe(view, marked), self.space.legal_ids(position, marked))
