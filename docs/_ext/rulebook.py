@@ -280,7 +280,11 @@ API_GROUPS: tuple[tuple[str, str], ...] = (
     ("Search", "fly_rules.solve fly_rules.analysis"),
     ("Other projects' game APIs", "fly_rules.adapters fly_rules.batch"),
     ("The conformance kit", "fly_rules.conformance"),
-    ("Tools", "fly_rules.spec fly_rules.svg fly_rules.strategies fly_rules.cli fly_rules.commands fly_rules.narration"),
+    (
+        "Tools",
+        "fly_rules.spec fly_rules.svg fly_rules.strategies fly_rules.testing fly_rules.cli fly_rules.commands "
+        "fly_rules.narration",
+    ),
 )
 """The API index's sections: each lists the modules named here and the modules inside them."""
 

@@ -17,15 +17,18 @@ from hypothesis import given, settings
 from pettingzoo.test import api_test
 
 from fly_rules import batch, registry, svg
+from fly_rules.actions import Action
 from fly_rules.adapters import openspiel
 from fly_rules.adapters.pettingzoo import CardGameEnv, engine_policy
 from fly_rules.bots import make_bot, play_match
+from fly_rules.cards import CardSet
 from fly_rules.notation.games import make_rules, new_game
 from fly_rules.notation.history import dump_history, load_history
 from fly_rules.notation.position import parse_position, position_of
 from fly_rules.strategies import game_states, histories
+from fly_rules.testing import ContractBroken, check_game, contract_test
 from tests.cli.test_commands import in_process
-from tests.thirdgame.game import WhistMatch, WhistRules
+from tests.thirdgame.game import WhistDeal, WhistMatch, WhistRules, WhistView
 from tests.thirdgame.present import WHIST
 
 
@@ -195,3 +198,68 @@ def test_the_solver_and_its_refusals_reach_the_third_game() -> None:
     assert solution.values == tuple(f - s for f, s in zip(final, deal.scores, strict=True))
     with pytest.raises(TypeError, match="does not know how to play Whist"):
         ExpertBot(match.rules)
+
+
+WHIST_RULES = ("WHIST-1", "WHIST-2", "WHIST-3")
+"""The rules of tests/thirdgame/game.py, which its refusals name (whist is not in specs/)."""
+
+test_whist_keeps_the_engine_contract = contract_test("whist", rule_ids=WHIST_RULES, seeds=(0, 1), max_actions=60)
+
+
+@attrs.frozen(eq=False)
+class _LeakyDeal(WhistDeal):
+    """A broken whist: each seat's view shows the next seat's hand in its own."""
+
+    def view(self, seat: int) -> WhistView:
+        """The seat's view, with the next seat's cards added to its hand."""
+        own = super().view(seat)
+        return attrs.evolve(own, hand=CardSet(self.hand_masks[seat] | self.hand_masks[(seat + 1) % 3]))
+
+
+@attrs.frozen(eq=False)
+class _MutatingDeal(WhistDeal):
+    """A broken whist: ``apply`` returns the new deal but also writes its hands into the old one."""
+
+    def apply(self, action: Action) -> WhistDeal:
+        """The deal after ``action``; the deal it was asked of now holds the new hands too."""
+        after = super().apply(action)
+        object.__setattr__(self, "hand_masks", after.hand_masks)  # the bug: the frozen deal is written to
+        return after
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, WhistDeal) and attrs.astuple(self, recurse=False) == attrs.astuple(
+            other, recurse=False
+        )
+
+    def __hash__(self) -> int:
+        return hash(attrs.astuple(self, recurse=False))
+
+
+def _broken(cls: type[WhistDeal]) -> registry.Game[WhistRules, WhistDeal, WhistView]:
+    """Whist's descriptor, its matches replaced by lone deals of ``cls``."""
+
+    def new_broken(rules: WhistRules, *, seed: int | str, dealer: int | None = None) -> WhistDeal:
+        deal = new_game(rules, seed=seed).deal
+        return cls(**{f.name: getattr(deal, f.name) for f in attrs.fields(WhistDeal)})
+
+    return attrs.evolve(WHIST, new_match=new_broken)
+
+
+def test_a_view_that_shows_another_hand_breaks_the_contract() -> None:
+    """check_game fails a whist whose views show the next seat's hand: no deal guessed from such a view with the
+    hidden cards dealt afresh shows the same view."""
+    with pytest.raises(ContractBroken, match=r"whist: view: no deal with the cards seat 0 cannot see") as caught:
+        check_game(_broken(_LeakyDeal), rule_ids=WHIST_RULES, seeds=(0,), max_actions=5)
+    assert caught.value.check == "view"
+    report = check_game(_broken(WhistDeal), rule_ids=WHIST_RULES, seeds=(0,), max_actions=5)
+    assert report.views > 0  # the same lone deal, unbroken, passes the view check
+
+
+def test_an_apply_that_changes_the_old_state_breaks_the_contract() -> None:
+    """check_game fails a whist whose ``apply`` writes into the deal it was asked of, at the first action."""
+    with pytest.raises(
+        ContractBroken, match=r"whist: apply: apply\(play .*\) changed the state it was given"
+    ) as caught:
+        check_game(_broken(_MutatingDeal), rule_ids=WHIST_RULES, seeds=(0,), max_actions=5)
+    assert caught.value.check == "apply"
+    assert "after 0 actions" in str(caught.value)
