@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import random
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, Required, TypedDict, TypeVar
@@ -32,7 +31,7 @@ from fly_rules import _numbers
 from fly_rules.actions import Action
 from fly_rules.cards import Card, CardSet, RankOrder
 from fly_rules.engine.encoding import ActionSpace, PlayActions
-from fly_rules.engine.protocols import DealState, GameState, Rules, SeatView
+from fly_rules.engine.protocols import Bot, DealState, GameState, Rules, SeatView
 from fly_rules.errors import InvalidRules
 
 if TYPE_CHECKING:
@@ -147,12 +146,9 @@ class Picture(TypedDict, total=False):
     """The word under the stock."""
 
 
-class Player(Protocol[_V_contra]):
-    """What a game's rule-of-thumb bot is (the bots' :class:`fly_rules.bots.Bot`, for views of one game)."""
-
-    def choose(self, view: _V_contra, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        """One of ``legal_actions``, chosen from ``view`` alone, with randomness from ``rng``."""
-        ...
+Player = Bot
+"""What a game's rule-of-thumb bot is: the one bot protocol, :class:`fly_rules.engine.protocols.Bot`, for views of
+one game (``Player[FlyView]``)."""
 
 
 class NewMatch(Protocol[_R_contra]):

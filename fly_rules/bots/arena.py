@@ -20,21 +20,22 @@ from fly_rules.bots.base import Bot, RandomBot
 from fly_rules.bots.expert import ExpertBot
 from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.rule_of_thumb import RuleOfThumbBot
+from fly_rules.engine.protocols import SeatView
 from fly_rules.notation.games import new_game
 
 __all__ = ["BOTS", "MatchResult", "Tally", "make_bot", "play_match", "run_matches", "wilson_interval"]
 
 
-def _learned(rules: Any) -> Bot:
+def _learned(rules: Any) -> Bot[SeatView]:
     """The learned bot (:mod:`fly_rules.adapters.learned`: NumPy, a layer above the bots, so imported by name)."""
     try:
-        bot: Bot = registry.lazy("fly_rules.adapters.learned", "LearnedBot")(rules)
+        bot: Bot[SeatView] = registry.lazy("fly_rules.adapters.learned", "LearnedBot")(rules)
     except ModuleNotFoundError as error:
         raise ModuleNotFoundError(f"the learned bot needs NumPy: pip install 'fly_rules[batch]' ({error})") from error
     return bot
 
 
-BOTS: dict[str, Callable[[Any], Bot]] = {
+BOTS: dict[str, Callable[[Any], Bot[SeatView]]] = {
     "random": lambda rules: RandomBot(),
     "rule-of-thumb": lambda rules: RuleOfThumbBot(rules.rank_order),
     "monte-carlo": MonteCarloBot,
@@ -44,7 +45,7 @@ BOTS: dict[str, Callable[[Any], Bot]] = {
 """The bots by name; each entry makes a bot for the given rules."""
 
 
-def make_bot(name: str, rules: Any) -> Bot:
+def make_bot(name: str, rules: Any) -> Bot[SeatView]:
     """The bot called ``name`` (see :data:`BOTS`) for ``rules``.
 
     Raises:

@@ -1,4 +1,4 @@
-"""The bot protocol and the random bot.
+"""The bot protocol (:class:`fly_rules.engine.protocols.Bot`, re-exported) and the random bot.
 
 A bot is anything with ``choose(view, legal_actions, rng) -> action``: it is given only what its
 seat may know (``state.view(seat)``), the legal actions, and a random generator it must take all
@@ -9,17 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TypeVar
+
+from fly_rules.engine.protocols import Bot, SeatView
 
 __all__ = ["Bot", "RandomBot"]
 
-
-@runtime_checkable
-class Bot(Protocol):
-    """Anything that picks one of the legal actions from a seat's view."""
-
-    def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
-        """One of ``legal_actions``, chosen from ``view`` alone, with randomness from ``rng``."""
+_A = TypeVar("_A")
 
 
 class RandomBot:
@@ -34,6 +30,6 @@ class RandomBot:
     name = "random"
     """The bot's name in tables."""
 
-    def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    def choose(self, view: SeatView, legal_actions: Sequence[_A], rng: random.Random) -> _A:
         """A uniformly random legal action."""
         return legal_actions[rng.randrange(len(legal_actions))]

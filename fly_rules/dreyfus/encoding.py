@@ -116,7 +116,7 @@ class DreyfusActions(ActionSpace[Action]):
         marks = list(bits(rest))
         return marks if _immediate(deal.rules) else [*marks, STAND]
 
-    def choices(self, deal: DealState, marked: int) -> Sequence[object]:
+    def choices(self, deal: DealState, marked: int) -> Sequence[Action]:
         """The engine actions still open once ``marked`` is marked: the exchanges of those cards and more,
         each above the highest marked one (all the legal actions when nothing is marked)."""
         legal = deal.legal_actions()

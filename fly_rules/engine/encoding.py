@@ -196,7 +196,7 @@ class ActionSpace(Generic[_A_co]):
         """The ids that take the engine ``action`` in ``deal`` from the marks ``marked``, in order."""
         return [self.id_of(_hand(deal), action)]
 
-    def choices(self, deal: DealState, marked: int) -> Sequence[object]:
+    def choices(self, deal: DealState, marked: int) -> Sequence[Action]:
         """The engine actions still open to the seat to move once it has marked ``marked``."""
         return deal.legal_actions()
 

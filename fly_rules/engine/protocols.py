@@ -4,15 +4,17 @@ shared vocabulary), and the :class:`Phase` of a deal."""
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable, Sequence
+import random
+from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from fly_rules.actions import Action
-from fly_rules.cards import Card, CardSet, Suit
+from fly_rules.cards import Card, CardSet, RankOrder, Suit
 
-__all__ = ["DealState", "GameState", "Phase", "Rules", "SeatView"]
+__all__ = ["Bot", "DealState", "GameState", "Phase", "Rules", "SeatView"]
 
 _S = TypeVar("_S", bound="GameState")
+_V_contra = TypeVar("_V_contra", bound="SeatView", contravariant=True)
 
 
 class Phase(enum.Enum):
@@ -53,8 +55,8 @@ class Rules(Protocol):
         """Cards dealt to each seat, and tricks in a deal."""
 
     @property
-    def rank_order(self) -> Any:
-        """The rank order within a suit (a :data:`~fly_rules.cards.RankOrder`)."""
+    def rank_order(self) -> RankOrder:
+        """The rank order within a suit."""
 
     def left_of(self, seat: int) -> int:
         """The next seat in the order of play."""
@@ -155,7 +157,7 @@ class GameState(Protocol):
         """The current deal's number, 0 for a match's first."""
 
     @property
-    def rules(self) -> Any:
+    def rules(self) -> Rules:
         """The rules options (the game's :class:`Rules`)."""
 
     @property
@@ -183,7 +185,7 @@ class GameState(Protocol):
         """Tricks taken per seat in the current deal."""
 
     @property
-    def previous_deal(self) -> Any:
+    def previous_deal(self) -> DealState | None:
         """The deal played out just before the current one; None on a lone deal."""
 
     @property
@@ -196,7 +198,7 @@ class GameState(Protocol):
     def apply(self: _S, action: Action) -> _S:
         """The state after ``action``; raises RuleViolation if it is illegal."""
 
-    def view(self, seat: int) -> Hashable:
+    def view(self, seat: int) -> SeatView:
         """What ``seat`` may know of this state, and nothing more."""
 
     # --- what clients ask instead of the class ---------------------------------------
@@ -225,11 +227,26 @@ class GameState(Protocol):
 class DealState(GameState, Protocol):
     """A deal of either game: a :class:`GameState` that also says what a history states of it."""
 
-    def deal_head(self) -> dict[str, Any]:
+    def deal_head(self) -> dict[str, object]:
         """The deal's dealer and trump as a history states them before its actions [REC-3.1]."""
 
     def deal_lines(self) -> dict[str, tuple[int, ...]]:
         """The per-seat results a history states once the deal is over, by key [REC-3.4]."""
 
-    def start_fields(self) -> dict[str, Any]:
+    def start_fields(self) -> dict[str, object]:
         """This position as the keyword arguments of the game's ``new_deal``, in plain data [REC-2.4]."""
+
+
+@runtime_checkable
+class Bot(Protocol[_V_contra]):
+    """The one bot protocol: anything that picks one of the legal actions from a seat's view (of one game's views,
+    ``Bot[FlyView]``, or of any game's, ``Bot[SeatView]``). It is given only what its seat may know
+    (``state.view(seat)``) and takes all its randomness from ``rng``, so that a match between bots replays from its
+    seeds. :class:`fly_rules.bots.Bot` and :class:`fly_rules.registry.Player` are this protocol.
+
+    .. versionadded:: 0.2.0
+    """
+
+    def choose(self, view: _V_contra, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        """One of ``legal_actions``, chosen from ``view`` alone, with randomness from ``rng``."""
+        ...

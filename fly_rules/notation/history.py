@@ -205,7 +205,7 @@ def _start_args(reader: _Reader, game: str, start: object) -> dict[str, Any]:
     return args
 
 
-def load_history(text: str, *, resumable: bool = False) -> Any:
+def load_history(text: str, *, resumable: bool = False) -> Match | Deal:
     """The match (or explicit deal) that ``text`` records, replayed through the engine [REC-1.1].
 
     Returns a :class:`~fly_rules.fly.FlyMatch` or :class:`~fly_rules.dreyfus.DreyfusMatch` for a

@@ -21,6 +21,7 @@ from fly_rules import _startup, cli
 from fly_rules.cli import main
 from fly_rules.commands import CommandError, files, jobs, write_atomically
 from fly_rules.commands.common import Stopped
+from fly_rules.engine import MatchBase
 from fly_rules.notation.history import dump_history, load_history
 from tests.cli.test_commands import run_once as run
 from tests.cli.test_stops import PLAY, one_line, play_process, stop_at_prompt
@@ -183,7 +184,9 @@ def test_rec_1_1_a_second_writer_is_refused_naming_the_first(tmp_path: Path) -> 
             assert stream is not None
             stream.close()
     assert first.returncode == 130
-    assert load_history(saved.read_text(encoding="utf-8")).seed == 1
+    resumed = load_history(saved.read_text(encoding="utf-8"))
+    assert isinstance(resumed, MatchBase)
+    assert resumed.seed == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.toml"]  # the lock file goes with its holder
     again = run("play", "--resume", str(saved), stdin="?\n1\n" * 3000)
     assert again.returncode == 0, again.stderr

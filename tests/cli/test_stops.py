@@ -23,6 +23,7 @@ import pytest
 from fly_rules import commands
 from fly_rules.cli import main
 from fly_rules.commands import CommandError, write_atomically
+from fly_rules.engine import MatchBase
 from fly_rules.notation.history import dump_history, load_history
 from tests.cli.test_commands import in_process
 from tests.cli.test_commands import run_once as run  # these commands write files: run them once
@@ -113,12 +114,14 @@ def test_rec_1_1_play_saves_on_ctrl_c_and_resumes(tmp_path: Path) -> None:
         one_line(err.getvalue()) == f"fly-rules: interrupted; the game so far is saved: fly-rules play --resume {saved}"
     )
     kept = load_history(saved.read_text(encoding="utf-8"))
+    assert isinstance(kept, MatchBase)
     assert not kept.is_over
     assert len(kept.actions) >= 6
     code, told, _ = in_process(["play", "--resume", str(saved)], "?\n1\n" * 2000)
     assert code == 0
     assert f"resumed from {saved} after {len(kept.actions)} actions" in told
     final = load_history(saved.read_text(encoding="utf-8"))
+    assert isinstance(final, MatchBase)
     assert final.is_over
     assert final.actions[: len(kept.actions)] == kept.actions
     assert final.seed == kept.seed
@@ -240,11 +243,13 @@ def test_rec_1_1_play_stopped_by_a_signal_leaves_a_valid_resumable_history(
     assert code == 128 + stop
     assert one_line(err) == f"fly-rules: {why}; the game so far is saved: fly-rules play --resume {saved}"
     kept = load_history(saved.read_text(encoding="utf-8"))
+    assert isinstance(kept, MatchBase)
     assert not kept.is_over
     assert len(kept.actions) > 5
     resumed = run("play", "--resume", str(saved), stdin="?\n1\n" * 2000)
     assert resumed.returncode == 0, resumed.stderr
     final = load_history(saved.read_text(encoding="utf-8"))
+    assert isinstance(final, MatchBase)
     assert final.is_over
     assert final.actions[: len(kept.actions)] == kept.actions
 
