@@ -41,10 +41,22 @@ from typing import Any, Final, TextIO
 from fly_rules import registry
 from fly_rules.actions import Exchange, Fold, Stand
 from fly_rules.cards import Card
+from fly_rules.engine import Phase
 from fly_rules.notation.games import action_text, deal_of, finished_deal
 from fly_rules.registry import seat_text
 
-__all__ = ["Chooser", "action_lines", "action_shown", "card_symbols", "deal_lines", "narrate", "outcome_lines"]
+__all__ = [
+    "Chooser",
+    "action_lines",
+    "action_shown",
+    "card_symbols",
+    "deal_lines",
+    "narrate",
+    "outcome_lines",
+    "outcome_text",
+    "records_text",
+    "status_line",
+]
 
 Chooser = Callable[[Any, Sequence[Any]], Any]
 """Picks the next action: ``choose(state, legal_actions)``; ``None`` ends the narration there."""
@@ -137,6 +149,43 @@ def outcome_lines(state: Any) -> list[str]:
     winner = "no winner (deal limit reached)" if state.winner is None else f"{seat_text(state.winner)} wins the match"
     over = f"== Match over after {state.deal_number + 1} deal(s): {winner}"
     return ["", over, registry.game_of(state).words.match_end(state)]
+
+
+def outcome_text(state: Any) -> list[str]:
+    """How a finished deal or match came out, as :func:`outcome_lines` tells it without the terminal's
+    markers; nothing while it goes on."""
+    return [s.strip().removeprefix("== ") for s in outcome_lines(state) if s.strip()] if state.is_over else []
+
+
+def records_text(deal: Any) -> list[str]:
+    """Each seat's record as text: the game's record lines side by side (Dreyfus: ``upper/lower``)."""
+    lines = list(deal.score_lines.values())
+    return ["/".join(str(line[seat]) for line in lines) for seat in range(len(lines[0]))]
+
+
+def status_line(state: Any, seat: int | None) -> str:
+    """One line on what the table shows ``seat`` (None: a watcher): the game and deal, the trumps and stock or
+    talon, the trick in progress and whose turn it is."""
+    deal: Any = deal_of(state)
+    if state.is_over:
+        return " ".join(outcome_text(state))
+    view = deal.view(0 if seat is None else seat)
+    game = registry.game_of(deal)
+    trick = ", ".join(f"{seat_text(s)} {c.symbol}" for s, c in view.trick)
+    phase = "exchange" if deal.phase is Phase.EXCHANGE else "play"
+    turn = f"{seat_text(state.to_move)} to move"
+    if seat is not None and state.to_move == seat:
+        legal = state.legal_actions()
+        open_ = ["give up cards" if phase == "exchange" else "play a card"]
+        open_ += [word for word, action in (("stand", Stand()), ("fold", Fold())) if action in legal]
+        turn = "your turn: " + (", ".join(open_[:-1]) + " or " + open_[-1] if len(open_) > 1 else open_[0])
+    parts = [
+        f"{game.title}, deal {deal.deal_number + 1}, {phase}",
+        game.words.describe(view)[0].strip(),
+        f"trick: {trick}" if trick else "no trick in play",
+        turn,
+    ]
+    return " · ".join(parts)
 
 
 def narrate(state: Any, choose: Chooser, out: TextIO, *, seat: int | None = None) -> Any:

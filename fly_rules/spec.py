@@ -37,14 +37,14 @@ __all__ = [
     "trace",
 ]
 
-PREFIXES: Final = ("CARD", "FLY", "DRF", "TRK", "REC")
+PREFIXES: Final = ("CARD", "FLY", "DRF", "TRK", "REC", "TBL")
 """The rule-ID prefixes, one per spec file family."""
 
-RULE_ID: Final = re.compile(r"\b(?:CARD|FLY|DRF|TRK|REC)-[0-9]+\.[0-9]+[a-z]?\b")
+RULE_ID: Final = re.compile(r"\b(?:CARD|FLY|DRF|TRK|REC|TBL)-[0-9]+\.[0-9]+[a-z]?\b")
 """A rule ID anywhere in text: prefix, section, rule number, optional letter."""
 
 _HEADING: Final = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
-_RULE_HEADING: Final = re.compile(r"^((?:CARD|FLY|DRF|TRK|REC)-[0-9]+\.[0-9]+[a-z]?)\s+(.+)$")
+_RULE_HEADING: Final = re.compile(r"^((?:CARD|FLY|DRF|TRK|REC|TBL)-[0-9]+\.[0-9]+[a-z]?)\s+(.+)$")
 _FIELD: Final = re.compile(r"^\s*(?:[-*]\s+)?\*\*(Source|Decision|Options|Example|Status):\*\*\s*(.*)$")
 _RULE_MARK: Final = re.compile(r"^(?:pytest\.)?mark\.rule\(")
 _TEST_NAME_ID: Final = re.compile(r"(?:^|_)(card|fly|drf|trk|rec)((?:_(?:and_)?\d+_\d+[a-z]?(?=_|$))+)")

@@ -16,16 +16,15 @@ from collections.abc import Callable
 from typing import Any
 
 from fly_rules import RuleViolation, fly, registry
-from fly_rules.actions import Exchange, Fold, Stand
+from fly_rules.actions import Exchange
 from fly_rules.analysis import analyse
 from fly_rules.bots import HINT_BOT, make_bot
-from fly_rules.engine import Phase
 from fly_rules.errors import FlyRulesError
-from fly_rules.narration import action_lines, action_shown, card_symbols, outcome_lines
+from fly_rules.narration import action_lines, action_shown, card_symbols, records_text, status_line
+from fly_rules.narration import outcome_text as outcome
 from fly_rules.notation import dump_history, load_history, parse_position
 from fly_rules.notation.games import deal_of, finished_deal, make_rules, new_game
 from fly_rules.notation.position import _move, _parse_move
-from fly_rules.registry import seat_text
 from fly_rules.spec import RULE_ID, load_rules
 from fly_rules.svg import deal_picture
 
@@ -48,13 +47,6 @@ def refusal(error: FlyRulesError, move: str = "") -> dict[str, Any]:
         "detail": card_symbols(detail),
         "href": f"rules/{found.file.removesuffix('.md')}.html#{found.id}" if found else None,  # from the site's root
     }
-
-
-def records_text(deal: Any) -> list[str]:
-    """Each seat's record as text: a Fly record, or a Dreyfus seat's upper/lower records."""
-    if deal.game == "fly":
-        return [str(r) for r in deal.records]
-    return [f"{u}/{lo}" for u, lo in zip(deal.upper, deal.lower, strict=True)]
 
 
 def try_position(position: str, moves: str = "") -> dict[str, Any]:
@@ -94,11 +86,6 @@ def try_position(position: str, moves: str = "") -> dict[str, Any]:
     }
 
 
-def outcome(state: Any) -> list[str]:
-    """How a finished deal or match came out, as the narration tells it; nothing while it goes on."""
-    return [s.strip().removeprefix("== ") for s in outcome_lines(state) if s.strip()] if state.is_over else []
-
-
 def _extended(position: str, taken: list[str], deal: Any) -> str:
     """``position`` with the moves ``taken`` added and the turn of ``deal`` (REC-5.1)."""
     fields = position.strip().split(" ")
@@ -111,31 +98,6 @@ def _extended(position: str, taken: list[str], deal: Any) -> str:
 def _told(lines: list[str]) -> list[str]:
     """The narration's lines for a page, each told once: stripped of the terminal's indent."""
     return [line.strip() for line in lines if line.strip()]
-
-
-def status_text(state: Any, seat: int) -> str:
-    """One line on what the table shows: the game and deal, the trumps and stock or talon, the trick in
-    progress and whose turn it is (the page's status line; its words are the terminal's)."""
-    deal: Any = deal_of(state)
-    if state.is_over:
-        return " ".join(outcome(state))
-    view = deal.view(seat)
-    game = registry.game_of(deal)
-    trick = ", ".join(f"{seat_text(s)} {c.symbol}" for s, c in view.trick)
-    phase = "exchange" if deal.phase is Phase.EXCHANGE else "play"
-    turn = f"{seat_text(state.to_move)} to move"
-    if state.to_move == seat:
-        legal = state.legal_actions()
-        open_ = ["give up cards" if phase == "exchange" else "play a card"]
-        open_ += [word for word, action in (("stand", Stand()), ("fold", Fold())) if action in legal]
-        turn = "your turn: " + (", ".join(open_[:-1]) + " or " + open_[-1] if len(open_) > 1 else open_[0])
-    parts = [
-        f"{game.title}, deal {deal.deal_number + 1}, {phase}",
-        game.words.describe(view)[0].strip(),
-        f"trick: {trick}" if trick else "no trick in play",
-        turn,
-    ]
-    return " · ".join(parts)
 
 
 def _over(done: Any, after: Any) -> str:
@@ -183,7 +145,7 @@ class Session:
             "deal_records": records_text(done) if done is not None else None,
             "deal_number": old.deal_number,
             "summary": None if done is None else self._summary(done, after),
-            "status": status_text(after, self.seat) if done is None else _over(done, after),
+            "status": status_line(after, self.seat) if done is None else _over(done, after),
             "picture": self._picture(done),
         }
         if done is not None:
@@ -282,7 +244,7 @@ class Session:
             "records": records_text(deal),
             "over": self.state.is_over,
             "outcome": outcome(self.state),
-            "status": status_text(self.state, self.seat),
+            "status": status_line(self.state, self.seat),
             "picture": self._picture(),
             "hint_bot": HINT_BOT,
         }

@@ -59,9 +59,9 @@ class DreyfusView(Pictured):
     """Where the deal stands."""
     to_move: int | None
     """The seat to act, None when the deal is over."""
-    hand: CardSet
+    hand: CardSet = attrs.field(metadata={"private": True})
     """This seat's cards."""
-    discarded: CardSet
+    discarded: CardSet = attrs.field(metadata={"private": True})
     """This seat's own discards."""
     bought: _Triple
     """Cards bought by each seat (written openly)."""

@@ -70,7 +70,7 @@ class FlyView(Pictured):
     """Where the deal stands."""
     to_move: int | None
     """The seat to act, or None."""
-    hand: CardSet
+    hand: CardSet = attrs.field(metadata={"private": True})
     """This seat's cards."""
     trump_card: Card
     """The turned-up card; its suit is trump."""

@@ -1,0 +1,218 @@
+"""Where the table server keeps its tables: one event log per table [TBL-8.1], behind a small interface.
+
+:class:`Storage` is all the server asks of a database: make a table, append an entry if its ``seq`` is
+the next, read a table's entries from a ``seq`` on. :class:`SQLiteStorage` is the default (one file, WAL,
+the standard library's ``sqlite3``); the unique ``(table_id, seq)`` key is what serialises writers, so a
+second backend (PostgreSQL) needs the same key and nothing else to stay correct.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Protocol
+
+import attrs
+
+__all__ = ["Entry", "MatchRow", "SQLiteStorage", "Storage", "TableRow"]
+
+
+@attrs.frozen
+class TableRow:
+    """What a table is made with and never changes."""
+
+    table_id: str
+    """The table's public ID."""
+    game: str
+    """The game's name."""
+    players: int
+    """The seats at the table."""
+    options: dict[str, Any]
+    """The rules options by name (REC-2.3), applied over the preset."""
+    preset: str
+    """The rules preset the options apply over."""
+    bots: dict[int, str]
+    """The bot seats, each with its bot's name."""
+    token_digests: tuple[str | None, ...]
+    """Per seat, the SHA-256 hex of its token (None for a bot seat) [TBL-1.2]."""
+    turn_seconds: int | None
+    """The turn timer, or None [TBL-7.3]."""
+
+
+@attrs.frozen
+class MatchRow:
+    """One match of a table: its secret seed and nonce, and where its entries start [TBL-2.1]."""
+
+    number: int
+    """0 for the table's first match."""
+    seed: int
+    """The match's seed."""
+    nonce: str
+    """The nonce of the commitment."""
+    commitment: str
+    """SHA-256 hex of ``SEED:NONCE`` [TBL-2.2]."""
+    first_dealer: int | None
+    """The first dealer, or None to draw it by lot from the seed."""
+    start_seq: int
+    """The ``seq`` of the last entry before the match (0 for the first)."""
+
+
+@attrs.frozen
+class Entry:
+    """One entry of a table's log [TBL-8.1]."""
+
+    seq: int
+    """Its place in the log, from 1."""
+    kind: str
+    """``"act"`` or ``"rematch"``."""
+    seat: int | None
+    """The seat that acted (None for a rematch)."""
+    text: str
+    """The action's text (REC-3.2), or the rematch's match number."""
+
+
+class Storage(Protocol):
+    """What the table server asks of a database."""
+
+    async def create(self, table: TableRow, match: MatchRow) -> None:
+        """Keep a new table and its first match."""
+
+    async def table(self, table_id: str) -> TableRow | None:
+        """The table ``table_id``, or None."""
+
+    async def matches(self, table_id: str) -> list[MatchRow]:
+        """The table's matches, first first."""
+
+    async def append(self, table_id: str, entry: Entry, match: MatchRow | None = None) -> bool:
+        """Add ``entry`` (with ``match``, the match a rematch starts, in the same transaction) if its ``seq`` is
+        the table's next; False, and nothing written, if that ``seq`` is taken."""
+
+    async def entries(self, table_id: str, after: int = 0) -> list[Entry]:
+        """The table's entries with a ``seq`` above ``after``, in order."""
+
+    async def close(self) -> None:
+        """Let go of the database."""
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    table_id TEXT PRIMARY KEY, game TEXT NOT NULL, players INTEGER NOT NULL, options TEXT NOT NULL,
+    preset TEXT NOT NULL, bots TEXT NOT NULL, token_digests TEXT NOT NULL, turn_seconds INTEGER
+);
+CREATE TABLE IF NOT EXISTS matches (
+    table_id TEXT NOT NULL REFERENCES tables(table_id), number INTEGER NOT NULL, seed TEXT NOT NULL,
+    nonce TEXT NOT NULL, commitment TEXT NOT NULL, first_dealer INTEGER, start_seq INTEGER NOT NULL,
+    PRIMARY KEY (table_id, number)
+);
+CREATE TABLE IF NOT EXISTS events (
+    table_id TEXT NOT NULL REFERENCES tables(table_id), seq INTEGER NOT NULL, kind TEXT NOT NULL,
+    seat INTEGER, text TEXT NOT NULL, PRIMARY KEY (table_id, seq)
+);
+"""
+
+
+class SQLiteStorage:
+    """The tables in one SQLite file (WAL): the default of ``fly-rules serve``.
+
+    A commit is written to the file before :meth:`append` returns, so an accepted action survives the
+    process being killed [TBL-8.2]. Calls run on the caller's thread: each is a short indexed statement.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        """Open (or create) the database at ``path`` (``":memory:"`` for one that lives with the object)."""
+        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a killed process
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SCHEMA)
+
+    def _insert_match(self, table_id: str, match: MatchRow) -> None:
+        self._db.execute(
+            "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                table_id,
+                match.number,
+                str(match.seed),
+                match.nonce,
+                match.commitment,
+                match.first_dealer,
+                match.start_seq,
+            ),
+        )
+
+    async def create(self, table: TableRow, match: MatchRow) -> None:
+        """Keep a new table and its first match."""
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute(
+                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    table.table_id,
+                    table.game,
+                    table.players,
+                    json.dumps(table.options),
+                    table.preset,
+                    json.dumps({str(seat): bot for seat, bot in table.bots.items()}),
+                    json.dumps(list(table.token_digests)),
+                    table.turn_seconds,
+                ),
+            )
+            self._insert_match(table.table_id, match)
+
+    async def table(self, table_id: str) -> TableRow | None:
+        """The table ``table_id``, or None."""
+        row = self._db.execute("SELECT * FROM tables WHERE table_id = ?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        _, game, players, options, preset, bots, digests, turn_seconds = row
+        return TableRow(
+            table_id=table_id,
+            game=game,
+            players=players,
+            options=json.loads(options),
+            preset=preset,
+            bots={int(seat): bot for seat, bot in json.loads(bots).items()},
+            token_digests=tuple(json.loads(digests)),
+            turn_seconds=turn_seconds,
+        )
+
+    async def matches(self, table_id: str) -> list[MatchRow]:
+        """The table's matches, first first."""
+        rows = self._db.execute(
+            "SELECT number, seed, nonce, commitment, first_dealer, start_seq FROM matches WHERE table_id = ? "
+            "ORDER BY number",
+            (table_id,),
+        ).fetchall()
+        return [MatchRow(n, int(seed), nonce, c, dealer, start) for n, seed, nonce, c, dealer, start in rows]
+
+    async def append(self, table_id: str, entry: Entry, match: MatchRow | None = None) -> bool:
+        """Add ``entry`` (and ``match``) if its ``seq`` is the table's next; False if that ``seq`` is taken."""
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                (last,) = self._db.execute(
+                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?", (table_id,)
+                ).fetchone()
+                if entry.seq != last + 1:
+                    return False
+                self._db.execute(
+                    "INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+                    (table_id, entry.seq, entry.kind, entry.seat, entry.text),
+                )
+                if match is not None:
+                    self._insert_match(table_id, match)
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    async def entries(self, table_id: str, after: int = 0) -> list[Entry]:
+        """The table's entries with a ``seq`` above ``after``, in order."""
+        rows = self._db.execute(
+            "SELECT seq, kind, seat, text FROM events WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, after)
+        ).fetchall()
+        return [Entry(*row) for row in rows]
+
+    async def close(self) -> None:
+        """Close the database file."""
+        self._db.close()
