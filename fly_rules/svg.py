@@ -413,7 +413,9 @@ def table(
     return _serialise(root)
 
 
-def deal_picture(state: Any, seat: int | None = None, *, title: str | None = None, last_trick: bool = False) -> Svg:
+def deal_picture(
+    state: Any, seat: int | None = None, *, title: str | None = None, last_trick: bool = False, own_hand: bool = True
+) -> Svg:
     """A picture of a deal of any registered game: the thin adapter from the engines' states to :func:`table`.
 
     Args:
@@ -425,6 +427,8 @@ def deal_picture(state: Any, seat: int | None = None, *, title: str | None = Non
         title: the caption; by default the game, the deal's number, the trumps and the phase.
         last_trick: when no trick is in play, show the last completed one and who took it (the moment
             after a trick, before it is gathered).
+        own_hand: for a view, show its seat's cards face up (False: as backs, as a watcher of the table sees
+            every hand).
 
     Returns:
         The SVG document, which shows the seats round the table with the dealer's button, each seat's
@@ -448,7 +452,7 @@ def deal_picture(state: Any, seat: int | None = None, *, title: str | None = Non
         state = state.deal
     view: Any
     if isinstance(state, SeatView):
-        view, faces = state, {state.seat: state.hand}
+        view, faces = state, {state.seat: state.hand} if own_hand else {}
     elif isinstance(state, GameState):
         players = state.players
         if seat is not None and not 0 <= seat < players:

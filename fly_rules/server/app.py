@@ -1,0 +1,436 @@
+"""The table server's web application: the HTTP addresses and the WebSocket of specs/table.md, on Starlette.
+
+:func:`create_app` builds it over a storage; ``fly-rules serve`` runs it with uvicorn. Each connection is
+bound to its seat by the token it opened with [TBL-3.1] and is sent only its seat's view [TBL-5.1]; bots
+and stand-ins choose in worker processes [TBL-7.1]; every limit of TBL-6 is enforced here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+import attrs
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from fly_rules.bots import BOTS
+from fly_rules.server.bots import bot_pool, choose, new_seed
+from fly_rules.server.storage import SQLiteStorage, Storage
+from fly_rules.server.tables import BadRequest, Refusal, Table, TableService
+
+__all__ = ["Limits", "TableServer", "create_app"]
+
+_log = logging.getLogger("fly_rules.server")
+STATIC: Final = Path(__file__).parent / "static"
+"""The lobby's and the table's pages and scripts."""
+
+
+@attrs.frozen
+class Limits:
+    """The limits of TBL-6 and TBL-7, and how long bots wait before they play."""
+
+    max_message: int = 4096
+    """A client's message, in bytes [TBL-6.1]."""
+    burst: int = 20
+    """Messages a connection may send at once [TBL-6.2]."""
+    rate: float = 10.0
+    """Messages a second after the burst [TBL-6.2]."""
+    connections: int = 32
+    """Connections a table takes [TBL-6.3]."""
+    grace: float = 30.0
+    """Seconds a dropped player's seat is held before the stand-in plays it [TBL-7.2]."""
+    stand_in: str = "rule-of-thumb"
+    """The bot that plays for a dropped or timed-out player."""
+    bot_delay: float = 0.0
+    """Seconds a bot waits before it plays (so that people see each card land)."""
+    max_body: int = 16384
+    """The largest request body, in bytes."""
+
+
+@attrs.define(eq=False)
+class _Connection:
+    socket: WebSocket
+    seat: int | None
+    picture: bool
+    tokens: float
+    checked: float
+
+
+class TableServer:
+    """The live side of the tables: who is connected where, and the bots' turns."""
+
+    def __init__(self, service: TableService, limits: Limits, pool: Callable[[], Executor], origins: Sequence[str]) -> None:
+        """Serve ``service``'s tables within ``limits``; bots run in the executor ``pool()`` makes when first needed;
+        ``origins`` are the browser origins allowed besides the server's own."""
+        self.service = service
+        self.limits = limits
+        self._make_pool = pool
+        self._pool: Executor | None = None
+        self.origins = frozenset(origin.rstrip("/") for origin in origins)
+        self.connections: dict[str, set[_Connection]] = {}
+        self.absent: dict[tuple[str, int], float] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._driving: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+        self._turns: dict[str, float] = {}
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        """The lock that orders this process's changes to one table."""
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    def connected(self, table_id: str) -> dict[int, bool]:
+        """Which seats have a player connected."""
+        seats = {c.seat for c in self.connections.get(table_id, ()) if c.seat is not None}
+        return dict.fromkeys(seats, True)
+
+    def watchers(self, table_id: str) -> int:
+        """How many connections watch the table."""
+        return sum(1 for c in self.connections.get(table_id, ()) if c.seat is None)
+
+    # --- sending -------------------------------------------------------------------------------------------
+
+    def message(self, table: Table, seat: int | None, picture: bool) -> str:
+        """The view message of ``seat`` as text, with the seats' presence."""
+        told = dict(self.service.view(table, seat, picture=picture))
+        told["seats"] = self.service.seats(table, self.connected(table.row.table_id))
+        return json.dumps(told, ensure_ascii=False)
+
+    async def broadcast(self, table: Table) -> None:
+        """Send every connection of the table its seat's view."""
+        texts: dict[tuple[int | None, bool], str] = {}
+        for connection in list(self.connections.get(table.row.table_id, ())):
+            key = (connection.seat, connection.picture)
+            if key not in texts:
+                texts[key] = self.message(table, connection.seat, connection.picture)
+            with contextlib.suppress(Exception):  # a socket closing meanwhile is dropped by its own handler
+                await connection.socket.send_text(texts[key])
+
+    async def announce_seats(self, table: Table) -> None:
+        """Tell every connection who is connected now [TBL-3.2]."""
+        text = json.dumps({"type": "seats", "seats": self.service.seats(table, self.connected(table.row.table_id))})
+        for connection in list(self.connections.get(table.row.table_id, ())):
+            with contextlib.suppress(Exception):
+                await connection.socket.send_text(text)
+
+    # --- bots and stand-ins [TBL-7] -----------------------------------------------------------------------
+
+    def _player_for(self, table: Table, seat: int, now: float) -> str | None:
+        """The bot that plays ``seat``'s turn now, or None when a person does."""
+        table_id = table.row.table_id
+        if seat in table.row.bots:
+            return table.row.bots[seat]
+        absent = self.absent.get((table_id, seat))
+        if absent is not None and now - absent >= self.limits.grace and not self.connected(table_id).get(seat):
+            return self.limits.stand_in
+        turn = table.row.turn_seconds
+        started = self._turns.get(table_id)
+        if turn is not None and started is not None and now - started >= turn:
+            return self.limits.stand_in
+        return None
+
+    def changed(self, table: Table) -> None:
+        """After a table moved: start its turn timer and let its bots look."""
+        table_id = table.row.table_id
+        self._turns[table_id] = time.monotonic()
+        if table.row.turn_seconds is not None and not table.over:
+            seq = table.seq
+            asyncio.get_running_loop().call_later(
+                table.row.turn_seconds + 0.05, lambda: self._timed_out(table_id, seq)
+            )
+        self.drive(table_id)
+
+    def _timed_out(self, table_id: str, seq: int) -> None:
+        table = self.service._tables.get(table_id)
+        if table is not None and table.seq == seq:
+            self.drive(table_id)
+
+    def drive(self, table_id: str) -> None:
+        """Let the table's bots play while it is a bot's turn (one driver a table)."""
+        task = self._driving.get(table_id)
+        if task is not None and not task.done():
+            self._again.add(table_id)
+            return
+        self._driving[table_id] = asyncio.get_running_loop().create_task(self._drive(table_id))
+
+    async def _drive(self, table_id: str) -> None:
+        while True:
+            self._again.discard(table_id)
+            table = await self.service.table(table_id)
+            if table is None or table.over:
+                return
+            seat = table.state.to_move
+            bot = self._player_for(table, seat, time.monotonic())
+            if bot is None:
+                if table_id in self._again:
+                    continue
+                return
+            seq, view, legal = table.seq, table.state.view(seat), list(table.state.legal_actions())
+            if self.limits.bot_delay:
+                await asyncio.sleep(self.limits.bot_delay)
+            if self._pool is None:
+                self._pool = self._make_pool()
+            try:
+                text = await asyncio.get_running_loop().run_in_executor(
+                    self._pool, choose, bot, table.rules, view, legal, new_seed()
+                )
+            except Exception:  # a bot that fails must not take the table down with it
+                _log.exception("table %s: the %s bot failed at seat %s", table_id, bot, seat)
+                return
+            async with self.lock(table_id):
+                try:
+                    await self.service.act(table, seat, seq, text)
+                except Refusal:
+                    continue  # the seat's player acted first: look again
+            await self.broadcast(table)
+            self._turns[table_id] = time.monotonic()
+
+    def dropped(self, table: Table, seat: int) -> None:
+        """The last connection of ``seat`` closed: hold the seat for the grace period, then stand in [TBL-7.2]."""
+        table_id = table.row.table_id
+        self.absent[table_id, seat] = time.monotonic()
+        asyncio.get_running_loop().call_later(self.limits.grace + 0.05, lambda: self.drive(table_id))
+
+    async def close(self) -> None:
+        """Stop the bots' drivers and workers."""
+        for task in self._driving.values():
+            task.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # --- one connection [TBL-3] [TBL-4] [TBL-6] -------------------------------------------------------------
+
+    def origin_allowed(self, socket: WebSocket) -> bool:
+        """A browser's ``Origin`` is the server's own address or one allowed; a client without one is not a page."""
+        origin = socket.headers.get("origin")
+        if origin is None:
+            return True
+        host = socket.headers.get("host", "")
+        parts = urlsplit(origin)
+        return parts.netloc == host or origin.rstrip("/") in self.origins
+
+    async def serve(self, socket: WebSocket) -> None:
+        """One WebSocket: the handshake's checks, then the seat's messages until it closes."""
+        table_id = socket.path_params["table_id"]
+        table = await self.service.table(table_id)
+        if table is None:
+            return await _deny(socket, 404, "no such table")
+        if not self.origin_allowed(socket):
+            return await _deny(socket, 403, "this page's origin may not open the table")
+        token = socket.query_params.get("token")
+        seat = None
+        if token is not None:
+            seat = table.seat_of(token)
+            if seat is None:
+                return await _deny(socket, 403, "not a seat's token at this table")
+        if len(self.connections.get(table_id, ())) >= self.limits.connections:
+            return await _deny(socket, 429, "the table takes no more connections")
+        await socket.accept()
+        now = time.monotonic()
+        picture = socket.query_params.get("picture", "1") != "0"
+        connection = _Connection(socket, seat, picture, float(self.limits.burst), now)
+        first = seat is not None and not self.connected(table_id).get(seat)
+        self.connections.setdefault(table_id, set()).add(connection)
+        if seat is not None:
+            self.absent.pop((table_id, seat), None)
+        try:
+            async with self.lock(table_id):
+                await self.service.refresh(table)
+            await socket.send_text(self.message(table, seat, picture))
+            if first:
+                await self.announce_seats(table)
+            await self._listen(table, connection)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.connections[table_id].discard(connection)
+            if seat is not None and not self.connected(table_id).get(seat):
+                self.dropped(table, seat)
+                with contextlib.suppress(Exception):
+                    await self.announce_seats(table)
+        return None
+
+    def _spend(self, connection: _Connection) -> bool:
+        """Take one message from the connection's allowance [TBL-6.2]; False when it has none left."""
+        now = time.monotonic()
+        allowance = connection.tokens + (now - connection.checked) * self.limits.rate
+        connection.tokens = min(float(self.limits.burst), allowance) - 1
+        connection.checked = now
+        return connection.tokens >= 0
+
+    async def _listen(self, table: Table, connection: _Connection) -> None:
+        socket = connection.socket
+        while True:
+            message = await socket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            data = message.get("bytes")
+            size = len(text.encode()) if text is not None else len(data or b"")
+            if size > self.limits.max_message:
+                await socket.close(1009, f"a message may be at most {self.limits.max_message} bytes")
+                return
+            if not self._spend(connection):
+                await socket.close(1008, f"more than {self.limits.rate:g} messages a second")
+                return
+            try:
+                await self._handle(table, connection, text)
+            except Refusal as refusal:
+                await socket.send_text(json.dumps({"type": "error", "rule": refusal.rule, "message": refusal.message}))
+
+    async def _handle(self, table: Table, connection: _Connection, text: str | None) -> None:
+        if text is None:
+            raise Refusal("TBL-6.4", "a message must be a JSON object in a text frame")
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise Refusal("TBL-6.4", "a message must be a JSON object; this is not JSON") from None
+        if not isinstance(data, dict):
+            raise Refusal("TBL-6.4", "a message must be a JSON object")
+        if "seat" in data:
+            raise Refusal("TBL-4.3", "a message never names its seat: the seat is the connection's")
+        kind = data.get("type")
+        if kind == "act":
+            if set(data) != {"type", "seq", "action"}:
+                raise Refusal("TBL-6.4", 'an act message has exactly the keys "type", "seq" and "action"')
+            async with self.lock(table.row.table_id):
+                await self.service.act(table, connection.seat, data["seq"], data["action"])
+        elif kind == "rematch":
+            if set(data) != {"type", "seq"}:
+                raise Refusal("TBL-6.4", 'a rematch message has exactly the keys "type" and "seq"')
+            async with self.lock(table.row.table_id):
+                await self.service.rematch(table, connection.seat, data["seq"])
+        else:
+            shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
+            raise Refusal("TBL-6.4", f"unknown message type {shown!r}: act or rematch")
+        await self.broadcast(table)
+        self.changed(table)
+
+
+async def _deny(socket: WebSocket, status: int, why: str) -> None:
+    """Refuse a handshake with an HTTP status [TBL-3.1] (where the server cannot, a close before accepting)."""
+    try:
+        await socket.send_denial_response(PlainTextResponse(why, status_code=status))
+    except RuntimeError:
+        await socket.close(1008, why)
+
+
+def _error(status: int, message: str, rule: str | None = None) -> JSONResponse:
+    return JSONResponse({"error": message, "rule": rule}, status_code=status)
+
+
+def create_app(
+    db: str | Path | None = None,
+    *,
+    storage: Storage | None = None,
+    limits: Limits | None = None,
+    origins: Sequence[str] = (),
+    bot_workers: int = 1,
+) -> Starlette:
+    """The table server as an ASGI application.
+
+    Args:
+        db: the SQLite file the tables are kept in (``":memory:"`` for none); ignored when ``storage`` is given.
+        storage: the tables' storage (default: :class:`SQLiteStorage` of ``db``).
+        limits: the limits of TBL-6 and TBL-7 (default :class:`Limits`).
+        origins: browser origins allowed besides the server's own [TBL-3.1].
+        bot_workers: the worker processes bots choose in [TBL-7.1].
+
+    Raises:
+        ValueError: ``limits.stand_in`` is not a bot's name.
+    """
+    limits = Limits() if limits is None else limits
+    if limits.stand_in not in BOTS:
+        raise ValueError(f"unknown stand-in bot {limits.stand_in!r}: one of {', '.join(BOTS)}")
+    store: Storage = storage if storage is not None else SQLiteStorage(":memory:" if db is None else db)
+    service = TableService(store)
+    server = TableServer(service, limits, lambda: bot_pool(bot_workers), origins)
+
+    async def make_table(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > limits.max_body:
+            return _error(413, f"the body may be at most {limits.max_body} bytes")
+        try:
+            data = json.loads(body)
+        except ValueError:
+            return _error(400, "the body must be JSON", "TBL-1.1")
+        try:
+            made = await service.create(data)
+        except BadRequest as error:
+            return _error(400, error.message, error.rule)
+        table = await service.table(made["table"])
+        assert table is not None
+        server.changed(table)
+        _log.info("table %s made: %s, %s seats", made["table"], table.row.game, table.row.players)
+        return JSONResponse(made, status_code=201)
+
+    async def table_facts(request: Request) -> Response:
+        table = await service.table(request.path_params["table_id"])
+        if table is None:
+            return _error(404, "no such table")
+        await service.refresh(table)
+        return JSONResponse(service.facts(table, server.connected(table.row.table_id), server.watchers(table.row.table_id)))
+
+    async def table_history(request: Request) -> Response:
+        table = await service.table(request.path_params["table_id"])
+        if table is None:
+            return _error(404, "no such table")
+        await service.refresh(table)
+        try:
+            text = service.history(table)
+        except Refusal as refusal:
+            return _error(409, refusal.message, refusal.rule)
+        name = f"{table.row.game}-{table.row.table_id}-{table.match.number + 1}.toml"
+        return PlainTextResponse(
+            text, media_type="application/toml", headers={"content-disposition": f'attachment; filename="{name}"'}
+        )
+
+    def page(name: str) -> Callable[[Request], Any]:
+        async def send(request: Request) -> Response:
+            path = STATIC / name
+            if not path.exists():
+                return PlainTextResponse(f"{name} is not in this installation", status_code=404)
+            return FileResponse(path, headers=_PAGE_HEADERS)
+
+        return send
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await server.close()
+        await store.close()
+
+    routes: list[Any] = [
+        Route("/", page("lobby.html")),
+        Route("/table/{table_id}", page("table.html")),
+        Route("/api/tables", make_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", table_facts),
+        Route("/api/tables/{table_id}/history", table_history),
+        WebSocketRoute("/api/tables/{table_id}/ws", server.serve),
+    ]
+    if STATIC.is_dir():
+        routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.tables = server
+    return app
+
+
+_PAGE_HEADERS: Final = {
+    # the pages load nothing from elsewhere and run no inline script; text goes in as text
+    "content-security-policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "connect-src 'self'; frame-ancestors 'none'",
+    "referrer-policy": "no-referrer",  # an invite link's token never leaves in a Referer
+    "x-content-type-options": "nosniff",
+}
