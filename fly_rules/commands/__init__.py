@@ -1,5 +1,5 @@
 """The subcommands of ``fly-rules``: ``demo``, ``play``, ``simulate``, ``replay``, ``analyse``, ``show``, ``rules``,
-``conform`` and ``engine`` (see the command-line reference in the documentation), one module each.
+``conform``, ``engine`` and ``serve`` (see the command-line reference in the documentation), one module each.
 
 Each subcommand module has ``add(sub)``, which adds its parser to the subparsers and sets its ``run``,
 and ``run(args, out)``, which writes the command's output to ``out`` and returns the exit code: 0 done,
@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Final
 
-from fly_rules.commands import analyse, conform, demo, engine, play, replay, rules, show, simulate
+from fly_rules.commands import analyse, conform, demo, engine, play, replay, rules, serve, show, simulate
 from fly_rules.commands.common import CommandError, bot_names, whole_number_argument
 from fly_rules.commands.files import write_atomically
 
@@ -28,7 +28,7 @@ __all__ = [
     "write_atomically",
 ]
 
-SUBCOMMANDS: Final = (demo, play, simulate, replay, analyse, show, rules, conform, engine)
+SUBCOMMANDS: Final = (demo, play, simulate, replay, analyse, show, rules, conform, engine, serve)
 """The subcommands' modules, in the order ``fly-rules --help`` lists them."""
 
 
@@ -48,6 +48,10 @@ EXAMPLES: Final = {
         "fly-rules simulate -n 200 --game dreyfus --json",
     ),
     "replay": ("fly-rules replay game.toml", "fly-rules replay --check game.toml"),
+    "serve": (
+        "fly-rules serve                       # then open http://127.0.0.1:8000/ and make a table",
+        "fly-rules serve --db club.sqlite3 --grace 60",
+    ),
     "analyse": (
         "fly-rules analyse game.toml --seat 0     # each of seat 0's decisions beside the best one",
         "fly-rules analyse game.toml --no-expert  # only the solver with every card open (faster)",

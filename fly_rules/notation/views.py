@@ -49,7 +49,7 @@ def _value(value: object) -> object:
     if isinstance(value, tuple | list):
         return [_value(item) for item in value]
     if attrs.has(type(value)):
-        return {field.name: _value(getattr(value, field.name)) for field in attrs.fields(type(value))}
+        return {field.name: _value(getattr(value, field.name)) for field in _fields(type(value))}
     return value
 
 
@@ -62,7 +62,7 @@ def view_data(view: Any) -> dict[str, Any]:
     if not attrs.has(type(view)) or not isinstance(getattr(view, "game", None), str):
         raise TypeError(f"not a view of a registered game: {type(view).__name__}")
     data: dict[str, Any] = {"game": view.game}
-    for field in attrs.fields(type(view)):
+    for field in _fields(type(view)):
         data[field.name] = _value(getattr(view, field.name))
     return data
 
@@ -70,16 +70,31 @@ def view_data(view: Any) -> dict[str, Any]:
 def public_view(view: Any) -> Any:
     """``view`` with its seat-private fields emptied: what every seat and a watcher may know [TBL-3.4]."""
     private = {
-        field.name: type(getattr(view, field.name))()
-        for field in attrs.fields(type(view))
-        if field.metadata.get("private")
+        field.name: type(getattr(view, field.name))() for field in _fields(type(view)) if field.metadata.get("private")
     }
     return attrs.evolve(view, **private)
 
 
-@functools.cache
+def _fields(cls: type[Any]) -> tuple[attrs.Attribute[Any], ...]:
+    fields: tuple[attrs.Attribute[Any], ...] = _fields(cls)
+    return fields
+
+
+_HINTS: dict[type[Any], dict[str, Any]] = {}
+
+
 def _hints(cls: type[Any]) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
+
+
+@functools.cache
+def _view_class(name: str) -> type[Any]:
+    """The view class of the game ``name`` (the type of a view of its default match)."""
+    game = registry.get(name)
+    return type(game.new_match(game.make_rules("default", None, {}), seed=0).view(0))
 
 
 def _read(kind: Any, value: object, name: str) -> object:
@@ -114,7 +129,7 @@ def _read(kind: Any, value: object, name: str) -> object:
         if not isinstance(value, dict):
             raise InvalidNotation(repr(value), f"{name} must be an object")
         hints = _hints(kind)
-        return kind(**{f.name: _read(hints[f.name], value.get(f.name), f"{name}.{f.name}") for f in attrs.fields(kind)})
+        return kind(**{f.name: _read(hints[f.name], value.get(f.name), f"{name}.{f.name}") for f in _fields(kind)})
     if kind in (int, bool, str) and type(value) is kind:
         return value
     raise InvalidNotation(repr(value), f"{name} must be {getattr(kind, '__name__', kind)}")
@@ -138,12 +153,12 @@ def view_from_data(data: dict[str, Any]) -> Any:
         game = registry.get(data["game"])
     except ValueError as error:
         raise InvalidNotation(data["game"], str(error)) from None
-    cls = type(game.new_match(game.make_rules("default", None, {}), seed=0).view(0))
+    cls = _view_class(game.name)
     hints = _hints(cls)
-    missing = [f.name for f in attrs.fields(cls) if f.name not in data]
+    missing = [f.name for f in _fields(cls) if f.name not in data]
     if missing:
         raise InvalidNotation(repr(data)[:80], f"missing {', '.join(missing)}")
     try:
-        return cls(**{f.name: _read(hints[f.name], data[f.name], f.name) for f in attrs.fields(cls)})
+        return cls(**{f.name: _read(hints[f.name], data[f.name], f.name) for f in _fields(cls)})
     except (ValueError, TypeError) as error:
         raise InvalidNotation(repr(data)[:80], str(error)) from None

@@ -72,7 +72,9 @@ class _Connection:
 class TableServer:
     """The live side of the tables: who is connected where, and the bots' turns."""
 
-    def __init__(self, service: TableService, limits: Limits, pool: Callable[[], Executor], origins: Sequence[str]) -> None:
+    def __init__(
+        self, service: TableService, limits: Limits, pool: Callable[[], Executor], origins: Sequence[str]
+    ) -> None:
         """Serve ``service``'s tables within ``limits``; bots run in the executor ``pool()`` makes when first needed;
         ``origins`` are the browser origins allowed besides the server's own."""
         self.service = service
@@ -147,9 +149,7 @@ class TableServer:
         self._turns[table_id] = time.monotonic()
         if table.row.turn_seconds is not None and not table.over:
             seq = table.seq
-            asyncio.get_running_loop().call_later(
-                table.row.turn_seconds + 0.05, lambda: self._timed_out(table_id, seq)
-            )
+            asyncio.get_running_loop().call_later(table.row.turn_seconds + 0.05, lambda: self._timed_out(table_id, seq))
         self.drive(table_id)
 
     def _timed_out(self, table_id: str, seq: int) -> None:
@@ -381,7 +381,9 @@ def create_app(
         if table is None:
             return _error(404, "no such table")
         await service.refresh(table)
-        return JSONResponse(service.facts(table, server.connected(table.row.table_id), server.watchers(table.row.table_id)))
+        return JSONResponse(
+            service.facts(table, server.connected(table.row.table_id), server.watchers(table.row.table_id))
+        )
 
     async def table_history(request: Request) -> Response:
         table = await service.table(request.path_params["table_id"])

@@ -157,7 +157,10 @@ class TableService:
             raise BadRequest("options must be an object of rules options by name", "REC-2.3")
         try:
             rules = make_rules(
-                name, players=players if game.seats[0] != game.seats[1] else None, preset=preset, **upgrade_options(name, options)
+                name,
+                players=players if game.seats[0] != game.seats[1] else None,
+                preset=preset,
+                **upgrade_options(name, options),
             )
         except (FlyRulesError, TypeError, ValueError) as error:
             raise BadRequest(f"options: {error}", "REC-2.3") from None
@@ -389,7 +392,9 @@ class TableService:
             if last is None
             else [
                 line.strip()
-                for line in action_lines(last.before, last.after, last.mover, last.action, _NOBODY if seat is None else seat)
+                for line in action_lines(
+                    last.before, last.after, last.mover, last.action, _NOBODY if seat is None else seat
+                )
                 if line.strip()
             ],
             "commitment": table.match.commitment,
