@@ -76,7 +76,7 @@ def public_view(view: Any) -> Any:
 
 
 def _fields(cls: type[Any]) -> tuple[attrs.Attribute[Any], ...]:
-    fields: tuple[attrs.Attribute[Any], ...] = _fields(cls)
+    fields: tuple[attrs.Attribute[Any], ...] = attrs.fields(cls)
     return fields
 
 
