@@ -145,6 +145,11 @@ class TableServer:
 
     def changed(self, table: Table) -> None:
         """After a table moved: start its turn timer and let its bots look."""
+        self._start_turn(table)
+        self.drive(table.row.table_id)
+
+    def _start_turn(self, table: Table) -> None:
+        """A new turn began: start its timer [TBL-7.3]."""
         table_id = table.row.table_id
         self._turns[table_id] = time.monotonic()
         if table.row.turn_seconds is not None and not table.over:
@@ -195,7 +200,7 @@ class TableServer:
                 except Refusal:
                     continue  # the seat's player acted first: look again
             await self.broadcast(table)
-            self._turns[table_id] = time.monotonic()
+            self._start_turn(table)
 
     def dropped(self, table: Table, seat: int) -> None:
         """The last connection of ``seat`` closed: hold the seat for the grace period, then stand in [TBL-7.2]."""

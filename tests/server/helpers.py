@@ -232,10 +232,14 @@ def check_frames(client: Client, seat: int | None, states: list[Any], seed: str,
             assert shown <= allowed, f"seat {seat} at seq {seq} is shown {sorted(map(str, shown - allowed))}"
             told = cards_in(" ".join(frame["last"])) & deck
             before = knowledge(states, seq - 1, seat) | played_at(states, seq) if seq > 0 else set()
-            assert told <= allowed | before, f"seat {seat} at seq {seq} is told {sorted(map(str, told - allowed - before))}: {frame['last']}"
+            assert told <= allowed | before, (
+                f"seat {seat} at seq {seq} is told {sorted(map(str, told - allowed - before))}: {frame['last']}"
+            )
         else:
             shown = cards_in(text) & deck
-            assert shown <= allowed, f"seat {seat} at seq {seq}: {frame['type']} names {sorted(map(str, shown - allowed))}"
+            assert shown <= allowed, (
+                f"seat {seat} at seq {seq}: {frame['type']} names {sorted(map(str, shown - allowed))}"
+            )
     return len(client.frames)
 
 
@@ -250,7 +254,8 @@ def verify_end(base: str, table: str) -> tuple[str, str, str, list[Any]]:
     assert answer.status_code == 200
     final, states = replayed_states(answer.text)
     assert str(final.seed) == seed
-    assert final.actions == states[-1].actions and final == states[-1]
+    assert final.actions == states[-1].actions
+    assert final == states[-1]
     assert len(states) - 1 == facts["seq"] - facts["match"]  # one log entry an action (and one a rematch)
     return seed, nonce, answer.text, states
 

@@ -13,8 +13,9 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from fly_rules.cards import Card
 from fly_rules.server import Limits, create_app
-from tests.server.helpers import Client, check_frames, make_table, play_to_end, serving, verify_end
+from tests.server.helpers import Client, cards_in, check_frames, make_table, play_to_end, serving, verify_end
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +46,9 @@ def test_tbl_5_1_fly_four_players_and_a_watcher_see_only_their_own_cards(base: s
     frames += check_frames(watcher, None, states, seed, nonce)
     assert frames > 5 * len(states)
     assert all(c.view and c.view["seed"] == seed and c.view["commitment"] == made["commitment"] for c in clients)
-    assert watcher.view is not None and watcher.view["hand"] == [] and watcher.view["seat"] is None
+    assert watcher.view is not None
+    assert watcher.view["hand"] == []
+    assert watcher.view["seat"] is None
     for client in [*clients, watcher]:
         client.close()
 
@@ -67,11 +70,14 @@ def test_tbl_2_1_nothing_of_the_deal_before_the_end(base: str) -> None:
     """TBL-2.1, TBL-2.3, TBL-1.3: during the match the history answers 409 and the facts carry no seed or nonce."""
     made = make_table(base, game="fly", players=3, bots={"2": "rule-of-thumb"})
     facts = httpx.get(f"{base}/api/tables/{made['table']}").json()
-    assert "seed" not in facts and "nonce" not in facts and facts["over"] is False
+    assert "seed" not in facts
+    assert "nonce" not in facts
+    assert facts["over"] is False
     assert facts["seats"][2] == {"seat": 2, "bot": "rule-of-thumb", "connected": False}
     answer = httpx.get(f"{base}/api/tables/{made['table']}/history")
     assert answer.status_code == 409
-    assert "seed" not in answer.text and answer.json()["rule"] == "TBL-2.3"
+    assert "seed" not in answer.text
+    assert answer.json()["rule"] == "TBL-2.3"
     assert httpx.get(f"{base}/api/tables/nosuchtable").status_code == 404
 
 
@@ -163,7 +169,8 @@ def test_tbl_4_2_a_stale_or_repeated_action_is_refused(base: str) -> None:
     nxt.send({"type": "act", "seq": 1, "action": "play 2C"})  # not in a 36-card deck, nor in the hand
     errors = nxt.errors(2)
     assert errors[0]["rule"] == "TBL-4.2"
-    assert errors[1]["rule"] is not None and errors[1]["rule"].startswith("FLY-")
+    assert errors[1]["rule"] is not None
+    assert errors[1]["rule"].startswith("FLY-")
     assert _seq(base, made["table"]) == 1
 
 
@@ -228,7 +235,8 @@ def test_tbl_6_1_an_oversized_frame_closes_the_connection(base: str) -> None:
     mover, _ = _mover(clients)
     mover.send(json.dumps({"type": "act", "seq": 0, "action": "stand", "pad": "x" * 5000}))
     closed = mover.wait_closed()
-    assert closed.rcvd is not None and closed.rcvd.code == 1009
+    assert closed.rcvd is not None
+    assert closed.rcvd.code == 1009
     assert _seq(base, made["table"]) == 0
 
 
@@ -243,7 +251,8 @@ def test_tbl_6_2_a_flood_closes_the_connection(base: str) -> None:
         except Exception:  # the server may close it while we still send
             break
     closed = mover.wait_closed()
-    assert closed.rcvd is not None and closed.rcvd.code == 1008
+    assert closed.rcvd is not None
+    assert closed.rcvd.code == 1008
     assert len(mover.errors()) <= 21
     assert _seq(base, made["table"]) == 0
     again = Client(base, str(made["table"]), made["seats"][mover.view["seat"] if mover.view else 0]["token"])
@@ -271,13 +280,15 @@ def test_tbl_7_2_a_dropped_player_is_stood_in_for_and_comes_back_to_the_current_
     player.wait(lambda v: True)
     watcher = Client(base, made["table"], None, picture=False)
     watcher.wait(lambda v: True)
-    assert watcher.view is not None and watcher.view["seats"][0]["connected"] is True
+    assert watcher.view is not None
+    assert watcher.view["seats"][0]["connected"] is True
     player.close()
     watcher.wait(lambda v: v["seq"] >= 6, timeout=30)  # the stand-in played for seat 0 too
     back = Client(base, made["table"], token, picture=False)
     view = back.wait(lambda v: True)
     assert view["seq"] == _seq(base, made["table"]) or view["seq"] >= watcher.view["seq"]
-    assert view["seat"] == 0 and view["seats"][0]["connected"] is True
+    assert view["seat"] == 0
+    assert view["seats"][0]["connected"] is True
 
 
 def test_tbl_4_5_a_rematch_keeps_the_seats_and_moves_the_dealer_on(base: str) -> None:
@@ -291,6 +302,63 @@ def test_tbl_4_5_a_rematch_keeps_the_seats_and_moves_the_dealer_on(base: str) ->
     assert player.view is not None
     player.send({"type": "rematch", "seq": player.view["seq"]})
     view = player.wait(lambda v: v["match"] == 1)
-    assert view["commitment"] != made["commitment"] and "seed" not in view and view["over"] is False
+    assert view["commitment"] != made["commitment"]
+    assert "seed" not in view
+    assert view["over"] is False
     assert view["view"]["dealer"] == (first_dealer + 1) % 3
     assert seed not in view["_text"]
+
+
+def test_tbl_3_4_a_watcher_sees_the_public_table_and_who_is_connected(base: str) -> None:
+    """TBL-3.4, TBL-3.2, TBL-4.1: a watcher's view has no hand, no legal actions and no seat; it is told when a
+    player connects and leaves, and every accepted action reaches it as a view one seq higher."""
+    made = make_table(base, game="fly", players=3, bots={"2": "rule-of-thumb"})
+    watcher = Client(base, made["table"], None)
+    view = watcher.wait(lambda v: True)
+    assert view["seat"] is None
+    assert view["hand"] == []
+    assert view["legal"] == []
+    assert view["view"]["hand"] == []
+    assert [s["connected"] for s in view["seats"]] == [False, False, False]
+    player = Client(base, made["table"], made["seats"][0]["token"])
+    player.wait(lambda v: True)
+    watcher.pump(1.0)
+    seats = [f for f in watcher.frames if f["type"] == "seats"]
+    assert seats
+    assert seats[-1]["seats"][0]["connected"] is True
+    assert cards_in(view["picture"]) == {Card.parse(view["view"]["trump_card"])}  # every hand drawn as backs
+    other = Client(base, made["table"], made["seats"][1]["token"])
+    mover = player if view["to_move"] == 0 else other
+    mover.wait(lambda v: bool(v["legal"]))
+    assert mover.view is not None
+    mover.act(mover.view["legal"][0])
+    assert watcher.wait(lambda v: v["seq"] == 1)["seq"] == 1
+    player.close()
+    watcher.wait(lambda v: True)
+    deadline = 50
+    while deadline and not any(f["type"] == "seats" and not f["seats"][0]["connected"] for f in watcher.frames):
+        watcher.pump(0.2)
+        deadline -= 1
+    assert deadline, "the watcher was not told that seat 0 left"
+    other.close()
+
+
+def test_tbl_7_1_bots_play_a_whole_match_from_their_views(base: str) -> None:
+    """TBL-7.1: a table of bots alone plays its match to the end in the bots' worker process, and its history
+    replays from the revealed seed."""
+    made = make_table(
+        base, game="dreyfus", options={"max_deals": 1}, bots={"0": "rule-of-thumb", "1": "random", "2": "random"}
+    )
+    assert all(s["token"] is None for s in made["seats"])
+    watcher = Client(base, made["table"], None, picture=False)
+    watcher.wait(lambda v: v["over"], timeout=60)
+    verify_end(base, made["table"])
+
+
+def test_tbl_7_3_the_turn_timer_lets_the_stand_in_play(base: str) -> None:
+    """TBL-7.3: at a table with a turn timer, a connected seat that does not act within it is played for."""
+    made = make_table(base, game="fly", players=3, turn_seconds=5, bots={"1": "random", "2": "random"})
+    player = Client(base, made["table"], made["seats"][0]["token"], picture=False)
+    view = player.wait(lambda v: v["to_move"] == 0, timeout=30)
+    waited = view["seq"]
+    player.wait(lambda v: v["seq"] > waited and v["to_move"] != 0, timeout=15)
