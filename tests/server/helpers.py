@@ -224,7 +224,8 @@ def check_frames(client: Client, seat: int | None, states: list[Any], seed: str,
         seq = frame["seq"] if frame["type"] == "view" else frame["_after"]
         over = frame.get("over", False) and seq == last_seq
         if not over:
-            assert seed not in text and nonce not in text, f"the seed or nonce before the end: {text[:200]}"
+            assert seed not in text, f"the seed before the end: {text[:200]}"
+            assert nonce not in text, f"the nonce before the end: {text[:200]}"
         allowed = knowledge(states, seq, seat)
         if frame["type"] == "view":
             rest = {k: v for k, v in frame.items() if k not in ("last", "_text", "_after")}
