@@ -12,6 +12,7 @@ import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from fly_rules.cards import Card
 from fly_rules.server import Limits, create_app
@@ -219,13 +220,13 @@ def test_tbl_3_1_a_bad_token_or_a_foreign_page_is_refused_at_the_handshake(base:
             pass
         assert refused.value.response.status_code == 403
     url = f"{ws}/api/tables/{made['table']}/ws?token={made['seats'][0]['token']}"
-    with pytest.raises(InvalidStatus) as refused, connect(url, origin="http://evil.example"):  # type: ignore[arg-type]
+    with pytest.raises(InvalidStatus) as refused, connect(url, origin=Origin("http://evil.example")):
         pass
     assert refused.value.response.status_code == 403
     with pytest.raises(InvalidStatus) as refused, connect(f"{ws}/api/tables/nosuchtable/ws"):
         pass
     assert refused.value.response.status_code == 404
-    with connect(f"{ws}/api/tables/{made['table']}/ws", origin=base) as same:  # type: ignore[arg-type]
+    with connect(f"{ws}/api/tables/{made['table']}/ws", origin=Origin(base)) as same:
         assert json.loads(same.recv(timeout=5))["type"] == "view"
 
 
@@ -255,7 +256,9 @@ def test_tbl_6_2_a_flood_closes_the_connection(base: str) -> None:
     assert closed.rcvd.code == 1008
     assert len(mover.errors()) <= 21
     assert _seq(base, made["table"]) == 0
-    again = Client(base, str(made["table"]), made["seats"][mover.view["seat"] if mover.view else 0]["token"])
+    seats = made["seats"]
+    assert isinstance(seats, list)
+    again = Client(base, str(made["table"]), seats[mover.view["seat"] if mover.view else 0]["token"])
     again.wait(lambda v: v["seq"] == 0)
 
 
