@@ -364,6 +364,7 @@ def create_app(
     server = TableServer(service, limits, lambda: bot_pool(bot_workers), origins)
 
     async def make_table(request: Request) -> Response:
+        """POST /api/tables [TBL-1.1]."""
         body = await request.body()
         if len(body) > limits.max_body:
             return _error(413, f"the body may be at most {limits.max_body} bytes")
@@ -382,6 +383,7 @@ def create_app(
         return JSONResponse(made, status_code=201)
 
     async def table_facts(request: Request) -> Response:
+        """GET /api/tables/ID [TBL-1.3]."""
         table = await service.table(request.path_params["table_id"])
         if table is None:
             return _error(404, "no such table")
@@ -391,6 +393,7 @@ def create_app(
         )
 
     async def table_history(request: Request) -> Response:
+        """GET /api/tables/ID/history: the whole history once the match is over [TBL-2.3]."""
         table = await service.table(request.path_params["table_id"])
         if table is None:
             return _error(404, "no such table")
@@ -406,6 +409,7 @@ def create_app(
 
     def page(name: str) -> Callable[[Request], Any]:
         async def send(request: Request) -> Response:
+            """The page, with headers that keep it to this server."""
             path = STATIC / name
             if not path.exists():
                 return PlainTextResponse(f"{name} is not in this installation", status_code=404)
@@ -415,6 +419,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        """At shutdown: the bots' workers and the database let go."""
         yield
         await server.close()
         await store.close()
