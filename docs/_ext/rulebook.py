@@ -280,6 +280,7 @@ API_GROUPS: tuple[tuple[str, str], ...] = (
     ("Search", "fly_rules.solve fly_rules.analysis"),
     ("Other projects' game APIs", "fly_rules.adapters fly_rules.batch"),
     ("The conformance kit", "fly_rules.conformance"),
+    ("The table server", "fly_rules.server"),
     (
         "Tools",
         "fly_rules.spec fly_rules.svg fly_rules.strategies fly_rules.testing fly_rules.cli fly_rules.commands "
