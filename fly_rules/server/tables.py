@@ -58,7 +58,7 @@ def commitment_of(seed: int, nonce: str) -> str:
     """The commitment to a match's seed: SHA-256 hex of ``SEED:NONCE`` [TBL-2.2].
 
     >>> commitment_of(1, "00")[:16]
-    'e3f5e7d9b33d5d4f'
+    '0d3eefe364d48a95'
     """
     return hashlib.sha256(f"{seed}:{nonce}".encode()).hexdigest()
 
