@@ -34,7 +34,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -50,6 +50,7 @@ from fly_rules.adapters.encoding import (
     observation_size,
     write_observation,
 )
+from fly_rules.adapters.learned import thumb_id
 from fly_rules.bots import ExpertBot, make_bot
 from fly_rules.bots.paired import seat_under_test
 from fly_rules.notation.games import deal_of
@@ -170,6 +171,54 @@ def play_deal(rules: Any, seed: str, index: int, seats: str, expert: ExpertBot, 
     changes = [end - begin for end, begin in zip(deal.scores, start, strict=True)]
     rows.outcome.extend(float(changes[s]) for s in row_seats)
     assert len(rows.outcome) == first_row + len(row_seats)
+
+
+def replay(chunk: dict[str, Any]) -> Iterator[tuple[int, Any, int, Any]]:
+    """The chunk's deals replayed through its recorded ids: for each row, in order, the row, the deal and marks it
+    was recorded at, and the rule of thumb's choice at that decision (what a row does not store)."""
+    meta = chunk["meta"]
+    rules = registry.get(meta["game"]).make_rules("default", meta["players"], {})
+    space = action_space(rules.game)
+    others = make_bot("rule-of-thumb", rules)
+    thumb = registry.game_of(rules).rule_of_thumb(rules.rank_order)
+    rows = iter(range(len(chunk["action"])))
+    for index in range(*meta["deals"]):
+        deal = deal_of(
+            registry.game_of(rules).new_match(rules, seed=f"{meta['seed']}:{index}", dealer=index % rules.players)
+        )
+        chosen = range(rules.players) if meta["seats"] == "all" else [seat_under_test(index, rules.players)]
+        rngs = [random.Random(f"{meta['seed']}:{index}:{s}") for s in range(rules.players)]
+        marked, hint = 0, None
+        while not deal.is_over:
+            mover = deal.to_move
+            if mover not in chosen:
+                deal = deal.apply(others.choose(deal.view(mover), deal.legal_actions(), rngs[mover]))
+                continue
+            if not marked:
+                hint = thumb.choose(deal.view(mover), deal.legal_actions(), random.Random(0))
+            mask = legal_mask(deal, marked)
+            if mask.sum() == 1:
+                action_id = int(np.flatnonzero(mask)[0])
+            else:
+                row = next(rows)
+                yield row, deal, marked, hint
+                action_id = int(chunk["action"][row])
+            meaning = space.meaning(deal, marked, action_id)
+            if meaning.kind == "mark":
+                marked = meaning.cards
+            else:
+                deal, marked = deal.apply(meaning.action), 0
+
+
+def thumb_ids(chunk: dict[str, Any]) -> Any:
+    """For each row of the chunk, the id the rule of thumb would take there (-1: its choice does not go on from the
+    cards marked), as ``fly_rules.adapters.learned.thumb_id`` gives the learned bot its hint."""
+    space = action_space(chunk["meta"]["game"])
+    out = np.full(len(chunk["action"]), -1, np.int16)
+    for row, deal, marked, hint in replay(chunk):
+        found = thumb_id(space, deal, hint, marked)
+        out[row] = -1 if found is None else found
+    return out
 
 
 def write_chunk(path: Path, arrays: dict[str, Any], meta: dict[str, Any]) -> None:

@@ -19,6 +19,7 @@ products run on one thread, so the same chunks and arguments give the same file 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 import time
@@ -32,14 +33,21 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np
 
 from fly_rules import registry
-from fly_rules.adapters.encoding import action_space, observation_size
+from fly_rules.actions import Exchange
+from fly_rules.adapters.encoding import action_space, observation_layout, observation_size
 from fly_rules.adapters.learned import LAYERS, Network, weights_file
+from fly_rules.cards import ALL_CARDS, CardSet
+
+sys.path.insert(0, str(Path(__file__).parent))  # run as a script or loaded by the tests: the dataset script beside it
+from expert_dataset import read_chunk, thumb_ids
 
 Params = list[Any]
 
 
-def load_rows(folder: Path, game: str, players: int) -> dict[str, Any]:
-    """The rows of every chunk of ``game`` at ``players`` seats in ``folder``, in the chunks' name order.
+def load_rows(folder: Path, game: str, players: int, *, thumb: bool = True) -> dict[str, Any]:
+    """The rows of every chunk of ``game`` at ``players`` seats in ``folder``, in the chunks' name order, with
+    ``inputs``: each row's observation followed (``thumb``) by the rule of thumb's id there, one-hot (replayed:
+    ``expert_dataset.thumb_ids``).
 
     Raises:
         SystemExit: no chunk there.
@@ -49,18 +57,113 @@ def load_rows(folder: Path, game: str, players: int) -> dict[str, Any]:
         raise SystemExit(
             f"no chunk of {game} with {players} players in {folder} (scripts/expert_dataset.py writes them)"
         )
-    keys = ("obs", "mask", "action", "outcome", "deal", "seat")
+    keys = ("obs", "mask", "action", "outcome", "deal", "seat", "phase")
     parts: dict[str, list[Any]] = {key: [] for key in keys}
     runs = set()
+    hints = []
     for path in paths:
-        with np.load(path, allow_pickle=False) as data:
-            for key in keys:
-                parts[key].append(data[key])
+        chunk = read_chunk(path)
+        for key in keys:
+            parts[key].append(chunk[key])
+        if thumb:
+            hints.append(thumb_ids(chunk))
         runs.add(path.name.rsplit("-", 1)[0])
     rows: dict[str, Any] = {key: np.concatenate(value) for key, value in parts.items()}
     rows["chunks"] = len(paths)
     rows["runs"] = sorted(runs)
+    if thumb:
+        rows["hint"] = np.concatenate(hints)
     return rows
+
+
+ROW_KEYS = ("obs", "mask", "action", "outcome", "deal", "seat", "phase", "hint")
+"""The arrays of a row."""
+
+
+def subset(rows: dict[str, Any], index: Any) -> dict[str, Any]:
+    """The rows ``index`` (the row arrays alone)."""
+    return {key: rows[key][index] for key in ROW_KEYS if key in rows}
+
+
+def joined(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The rows of ``parts`` one after another."""
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+
+
+def inputs_of(rows: dict[str, Any]) -> Any:
+    """The network's inputs of the rows: the observation, then the hint one-hot if the rows have hints."""
+    if "hint" not in rows:
+        return rows["obs"]
+    hint = rows["hint"]
+    extra = np.zeros((len(hint), rows["mask"].shape[1]), np.float32)
+    extra[np.flatnonzero(hint >= 0), hint[hint >= 0]] = 1.0
+    return np.concatenate([rows["obs"], extra], axis=1)
+
+
+SYMMETRIC_SUITS = {"fly": (0, 1, 2), "dreyfus": (0, 1, 2, 3)}
+"""The suits (♣ ♦ ♥ ♠ = 0..3) each game's default rules treat alike: in Fly the A♠ is a card of its own [FLY-7]."""
+
+
+def suit_maps(game: str) -> list[tuple[int, ...]]:
+    """Every other way to relabel the game's interchangeable suits: ``m[s]`` the suit ``s`` becomes."""
+    alike = SYMMETRIC_SUITS[game]
+    out = []
+    for order in itertools.permutations(alike):
+        relabel = list(range(4))
+        for suit, new in zip(alike, order, strict=True):
+            relabel[suit] = new
+        if relabel != list(range(4)):
+            out.append(tuple(relabel))
+    return out
+
+
+def _relabel_action(action: Any, moved: Any) -> Any:
+    """``action`` with its cards relabelled (``moved[c]``: what card ``c`` becomes)."""
+    if isinstance(action, Exchange):
+        return Exchange(CardSet(sum(1 << int(moved[card.index]) for card in action.cards)))
+    card = getattr(action, "card", None)
+    return action if card is None else type(action)(ALL_CARDS[int(moved[card.index])])
+
+
+def relabelled(rows: dict[str, Any], rules: Any, relabel: tuple[int, ...]) -> dict[str, Any]:
+    """The rows with their suits relabelled: the same decisions in a deal dealt with the suits renamed, where the
+    rules treat those suits alike. The observation's card parts (52 slots) and its contract (Dreyfus: 5 slots,
+    ♣ ♦ ♥ ♠ then no trump) are relabelled; so are the ids, the mask and the hint, through the action space (an
+    exchange by hand positions names other positions once the suits are renamed). A game that marks its discards
+    card by card in ascending order keeps only its play rows: renamed, the marks would go in another order."""
+    cards = np.arange(52)
+    moved = np.array([relabel[c // 13] * 13 + c % 13 for c in cards])
+    source = np.arange(rows["obs"].shape[1])
+    at = 0
+    for part in observation_layout(rules):
+        for _ in range(rules.players if part.per_seat else 1):
+            if part.width == 52:
+                source[at + moved] = at + cards
+            elif part.name == "contract":
+                source[at + np.array(relabel)] = at + np.arange(4)
+            at += part.width
+    space = action_space(rules.game)
+    kept = np.flatnonzero(rows["phase"] == 1) if space.marks else np.arange(len(rows["action"]))
+    out = subset(rows, kept)
+    out["obs"] = out["obs"][:, source]
+    mask = np.zeros_like(out["mask"])
+    hand_at = sum(
+        part.width * (rules.players if part.per_seat else 1)
+        for part in itertools.takewhile(lambda part: part.name != "hand", observation_layout(rules))
+    )
+    for k in range(len(kept)):
+        hand = int(sum(1 << int(c) for c in np.flatnonzero(rows["obs"][kept[k], hand_at : hand_at + 52])))
+        new_hand = int(sum(1 << int(moved[c]) for c in range(52) if hand >> c & 1))
+        ids = {
+            int(i): space.id_of(new_hand, _relabel_action(space.action_of(hand, int(i)), moved))
+            for i in np.flatnonzero(out["mask"][k])
+        }
+        mask[k, list(ids.values())] = True
+        out["action"][k] = ids[int(out["action"][k])]
+        if "hint" in out:
+            out["hint"][k] = ids.get(int(out["hint"][k]), -1)
+    out["mask"] = mask
+    return out
 
 
 def initial(inputs: int, hidden: int, actions: int, rng: np.random.Generator) -> Params:
@@ -144,62 +247,77 @@ class Adam:
             self.params[i] -= step.astype(np.float32)
 
 
-def evaluate(params: Params, rows: dict[str, Any], index: Any, scale: float) -> tuple[float, float]:
-    """Agreement with the expert and the value's mean squared error (in score units) over the rows ``index``."""
+def evaluate(params: Params, rows: dict[str, Any], scale: float) -> tuple[float, float]:
+    """Agreement with the expert and the value's mean squared error (in score units) over ``rows``."""
+    if not len(rows["action"]):
+        return float("nan"), float("nan")
     network = Network(dict(zip(LAYERS, params, strict=True)), _sizes(rows))
-    logits, value = network.forward(rows["obs"][index])
-    logits = np.where(rows["mask"][index], logits, -np.inf)
-    agree = float(np.mean(np.argmax(logits, axis=1) == rows["action"][index])) if len(index) else float("nan")
-    error = float(np.mean((value * scale - rows["outcome"][index]) ** 2)) if len(index) else float("nan")
+    logits, value = network.forward(inputs_of(rows))
+    logits = np.where(rows["mask"], logits, -np.inf)
+    agree = float(np.mean(np.argmax(logits, axis=1) == rows["action"]))
+    error = float(np.mean((value * scale - rows["outcome"]) ** 2))
     return agree, error
 
 
 def _sizes(rows: dict[str, Any]) -> dict[str, Any]:
-    return {"observation_size": rows["obs"].shape[1], "actions": rows["mask"].shape[1]}
+    return {"observation_size": rows["obs"].shape[1], "actions": rows["mask"].shape[1], "thumb": "hint" in rows}
 
 
-def train(args: argparse.Namespace, rows: dict[str, Any], log: Any = print) -> tuple[Network, dict[str, Any]]:
-    """Train on ``rows`` as the arguments say; the network of the best held-out epoch, and its figures."""
+def train(
+    args: argparse.Namespace, rows: dict[str, Any], rules: Any, log: Any = print
+) -> tuple[Network, dict[str, Any]]:
+    """Train on ``rows`` as the arguments say (with ``--augment``, the play rows also with their suits relabelled
+    every other way the rules allow); the network of the best held-out epoch, and its figures."""
     rng = np.random.default_rng(args.seed)
     held = rows["deal"] % args.holdout == 0 if args.holdout else np.zeros(len(rows["deal"]), np.bool_)
-    fit, check = np.flatnonzero(~held), np.flatnonzero(held)
-    if not len(fit):
+    fit, check = subset(rows, ~held), subset(rows, held)
+    if not len(fit["action"]):
         raise SystemExit("every row is held out: more deals, or a larger --holdout")
-    scale = float(np.std(rows["outcome"][fit])) or 1.0
-    target = (rows["outcome"] / scale).astype(np.float32)
-    params = initial(rows["obs"].shape[1], args.hidden, rows["mask"].shape[1], rng)
-    adam = Adam(params, args.lr)
+    seen = fit
+    if args.augment:
+        fit = joined([fit, *(relabelled(fit, rules, relabel) for relabel in suit_maps(rules.game))])
+    scale = float(np.std(fit["outcome"])) or 1.0
+    inputs = inputs_of(fit)
+    target = (fit["outcome"] / scale).astype(np.float32)
+    params = initial(inputs.shape[1], args.hidden, fit["mask"].shape[1], rng)
+    adam = Adam(params, args.lr, args.decay)
     best: tuple[float, int, Params] = (-1.0, 0, [p.copy() for p in params])
+    count = len(target)
     for epoch in range(1, args.epochs + 1):
-        order = fit[rng.permutation(len(fit))]
+        order = rng.permutation(count)
         losses, agreed = [], 0
-        for start in range(0, len(order), args.batch):
+        for start in range(0, count, args.batch):
             batch = np.sort(order[start : start + args.batch])
             loss, grads, agree = loss_and_grads(
-                params, rows["obs"][batch], rows["mask"][batch], rows["action"][batch], target[batch], args.value_weight
+                params, inputs[batch], fit["mask"][batch], fit["action"][batch], target[batch], args.value_weight
             )
             adam.step(grads)
             losses.append(loss)
             agreed += agree
-        held_agree, held_error = evaluate(params, rows, check, scale)
-        score = held_agree if len(check) else agreed / len(fit)
+        held_agree, held_error = evaluate(params, check, scale)
+        score = held_agree if len(check["action"]) else agreed / count
         if score > best[0]:
             best = (score, epoch, [p.copy() for p in params])
         log(
-            f"epoch {epoch:3d}: loss {np.mean(losses):.4f}, agrees {agreed / len(fit):.3f} "
+            f"epoch {epoch:3d}: loss {np.mean(losses):.4f}, agrees {agreed / count:.3f} "
             f"(held out {held_agree:.3f}, value error {held_error:.2f})"
         )
-    score, epoch, kept = best
-    held_agree, held_error = evaluate(kept, rows, check, scale)
+    _, epoch, kept = best
+    held_agree, held_error = evaluate(kept, check, scale)
+    held_rows = len(check["action"])
     figures = {
         "epoch": epoch,
-        "held_out_rows": len(check),
-        "held_out_agreement": held_agree if len(check) else None,
-        "held_out_value_mse": held_error if len(check) else None,
-        "training_rows": len(fit),
-        "training_agreement": evaluate(kept, rows, fit, scale)[0],
+        "held_out_rows": held_rows,
+        "held_out_agreement": held_agree if held_rows else None,
+        "held_out_value_mse": held_error if held_rows else None,
+        "training_rows": len(seen["action"]),
+        "training_rows_augmented": count,
+        "training_agreement": evaluate(kept, seen, scale)[0],
+        "held_out_thumb_agreement": float(np.mean(check["hint"] == check["action"]))
+        if "hint" in check and held_rows
+        else None,
     }
-    return Network(dict(zip(LAYERS, kept, strict=True)), {**_sizes(rows), "value_scale": scale}), figures
+    return Network(dict(zip(LAYERS, kept, strict=True)), {**_sizes(fit), "value_scale": scale}), figures
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -212,8 +330,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--decay", type=float, default=0.01, help="decoupled weight decay of the matrices (AdamW)")
     parser.add_argument("--value-weight", type=float, default=0.25)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-thumb", action="store_true", help="the observation alone, without the rule of thumb's id")
+    parser.add_argument("--augment", action="store_true", help="also the play rows with their suits relabelled")
     parser.add_argument("--holdout", type=int, default=10, help="hold out deals whose index is a multiple of this")
     return parser
 
@@ -225,16 +346,20 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         raise SystemExit("--hidden, --epochs and --batch must be at least 1, --lr above 0, --holdout at least 0")
     rules = registry.get(args.game).make_rules("default", args.players, {})
     began = time.process_time()
-    rows = load_rows(args.data, args.game, rules.players)
+    rows = load_rows(args.data, args.game, rules.players, thumb=not args.no_thumb)
     if rows["obs"].shape[1] != observation_size(rules) or rows["mask"].shape[1] != action_space(args.game).size:
         raise SystemExit(f"the chunks in {args.data} are of another observation layout or action space")
-    network, figures = train(args, rows)
+    network, figures = train(args, rows, rules)
     network.meta.update(
         {
             "game": args.game,
             "players": rules.players,
             "hidden": args.hidden,
-            "trained_on": {"runs": rows["runs"], "chunks": rows["chunks"], "rows": len(rows["action"])},
+            "trained_on": {
+                "runs": rows["runs"],
+                "chunks": rows["chunks"],
+                "rows": len(rows["action"]),
+            },
             "training": {
                 "command": " ".join(["python scripts/train_learned.py", *(argv if argv is not None else sys.argv[1:])]),
                 "seed": args.seed,
@@ -242,6 +367,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                 "batch": args.batch,
                 "lr": args.lr,
                 "value_weight": args.value_weight,
+                "decay": args.decay,
+                "augment": args.augment,
                 "holdout": args.holdout,
                 **figures,
             },
@@ -254,7 +381,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     print(
         f"{out}: {out.stat().st_size:,} bytes; agrees with the expert on {figures['training_agreement']:.3f} of the "
         f"{figures['training_rows']:,} rows trained on and {'-' if held is None else f'{held:.3f}'} of "
-        f"{figures['held_out_rows']:,} held out (epoch {figures['epoch']}); {time.process_time() - began:.1f} CPU s"
+        f"{figures['held_out_rows']:,} held out (epoch {figures['epoch']}; the rule of thumb: "
+        f"{figures['held_out_thumb_agreement']}); {time.process_time() - began:.1f} CPU s"
     )
     return network.meta
 

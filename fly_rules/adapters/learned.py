@@ -2,14 +2,17 @@
 
 A :class:`Network` reads one seat's observation in the library's one layout
 (:func:`~fly_rules.adapters.encoding.write_observation`, ``relative=True``: the seat's own blocks first, so one
-network plays every seat) through two ReLU layers into a logit per action id of the game's space
-(:func:`~fly_rules.adapters.encoding.action_space`) and a value: the seat's expected score change over the deal,
-in the units its file names. Its weights are a small ``.npz`` file shipped in the package, one per game and
-number of players (:func:`shipped_network`), made by ``scripts/train_learned.py`` from the chunks of
-``scripts/expert_dataset.py``; the file's ``meta`` says what it was trained on and how.
+network plays every seat), followed, where its ``meta`` says ``thumb``, by the id the rule-of-thumb bot would take
+there as one-hot over the action ids (:func:`thumb_id`: a strong hint the network learns when to overrule), through
+two ReLU layers into a logit per action id of the game's space (:func:`~fly_rules.adapters.encoding.action_space`)
+and a value: the seat's score change over the deal, divided by the ``value_scale`` its file names. Its weights
+are a small ``.npz`` file shipped in the package, one per game and number of players (:func:`shipped_network`),
+made by ``scripts/train_learned.py`` from the chunks of ``scripts/expert_dataset.py``; the file's ``meta`` says
+what it was trained on and how.
 
 :class:`LearnedBot` (``learned`` in :data:`fly_rules.bots.BOTS`) plays the legal id with the highest logit. It
-sees only the view and the legal actions, and takes nothing from ``rng``: the same view gives the same action. A
+sees only the view and the legal actions, and takes nothing from ``rng``: the same view gives the same action
+(the rule of thumb's hint is asked with ``random.Random(0)``, as the expert asks its model). A
 choice made in several ids (Dreyfus's discard, card by card [DRF-4.3]) is made id by id, each mark shown to the
 network in the observation's marked cards, until the exchange. For rules no shipped network was trained for (other
 numbers of players), the bot plays the game's rule of thumb, and says so (:attr:`LearnedBot.network` is None).
@@ -35,9 +38,10 @@ import numpy as np
 import numpy.typing as npt
 
 from fly_rules import registry
-from fly_rules.adapters.encoding import action_space, observation_size, write_observation
+from fly_rules.actions import Exchange
+from fly_rules.adapters.encoding import ActionSpace, action_space, observation_size, write_observation
 
-__all__ = ["LAYERS", "WEIGHTS", "LearnedBot", "Network", "shipped_network", "weights_file"]
+__all__ = ["LAYERS", "WEIGHTS", "LearnedBot", "Network", "input_size", "shipped_network", "thumb_id", "weights_file"]
 
 WEIGHTS: Final = Path(__file__).with_name("weights")
 """The folder of the shipped networks' files."""
@@ -52,7 +56,8 @@ class Network:
 
     Args:
         arrays: the weights by the names of :data:`LAYERS` (any float type; kept as float32).
-        meta: what the file says of itself: at least ``game``, ``players``, ``observation_size``, ``actions``.
+        meta: what the file says of itself: at least ``observation_size`` and ``actions``, and ``thumb`` if the
+            rule of thumb's id follows the observation in the input.
 
     Raises:
         ValueError: weights whose shapes do not chain, or do not match ``meta``'s sizes.
@@ -66,7 +71,7 @@ class Network:
         self.meta = meta
         """What the file says of itself: the game, its sizes, and what it was trained on."""
         w0, b0, w1, b1, wp, bp, wv, bv = self.layers
-        sizes = (meta["observation_size"], meta["actions"])
+        sizes = (input_size(meta), meta["actions"])
         if (
             (w0.shape[0], wp.shape[1]) != sizes
             or not w0.shape[1] == b0.shape[0] == w1.shape[0]
@@ -93,18 +98,35 @@ class Network:
         with path.open("wb") as handle:
             np.savez_compressed(handle, meta=np.array(json.dumps(self.meta, sort_keys=True)), **arrays)
 
-    def forward(self, observations: Floats) -> tuple[Floats, Floats]:
-        """The logits (rows × ids) and values (rows) of a batch of observations (rows × inputs)."""
+    def forward(self, inputs: Floats) -> tuple[Floats, Floats]:
+        """The logits (rows × ids) and values (rows) of a batch of inputs (rows × :func:`input_size`)."""
         w0, b0, w1, b1, wp, bp, wv, bv = self.layers
-        hidden = np.maximum(observations @ w0 + b0, 0.0)
+        hidden = np.maximum(inputs @ w0 + b0, 0.0)
         hidden = np.maximum(hidden @ w1 + b1, 0.0)
         return hidden @ wp + bp, (hidden @ wv + bv)[:, 0]
 
-    def best(self, observation: Floats, legal: Sequence[int]) -> int:
-        """The legal id of highest logit for one observation (the first of equals)."""
-        logits = self.forward(observation[None, :])[0][0]
+    def best(self, inputs: Floats, legal: Sequence[int]) -> int:
+        """The legal id of highest logit for one input (the first of equals)."""
+        logits = self.forward(inputs[None, :])[0][0]
         ids = np.asarray(legal, np.intp)
         return int(ids[int(np.argmax(logits[ids]))])
+
+
+def input_size(meta: dict[str, Any]) -> int:
+    """The floats a network of ``meta`` reads: the observation, then the rule of thumb's id if ``thumb``."""
+    size: int = meta["observation_size"] + (meta["actions"] if meta.get("thumb") else 0)
+    return size
+
+
+def thumb_id(space: ActionSpace[Any], position: Any, action: Any, marked: int) -> int | None:
+    """The id that takes the rule of thumb's ``action`` (its choice at the decision) from the marks ``marked`` in
+    ``position``, or None if its action does not go on from them (another exchange was begun)."""
+    if marked and not isinstance(action, Exchange):
+        return None
+    try:
+        return space.ids(position, action, marked)[0]
+    except ValueError:
+        return None
 
 
 def weights_file(game: str, players: int) -> Path:
@@ -161,12 +183,14 @@ class LearnedBot:
         """The network played; None: none was trained for these rules, and the bot plays the rule of thumb."""
         if self.network is not None and self.network.meta["observation_size"] != observation_size(rules):
             raise ValueError(
-                f"the network reads {self.network.meta['observation_size']} inputs; "
+                f"the network reads observations of {self.network.meta['observation_size']} floats; "
                 f"{rules.game} with {rules.players} players has {observation_size(rules)}"
             )
         self.space = action_space(rules.game)
         self.fallback = registry.game_of(rules).rule_of_thumb(rules.rank_order)
-        self._observation = np.zeros(observation_size(rules), np.float32)
+        """The game's rule of thumb: the network's hint, and the bot's player where there is no network."""
+        self._size = observation_size(rules)
+        self._inputs = np.zeros(input_size(self.network.meta) if self.network else self._size, np.float32)
 
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The legal action the network rates highest (``rng`` unused: the choice is the view's alone)."""
@@ -176,9 +200,11 @@ class LearnedBot:
             return self.fallback.choose(view, legal_actions, rng)
         # legal_ids reads of a deal only what _Position has: the seat to move, its hand, the phase, the legal actions
         position: Any = _Position(view, legal_actions, self.rules)
+        thumb = self.fallback.choose(view, legal_actions, random.Random(0)) if self.network.meta.get("thumb") else None
         marked = 0
         while True:
-            chosen = self.network.best(self._observe(view, marked), self.space.legal_ids(position, marked))
+            hint = None if thumb is None else thumb_id(self.space, position, thumb, marked)
+            chosen = self.network.best(self._input(view, marked, hint), self.space.legal_ids(position, marked))
             meaning = self.space.meaning(position, marked, chosen)
             if meaning.kind != "mark":
                 break
@@ -188,8 +214,10 @@ class LearnedBot:
             raise AssertionError(f"the learned bot chose {action!r}, not among the legal actions")
         return action
 
-    def _observe(self, view: Any, marked: int) -> Floats:
-        out = self._observation
+    def _input(self, view: Any, marked: int, hint: int | None) -> Floats:
+        out = self._inputs
         out[:] = 0.0
-        write_observation(view, marked, self.rules, out, relative=True)
+        write_observation(view, marked, self.rules, out[: self._size], relative=True)
+        if hint is not None:
+            out[self._size + hint] = 1.0
         return out

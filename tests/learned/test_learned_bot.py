@@ -14,7 +14,15 @@ from hypothesis import strategies as st
 from fly_rules import dreyfus, fly, registry
 from fly_rules.actions import Exchange
 from fly_rules.adapters.encoding import action_space, observation_size
-from fly_rules.adapters.learned import LAYERS, WEIGHTS, LearnedBot, Network, shipped_network, weights_file
+from fly_rules.adapters.learned import (
+    LAYERS,
+    WEIGHTS,
+    LearnedBot,
+    Network,
+    input_size,
+    shipped_network,
+    weights_file,
+)
 from fly_rules.bots import BOTS, RuleOfThumbBot, make_bot
 from fly_rules.cards import ALL_CARDS, CardSet
 from fly_rules.engine import Phase
@@ -41,7 +49,9 @@ def test_a_network_is_shipped_for_fly_4_and_dreyfus_small_and_of_the_current_lay
     assert network.meta["game"] == game
     assert network.meta["players"] == players
     assert network.meta["training"]["command"].startswith("python scripts/train_learned.py")
-    logits, values = network.forward(np.zeros((3, observation_size(rules)), np.float32))
+    assert network.meta["thumb"]
+    assert input_size(network.meta) == observation_size(rules) + action_space(game).size
+    logits, values = network.forward(np.zeros((3, input_size(network.meta)), np.float32))
     assert logits.shape == (3, action_space(game).size)
     assert values.shape == (3,)
 
@@ -145,7 +155,7 @@ def test_a_network_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
         Network({**arrays, "w1": arrays["w1"][:-1]}, network.meta)
     with pytest.raises(ValueError, match="no bv"):
         Network({k: v for k, v in arrays.items() if k != "bv"}, network.meta)
-    with pytest.raises(ValueError, match="564 inputs; dreyfus with 3 players has 709"):
+    with pytest.raises(ValueError, match="observations of 564 floats; dreyfus with 3 players has 709"):
         LearnedBot(dreyfus.DreyfusRules(), network)
     path = tmp_path / "net.npz"
     network.save(path)
@@ -153,3 +163,28 @@ def test_a_network_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
     assert again.meta == network.meta
     for before, after in zip(network.layers, again.layers, strict=True):
         assert np.array_equal(before.astype(np.float16), after)
+
+
+@pytest.mark.parametrize(("game", "players"), SHIPPED)
+def test_a_network_that_follows_its_hint_plays_as_the_rule_of_thumb(game: str, players: int) -> None:
+    """FLY-4.2, DRF-4.3: the hint is the rule of thumb's id at each step (Dreyfus: each card of its exchange marked
+    in turn, then the exchange), so a network whose logits are its hint makes the rule of thumb's every choice."""
+    rules = _rules(game, players)
+    shipped = shipped_network(rules)
+    assert shipped is not None
+    size, ids = observation_size(rules), action_space(game).size
+    hidden = shipped.layers[0].shape[1]
+    w0 = np.zeros((size + ids, hidden), np.float32)
+    w0[size + np.arange(ids), np.arange(ids)] = 1.0  # hidden unit a: the hint is a
+    arrays = dict(zip(LAYERS, [w0, *(np.zeros_like(layer) for layer in shipped.layers[1:])], strict=True))
+    arrays["w1"] = np.eye(hidden, dtype=np.float32)
+    arrays["wp"][np.arange(ids), np.arange(ids)] = 1.0
+    follower = LearnedBot(rules, Network(arrays, shipped.meta))
+    thumb = RuleOfThumbBot()
+    for seed in range(3):
+        deal = deal_of(registry.game_of(rules).new_match(rules, seed=seed, dealer=seed % players))
+        while not deal.is_over:
+            view, legal = deal.view(deal.to_move), deal.legal_actions()
+            action = follower.choose(view, legal, random.Random(seed))
+            assert action == thumb.choose(view, legal, random.Random(0))
+            deal = deal.apply(action)

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from fly_rules import dreyfus, fly, registry
+from fly_rules.adapters.encoding import action_space, legal_mask, observation_size, write_observation
 from fly_rules.adapters.learned import LAYERS, LearnedBot, Network
+from fly_rules.bots import RuleOfThumbBot
+from fly_rules.bots.paired import seat_under_test
+from fly_rules.cards import ALL_CARDS, Card, Suit
+from fly_rules.engine import Phase
 from fly_rules.fly import FlyRules
+from fly_rules.notation.games import deal_of
 from tests.conformance.conftest import load_script
 
 TRAIN: Any = load_script("scripts/train_learned")
@@ -66,7 +74,7 @@ def test_training_learns_the_expert_choices_and_writes_a_network_the_bot_plays(c
     assert network.meta == meta
     rows = TRAIN.load_rows(chunks, "fly", 4)
     assert meta["trained_on"]["rows"] == len(rows["action"])
-    logits, _ = network.forward(rows["obs"])
+    logits, _ = network.forward(TRAIN.inputs_of(rows))
     chosen = np.argmax(np.where(rows["mask"], logits, -np.inf), axis=1)
     assert np.mean(chosen == rows["action"]) > 0.85  # the half-precision file plays as trained
     assert LearnedBot(FlyRules(players=4), network).network is network
@@ -90,3 +98,72 @@ def test_bad_arguments_and_missing_chunks_are_named(tmp_path: Path) -> None:
         TRAIN.main(["--game", "fly", "--data", str(tmp_path)])
     with pytest.raises(SystemExit, match="--hidden, --epochs and --batch must be at least 1"):
         TRAIN.main(["--game", "fly", "--data", str(tmp_path), "--epochs", "0"])
+
+
+def _relabelled_start(deal: Any, moved: Any) -> Any:
+    """The deal as dealt with every card relabelled (and Dreyfus's contract with it)."""
+
+    def cards(given: Any) -> list[Card]:
+        return [ALL_CARDS[int(moved[card.index])] for card in given]
+
+    if deal.game == "fly":
+        return fly.new_deal(
+            deal.rules,
+            hands=[cards(hand) for hand in deal.hands],
+            trump_card=ALL_CARDS[int(moved[deal.trump_card.index])],
+            stock=cards(deal.stock),
+            dealer=deal.dealer,
+        )
+    contract = None if deal.contract is None else Suit(int(moved[13 * int(deal.contract)]) // 13)
+    talon = [ALL_CARDS[int(moved[c])] for c in deal.table.talon]
+    return dreyfus.new_deal(deal.rules, [cards(hand) for hand in deal.hands], talon, contract, deal.dealer)
+
+
+@pytest.mark.parametrize(("game", "relabel"), [("fly", (1, 2, 0, 3)), ("dreyfus", (3, 0, 2, 1))])
+def test_relabelled_rows_are_the_rows_of_the_deal_with_its_suits_renamed(
+    tmp_path: Path, game: str, relabel: tuple[int, ...]
+) -> None:
+    """FLY-5.1, DRF-11.1: each relabelled row is the encoder's observation and legal mask at the same point of the
+    deal dealt with the suits renamed and played with the renamed actions, and its id that of the renamed action."""
+    run = DATASET.Run(game, None, "relabel", "one", 1, 2)
+    DATASET.make_chunk(run, 0, tmp_path)
+    chunk = DATASET.read_chunk(next(tmp_path.glob("*.npz")))
+    rules = registry.get(game).make_rules("default", None, {})
+    space = action_space(game)
+    rows = {key: chunk[key] for key in TRAIN.ROW_KEYS if key in chunk}
+    rows["hint"] = DATASET.thumb_ids(chunk)
+    out = TRAIN.relabelled(rows, rules, relabel)
+    moved = np.array([relabel[c // 13] * 13 + c % 13 for c in range(52)])
+    deal = deal_of(registry.game_of(rules).new_match(rules, seed="relabel:0", dealer=0))
+    renamed = _relabelled_start(deal, moved)
+    recorded, kept = iter(range(len(chunk["action"]))), iter(range(len(out["action"])))
+    others, rngs = RuleOfThumbBot(), [random.Random(f"relabel:0:{seat}") for seat in range(rules.players)]
+    marked = checked = 0
+    while not deal.is_over:
+        if deal.to_move != seat_under_test(0, rules.players):  # a rule-of-thumb seat, as the run played it
+            action = others.choose(deal.view(deal.to_move), deal.legal_actions(), rngs[deal.to_move])
+            deal, renamed = deal.apply(action), renamed.apply(TRAIN._relabel_action(action, moved))
+            continue
+        mask = legal_mask(deal, marked)
+        if mask.sum() == 1:
+            action_id = int(np.flatnonzero(mask)[0])
+        else:
+            row = next(recorded)
+            action_id = int(chunk["action"][row])
+            if not space.marks or deal.phase is Phase.PLAY:
+                k = next(kept)
+                expected = np.zeros(observation_size(rules), np.float32)
+                write_observation(renamed.view(renamed.to_move), 0, rules, expected, relative=True)
+                assert np.array_equal(out["obs"][k], expected)
+                assert np.array_equal(out["mask"][k], legal_mask(renamed))
+                action = TRAIN._relabel_action(space.action_of(deal.hand_masks[deal.to_move], action_id), moved)
+                assert out["action"][k] == space.id_of(renamed.hand_masks[renamed.to_move], action)
+                checked += 1
+        meaning = space.meaning(deal, marked, action_id)
+        if meaning.kind == "mark":
+            marked = meaning.cards
+            continue
+        deal, marked = deal.apply(meaning.action), 0
+        renamed = renamed.apply(TRAIN._relabel_action(meaning.action, moved))
+    assert checked == len(out["action"]) > 0
+    assert next(kept, None) is None
