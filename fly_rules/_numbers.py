@@ -8,17 +8,21 @@ goes through :func:`whole_number` instead.
 
 from __future__ import annotations
 
+import math
+import operator
 import re
 from typing import Final
 
-from fly_rules.errors import InvalidNotation, RuleViolation, shown
+from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation, shown
 
 __all__ = [
     "MAX_DEPTH",
     "MAX_DIGITS",
     "MAX_HISTORY_CHARS",
     "MAX_POSITION_CHARS",
+    "check_count",
     "check_seat",
+    "check_seconds",
     "is_whole_number",
     "whole_number",
 ]
@@ -84,3 +88,46 @@ def check_seat(seat: object, players: int, rule: str, subject: str) -> int:
     if type(seat) is not int or not 0 <= seat < players:
         raise RuleViolation(rule, f"{subject} must be a seat 0 to {players - 1}, not {shown(seat)}", seat)
     return seat
+
+
+def check_count(value: object, what: str, low: int = 0) -> int:
+    """``value`` as an int, if it is a whole number (an int or any integer type such as NumPy's, not a bool) of at
+    least ``low``: every count an argument gives (samples, a limit, a batch size) is read the same way.
+
+    Raises:
+        FlyRulesError: naming ``what`` and the value, for anything else.
+
+    >>> check_count(3, "samples", 1)
+    3
+    >>> check_count("3", "samples", 1)
+    Traceback (most recent call last):
+    ...
+    fly_rules.errors.FlyRulesError: samples must be a whole number >= 1, not '3'
+    """
+    if not isinstance(value, bool):
+        try:
+            number = operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+        else:
+            if number >= low:
+                return number
+    raise FlyRulesError(f"{what} must be a whole number >= {low}, not {shown(value)}")
+
+
+def check_seconds(value: object, what: str) -> float:
+    """``value`` as a float, if it is a number of seconds above 0 (an int or float, not a bool, not infinite).
+
+    Raises:
+        FlyRulesError: naming ``what`` and the value, for anything else.
+
+    >>> check_seconds(2, "seconds")
+    2.0
+    >>> check_seconds(float("nan"), "seconds")
+    Traceback (most recent call last):
+    ...
+    fly_rules.errors.FlyRulesError: seconds must be a number above 0, not nan
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
+        raise FlyRulesError(f"{what} must be a number above 0, not {shown(value)}")
+    return float(value)

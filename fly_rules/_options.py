@@ -28,13 +28,15 @@ from __future__ import annotations
 
 import types
 import typing
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import attrs
 
 from fly_rules.errors import InvalidRules, shown
 
-__all__ = ["MAX_COUNT", "MAX_POINTS", "changed_options", "check_options", "whole"]
+__all__ = ["MAX_COUNT", "MAX_POINTS", "changed_options", "check_options", "check_rules", "whole"]
+
+_R = TypeVar("_R")
 
 MAX_POINTS: Final = 1000
 """The most points an option may write or count (a record's start, a penalty, a target) [REC-1.5]."""
@@ -126,3 +128,15 @@ def _read_checks(cls: type) -> tuple[_Check, ...]:
         elif hint is bool:
             found.append((field.name, None, None))
     return tuple(found)
+
+
+def check_rules(rules: _R, cls: type[_R]) -> _R:
+    """``rules``, if it is a ``cls`` (a game's rules class): every function that takes a game's rules refuses any
+    other value by name, rather than reading it as another argument (an old argument order) or failing later.
+
+    Raises:
+        TypeError: ``rules`` is not a ``cls``.
+    """
+    if not isinstance(rules, cls):
+        raise TypeError(f"rules must be {cls.__name__}, not {type(rules).__name__}")
+    return rules

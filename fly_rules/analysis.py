@@ -31,6 +31,7 @@ For each decision (or one seat's) of a match or deal, :func:`analyse` gives:
 from __future__ import annotations
 
 import random
+import time
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -38,11 +39,12 @@ from typing import Any
 import attrs
 
 from fly_rules import registry
+from fly_rules._numbers import check_seconds
 from fly_rules.bots.expert import ExpertBot
 from fly_rules.engine import Phase
 from fly_rules.notation.games import deal_of, new_deal, new_game, parse_action
 from fly_rules.notation.history import load_history
-from fly_rules.solve import Search, evaluate, kernel_of
+from fly_rules.solve import Search, SolveTimeUp, evaluate, kernel_of
 
 __all__ = ["Analysis", "Review", "analyse", "analyse_history", "review"]
 
@@ -83,6 +85,8 @@ class Analysis:
 
     reviews: tuple[Review, ...]
     """The decisions."""
+    stopped: bool = False
+    """Whether ``max_seconds`` ran out first: then :attr:`reviews` are the decisions finished, in order."""
 
     def loss(self, seat: int) -> int:
         """The sum of ``seat``'s costs: what its decisions gave away against the best open ones."""
@@ -94,12 +98,14 @@ class Analysis:
         return tuple(sorted({review.seat for review in self.reviews}))
 
 
-def _open_values(state: Any, played: Any, later: Sequence[Any], hints: Any, policy: Any) -> dict[Any, int]:
+def _open_values(
+    state: Any, played: Any, later: Sequence[Any], hints: Any, policy: Any, deadline: float | None = None
+) -> dict[Any, int]:
     """Every (exchange: every candidate) action's open value for the seat to move (see the module's text)."""
     deal = deal_of(state)
     seat = deal.to_move
     if deal.phase is Phase.PLAY:
-        return evaluate(deal, concept=hints.concept, seat=seat)
+        return evaluate(deal, concept=hints.concept, seat=seat, search=Search(kernel_of(deal), deadline=deadline))
     legal = deal.legal_actions()
     valued = list(legal) if len(legal) <= 64 else [*hints.candidates(deal.view(seat), legal), played]
     start = deal.scores[seat]
@@ -120,7 +126,7 @@ def _open_values(state: Any, played: Any, later: Sequence[Any], hints: Any, poli
         if after.is_over:
             out[action] = after.scores[seat] - start
             continue
-        search = Search(kernel_of(after))
+        search = Search(kernel_of(after), deadline=deadline)
         node = search.kernel.node(after)
         if hints.concept == "paranoid":
             out[action] = search.paranoid_exact(node, seat) - start
@@ -130,7 +136,13 @@ def _open_values(state: Any, played: Any, later: Sequence[Any], hints: Any, poli
 
 
 def review(
-    state: Any, played: Any, *, later: Sequence[tuple[int, Any]] = (), expert: ExpertBot | None = None, seed: object = 0
+    state: Any,
+    played: Any,
+    *,
+    later: Sequence[tuple[int, Any]] = (),
+    expert: ExpertBot | None = None,
+    seed: object = 0,
+    deadline: float | None = None,
 ) -> Review:
     """The analysis of one decision: ``played`` by the seat to move at ``state`` (a match or deal).
 
@@ -141,6 +153,10 @@ def review(
             later seats answer each alternative (see the module's text).
         expert: the expert bot that gives its values (None: none).
         seed: the expert's guesses are drawn from ``random.Random(f"{seed}")``.
+        deadline: a :func:`time.monotonic` instant past which the searches stop (None: none).
+
+    Raises:
+        SolveTimeUp: the searches were not done by ``deadline``.
     """
     deal = deal_of(state)
     game = registry.game_of(deal)
@@ -148,13 +164,14 @@ def review(
     hints = game.expert(deal.rules)
     policy = game.rule_of_thumb(deal.rules.rank_order)
     seat = deal.to_move
-    opened = _open_values(state, played, later, hints, policy)
+    opened = _open_values(state, played, later, hints, policy, deadline)
     if played not in opened:  # a played action outside those valued cannot be: every legal one in play is
         raise ValueError(f"the action {played!r} is not among the actions of the position")
     best = max(opened, key=opened.__getitem__)
     mean: dict[Any, float] = {}
     choice = None
     if expert is not None:
+        expert.deadline = deadline
         choice, mean = expert.decide(deal.view(seat), deal.legal_actions(), random.Random(f"{seed}"))
     actions = deal.actions
     return Review(deal.deal_number, len(actions), seat, deal.phase, played, opened, best, mean, choice)
@@ -169,6 +186,7 @@ def analyse(
     samples: int | None = None,
     seed: object = 0,
     progress: Callable[[int], None] | None = None,
+    max_seconds: float | None = None,
 ) -> Analysis:
     """Every decision of the game that ``actions`` play from ``start`` (a new match or deal), or ``seat``'s.
 
@@ -180,10 +198,14 @@ def analyse(
         samples: the expert's guesses per decision (default: the game's).
         seed: the expert's guesses for decision ``k`` are drawn from ``f"{seed}:{k}"``.
         progress: called with the number of decisions analysed so far.
+        max_seconds: stop after this many seconds (wall clock, within some milliseconds) with the decisions
+            finished by then (:attr:`Analysis.stopped`); None: no bound.
 
     Raises:
         RuleViolation: an action the rules refuse (the state is as before it).
+        FlyRulesError: ``max_seconds`` is not a number above 0.
     """
+    deadline = None if max_seconds is None else time.monotonic() + check_seconds(max_seconds, "max_seconds")
     taken = list(actions)
     bot = ExpertBot(start.rules, samples=samples, for_match=False) if expert else None
     reviews = []
@@ -193,7 +215,12 @@ def analyse(
         mover = deal.to_move
         if (seat is None or mover == seat) and len(deal.legal_actions()) > 1:
             later = _later_declarations(state.apply(action), taken[k + 1 :]) if deal.phase is Phase.EXCHANGE else []
-            reviews.append(review(state, action, later=later, expert=bot, seed=f"{seed}:{k}"))
+            try:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise SolveTimeUp()
+                reviews.append(review(state, action, later=later, expert=bot, seed=f"{seed}:{k}", deadline=deadline))
+            except SolveTimeUp:
+                return Analysis(tuple(reviews), stopped=True)
             if progress is not None:
                 progress(len(reviews))
         state = state.apply(action)

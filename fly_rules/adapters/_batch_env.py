@@ -13,6 +13,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from fly_rules import registry
+from fly_rules._numbers import check_count
 from fly_rules.adapters.encoding import OBSERVATION_HIGH
 from fly_rules.adapters.pettingzoo import rules_from_options
 from fly_rules.errors import shown
@@ -194,7 +195,7 @@ class BatchSeatEnv(VectorEnv[Any, Any, Any]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[_Observation, _Info]:
         """Deal every game anew from ``seed`` (or from the generator's next draws); the other seats move
         first where they are to, so the learning seat is to move in every game."""
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else check_count(seed, "seed"))
         self._seed = int(self.np_random.integers(_SEED_RANGE))
         self.state = self.engine.init(self._seed)
         self._dealt = self.num_envs
@@ -218,7 +219,10 @@ class BatchSeatEnv(VectorEnv[Any, Any, Any]):
         state = self.state
         if state is None:
             raise RuntimeError("call reset() before step()")
-        ids = np.asarray(actions)
+        try:
+            ids = np.asarray(actions)
+        except (ValueError, TypeError):  # a ragged list: NumPy's own message says nothing of the games
+            ids = np.zeros(0)
         if ids.shape != (self.num_envs,) or ids.dtype == bool or not np.issubdtype(ids.dtype, np.integer):
             raise TypeError(f"actions must be {self.num_envs} integer ids (one per game), not {shown(actions)}")
         ids = ids.astype(np.int64)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import socket
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,11 +31,32 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 from fly_rules.errors import FlyRulesError
 from fly_rules.notation.games import new_game
 
-__all__ = ["MatchOutcome", "NoCluster", "play_random_matches", "run_chunks", "simulate"]
+__all__ = ["PROBE_SECONDS", "MatchOutcome", "NoCluster", "play_random_matches", "run_chunks", "simulate"]
 
 
 class NoCluster(FlyRulesError, ConnectionError):
     """``ray.init()`` found no Ray cluster where ``RAY_ADDRESS`` points (``auto``: none running on this machine)."""
+
+
+PROBE_SECONDS = 5.0
+"""How long :func:`run_chunks` waits for ``RAY_ADDRESS``'s host and port to answer before saying there is no
+cluster there (``ray.init`` itself retries for minutes)."""
+
+
+def _probe(address: str) -> None:
+    """Refuse a ``RAY_ADDRESS`` of the form ``host:port`` where nothing answers within :data:`PROBE_SECONDS`.
+    ``auto``, ``local`` and ``ray://`` addresses are left to Ray (it finds those out at once)."""
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit() or "://" in address or not host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS).close()
+    except (OSError, ValueError, OverflowError) as error:
+        why = "no answer" if isinstance(error, TimeoutError) else getattr(error, "strerror", None) or str(error)
+        raise NoCluster(
+            f"no Ray cluster at RAY_ADDRESS={address!r} (nothing answers there within {PROBE_SECONDS:g} s: {why});"
+            " start one (ray start --head) or unset RAY_ADDRESS to run on a local instance"
+        ) from None
 
 
 @attrs.frozen
@@ -80,9 +102,11 @@ def run_chunks(function: Callable[..., Any], chunks: Sequence[tuple[Any, ...]]) 
     without it a local instance is started).
 
     Raises:
-        NoCluster: ``RAY_ADDRESS`` names a cluster that cannot be reached, or ``auto`` finds none.
+        NoCluster: ``RAY_ADDRESS`` names a cluster that cannot be reached (nothing answers at its host and port
+            within :data:`PROBE_SECONDS`), or ``auto`` finds none.
     """
     if not ray.is_initialized():
+        _probe(os.environ.get("RAY_ADDRESS", "").strip())
         try:
             ray.init(logging_level=logging.WARNING)  # not its INFO lines: the command prints its own
         except ConnectionError as error:

@@ -29,8 +29,9 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from fly_rules._numbers import check_count
 from fly_rules.adapters.gymnasium import BatchSeatEnv, Policy, batch_env
-from fly_rules.errors import shown
+from fly_rules.errors import FlyRulesError, shown
 
 if TYPE_CHECKING:
     _VecEnv = object
@@ -82,7 +83,7 @@ class BatchVecEnv(_VecEnv):
 
     def step_async(self, actions: Any) -> None:
         """Keep the learning seats' actions for :meth:`step_wait`."""
-        self._actions = np.asarray(actions)
+        self._actions = actions  # checked by the environment's step, with a message of its own
 
     def step_wait(self) -> tuple[Any, Any, Any, list[dict[str, Any]]]:
         """Step every game: observations, rewards, dones and one info dict per game."""
@@ -107,19 +108,31 @@ class BatchVecEnv(_VecEnv):
         return self.env.action_masks()
 
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
-        """The seed of the next :meth:`reset` (one seed draws every game's cards)."""
-        self._seeds = [None if seed is None else seed + k for k in range(self.num_envs)]
+        """The seed of the next :meth:`reset` (one seed draws every game's cards).
+
+        Raises:
+            FlyRulesError: ``seed`` is not None or a whole number >= 0.
+        """
+        first = None if seed is None else check_count(seed, "seed")
+        self._seeds = [None if first is None else first + k for k in range(self.num_envs)]
         return self._seeds
 
     def close(self) -> None:
         """Nothing to release."""
 
     def _indices(self, indices: Any) -> list[int]:
+        """The games ``indices`` names (None: every game; one index; or a sequence of them), each checked."""
         if indices is None:
             return list(range(self.num_envs))
-        if isinstance(indices, int | np.integer):
-            return [int(indices)]
-        return [int(i) for i in indices]
+        many = isinstance(indices, Sequence | np.ndarray) and not isinstance(indices, str | bytes)
+        games = list(indices) if many else [indices]
+        for game in games:
+            if isinstance(game, bool) or not isinstance(game, int | np.integer) or not 0 <= game < self.num_envs:
+                raise FlyRulesError(
+                    f"indices must be None, a game's index (0 to {self.num_envs - 1}) or a sequence of them,"
+                    f" not {shown(indices)}"
+                )
+        return [int(game) for game in games]
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
         """The vector environment's attribute ``attr_name``, once per game asked for.

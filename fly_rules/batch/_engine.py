@@ -16,7 +16,7 @@ import attrs
 import numpy as np
 
 from fly_rules import registry
-from fly_rules._numbers import check_seat
+from fly_rules._numbers import check_count, check_seat
 from fly_rules.batch._bits import NO_CARD, Array
 from fly_rules.batch._state import BatchState
 from fly_rules.cards import CardSet
@@ -56,8 +56,7 @@ class BatchEngine:
     """The game's action ids, as every adapter reads them."""
 
     def __init__(self, rules: Any, batch_size: int, *, match: bool = False) -> None:
-        if type(batch_size) is not int or batch_size < 1:
-            raise ValueError(f"batch_size must be a whole number >= 1, not {shown(batch_size)}")
+        batch_size = check_count(batch_size, "batch_size", 1)  # NumPy's integers too, as everywhere a count is read
         self.rules = rules
         self.batch_size = batch_size
         self.match = bool(match)

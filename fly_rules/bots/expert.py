@@ -59,9 +59,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from fly_rules import registry
+from fly_rules._numbers import check_count, check_seconds
 from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
+from fly_rules.errors import FlyRulesError, shown
 from fly_rules.solve import Concept, Search, SolveLimitReached, evaluate, kernel_of
 from fly_rules.solve.respond import Respond
 
@@ -69,6 +71,22 @@ __all__ = ["GAME_MODEL", "ExpertBot"]
 
 GAME_MODEL: Final = object()
 """The default of :class:`ExpertBot`'s ``model``: the game's own choice (its hints' ``model_others``)."""
+
+
+def _checked(
+    samples: object, budget: object, seconds: object, model: object, for_match: object
+) -> tuple[int | None, int | None, float | None]:
+    """The expert's arguments, refused where the bot could not use them (``samples=0`` would leave every decision to
+    the Monte-Carlo bot without a word): samples, budget and seconds as read."""
+    if model is not GAME_MODEL and model is not None and not callable(getattr(model, "choose", None)):
+        raise TypeError(f"model must be a bot (with choose(view, legal_actions, rng)) or None, not {shown(model)}")
+    if for_match is not None and type(for_match) is not bool:
+        raise FlyRulesError(f"for_match must be None, True or False, not {shown(for_match)}")
+    return (
+        None if samples is None else check_count(samples, "samples", 1),
+        None if budget is None else check_count(budget, "budget"),
+        None if seconds is None else check_seconds(seconds, "seconds"),
+    )
 
 
 class ExpertBot:
@@ -91,7 +109,10 @@ class ExpertBot:
             None (the default): wherever the game has a race model for the rules (Fly's plain rules).
 
     Raises:
-        TypeError: the game has no expert hints, takes no model, or (``for_match=True``) has no race model.
+        TypeError: the game has no expert hints, takes no model, or (``for_match=True``) has no race model; or
+            ``model`` is not a bot.
+        FlyRulesError: ``samples`` is not a whole number >= 1, ``budget`` not one >= 0, ``seconds`` not above 0, or
+            ``for_match`` not None, True or False.
     """
 
     name = "expert"
@@ -107,6 +128,7 @@ class ExpertBot:
         for_match: bool | None = None,
     ) -> None:
         game = registry.game_of(rules)
+        samples, budget, seconds = _checked(samples, budget, seconds, model, for_match)
         if game.expert is None:
             raise TypeError(f"the expert bot does not know how to play {game.title}")
         self.rules = rules
@@ -133,6 +155,9 @@ class ExpertBot:
         """Whether the search values the seat's chance of winning the match (None: wherever the game can)."""
         if for_match and self.match_chance is None:
             raise TypeError(f"the expert has no race model for these rules of {game.title} (for_match=False)")
+        self.deadline: float | None = None
+        """A :func:`time.monotonic` instant at which a search still running raises
+        :class:`~fly_rules.solve.search.SolveTimeUp` (None: none), for a caller with a bound on all its work."""
         self._left = self.budget
         self._worlds: list[Mapping[Any, float]] = []  # the last decision's values, guess by guess
         self.decisions: list[float] = []
@@ -315,7 +340,7 @@ class ExpertBot:
 
     def _search(self, deal: Any) -> Search:
         """A search of ``deal`` allowed what is left of the decision's budget."""
-        return Search(kernel_of(deal), max(self._left, 0))
+        return Search(kernel_of(deal), max(self._left, 0), self.deadline)
 
     def _spent(self, search: Search) -> None:
         self._left -= search.nodes

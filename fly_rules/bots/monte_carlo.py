@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from fly_rules import registry
+from fly_rules._numbers import check_count
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
 
@@ -30,6 +31,10 @@ class MonteCarloBot:
             :class:`~fly_rules.dreyfus.DreyfusRules` or another registered game's).
         samples: guesses of the hidden cards per decision (default: the game's ``playout_samples``,
             24 for Fly, 8 for Dreyfus, whose deals are longer).
+
+    Raises:
+        TypeError: ``rules`` are no registered game's.
+        FlyRulesError: ``samples`` is not a whole number >= 1.
     """
 
     name = "monte-carlo"
@@ -39,7 +44,7 @@ class MonteCarloBot:
         self.rules = rules
         game = registry.game_of(rules)
         self._far_records = game.playout_far_records  # Fly's records end the match at zero
-        self.samples = samples if samples is not None else game.playout_samples
+        self.samples = check_count(samples, "samples", 1) if samples is not None else game.playout_samples
         self.policy: Any = game.rule_of_thumb(rules.rank_order)
 
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from fly_rules import registry
 from fly_rules.analysis import Analysis, Review, analyse_history
-from fly_rules.commands.common import seat_of
+from fly_rules.commands.common import CommandError, seat_of, seconds_argument, whole_number_argument
 from fly_rules.commands.files import read
 from fly_rules.narration import action_shown
 from fly_rules.notation.games import action_text
@@ -28,7 +28,15 @@ def add(sub: Any) -> None:
     analyse.add_argument("file", type=Path, help="the history file (TOML), as play --save writes it")
     analyse.add_argument("--seat", default=None, help="only this seat's decisions (default: every seat's)")
     analyse.add_argument("--no-expert", action="store_true", help="only the open analysis (faster)")
-    analyse.add_argument("--samples", type=int, default=None, help="the expert's guesses per decision")
+    analyse.add_argument(
+        "--samples", type=whole_number_argument, default=None, help="the expert's guesses per decision (at least 1)"
+    )
+    analyse.add_argument(
+        "--max-seconds",
+        type=seconds_argument,
+        default=None,
+        help="stop after this many seconds with the decisions finished (default: no bound)",
+    )
     analyse.add_argument("--json", action="store_true", help="print the analysis as JSON")
     analyse.set_defaults(run=run)
 
@@ -69,25 +77,39 @@ def _data(analysis: Analysis) -> dict[str, Any]:
             for r in analysis.reviews
         ],
         "loss": {str(seat): analysis.loss(seat) for seat in analysis.seats},
+        "stopped": analysis.stopped,
     }
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Analyse the history in ``args.file`` and print each decision, then each seat's loss."""
-    text = read(args.file)
+    text = read(args.file, regular_only=True, done="read")
     final = load_history(text)
     title = registry.game_of(final).title
     seat = None if args.seat is None else seat_of(args.seat, final.rules.players)
+    if args.samples is not None and args.samples < 1:
+        raise CommandError(f"--samples must be at least 1 (the expert's guesses per decision), not {args.samples}")
 
     def progress(count: int) -> None:
         print(f"\r  {count} decisions analysed", end="", file=sys.stderr, flush=True)
 
-    analysis = analyse_history(text, seat=seat, expert=not args.no_expert, samples=args.samples, progress=progress)
+    analysis = analyse_history(
+        text,
+        seat=seat,
+        expert=not args.no_expert,
+        samples=args.samples,
+        progress=progress,
+        max_seconds=args.max_seconds,
+    )
     print(file=sys.stderr)
+    if analysis.stopped:
+        done = len(analysis.reviews)
+        print(f"fly-rules: stopped at --max-seconds {args.max_seconds:g} after {done} decisions", file=sys.stderr)
     if args.json:
         print(json.dumps(_data(analysis), indent=2, ensure_ascii=False), file=out)
         return 0
-    print(f"{title} history {args.file}: {len(analysis.reviews)} decisions analysed", file=out)
+    stopped = " (stopped at --max-seconds)" if analysis.stopped else ""
+    print(f"{title} history {args.file}: {len(analysis.reviews)} decisions analysed{stopped}", file=out)
     print("   (in brackets: the seat's gain in the game's score to the end of the deal, every card open)", file=out)
     number = None
     for review in analysis.reviews:

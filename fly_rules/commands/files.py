@@ -62,13 +62,21 @@ def _check_place(path: Path) -> Path:
     return target
 
 
-def _check_regular(path: Path, found: os.stat_result | None, verb: str = "write", *, one_name: bool = True) -> None:
+def _check_regular(
+    path: Path,
+    found: os.stat_result | None,
+    verb: str = "write",
+    *,
+    one_name: bool = True,
+    done: str = "resumed or replaced",
+) -> None:
     """Only a regular file with one name is ever resumed or replaced: not a FIFO, a device or a socket,
-    nor a file with other hard links (which a save would split from it), even with ``--force``."""
+    nor a file with other hard links (which a save would split from it), even with ``--force``. ``done`` says
+    what is done only to regular files, in the message."""
     if found is None:
         return
     if not stat.S_ISREG(found.st_mode):
-        raise CommandError(f"cannot {verb} {path}: it is not a regular file, and only those are resumed or replaced")
+        raise CommandError(f"cannot {verb} {path}: it is not a regular file, and only those are {done}")
     if one_name and found.st_nlink > 1:
         raise CommandError(
             f"cannot {verb} {path}: it has {found.st_nlink} hard links, and a save would split them; "
@@ -261,19 +269,20 @@ def _umask() -> int:
     return mask
 
 
-def read(path: Path, *, regular_only: bool = False) -> str:
-    """The text of ``path``; with ``regular_only``, only of a regular file (a game to resume), so that a FIFO
-    or a device is refused at once rather than waited on.
+def read(path: Path, *, regular_only: bool = False, done: str = "resumed or replaced") -> str:
+    """The text of ``path``; with ``regular_only``, only of a regular file (a game to resume, a history to replay
+    or analyse), so that a FIFO or a device is refused at once rather than waited on; ``done`` says, in the
+    refusal, what is done only to regular files.
 
     Raises:
         CommandError: if it cannot be read, is not UTF-8, or (``regular_only``) is not a regular file.
     """
     try:
         if regular_only:
-            _check_regular(path, _status(path, "read"), "read", one_name=False)
+            _check_regular(path, _status(path, "read"), "read", one_name=False, done=done)
             handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # replaced since by a FIFO: no wait
             with os.fdopen(handle, "rb") as stream:
-                _check_regular(path, os.fstat(handle), "read", one_name=False)
+                _check_regular(path, os.fstat(handle), "read", one_name=False, done=done)
                 return stream.read().decode("utf-8")
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:

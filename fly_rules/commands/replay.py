@@ -27,7 +27,7 @@ def add(sub: Any) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Tell the history in ``args.file``, or with ``--check`` only say that it replays."""
-    text = read(args.file)
+    text = read(args.file, regular_only=True, done="read")
     final = load_history(text)
     game = game_of(final)
     if args.check:

@@ -4,7 +4,8 @@ Both ends of the protocol read lines written by a program they do not trust: ``f
 reads the runner's requests, ``fly-rules conform`` reads an engine's answers. Neither may crash or
 hang on what it reads, so a line is decoded here and every fault becomes a short reason: bytes that
 are not UTF-8, text that is not JSON, JSON nested too deep for Python's reader, a number of more
-than 100 digits (REC-1.5), ``NaN`` or ``Infinity`` (not JSON), or a value that is not an object.
+than 100 digits (REC-1.5), ``NaN`` or ``Infinity`` (not JSON), a lone surrogate escaped in a string (no
+character: no output can print it), or a value that is not an object.
 
 >>> read_line(b'{"cmd": "hello"}\\n')
 {'cmd': 'hello'}
@@ -14,11 +15,14 @@ LineFault('not UTF-8: byte 0xff at offset 0')
 LineFault('JSON nested too deeply (5,000 bytes)')
 >>> read_line(b"1" * 5000)
 LineFault('a number of more than 100 digits')
+>>> read_line(b'{"engine": "\\\\ud800"}')
+LineFault('not text: a lone surrogate \\\\ud800 in a string (no character; I-JSON, RFC 7493)')
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Final
 
 from fly_rules.errors import shorten
@@ -43,6 +47,23 @@ def _whole(text: str) -> int:
     return int(text)
 
 
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+"""The escape of a UTF-16 surrogate: a pair of them is one character, one alone is none."""
+_LONE: Final = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(value: object) -> str | None:
+    """The first lone surrogate in ``value``'s strings (keys included), or None."""
+    if isinstance(value, str):
+        found = _LONE.search(value)
+        return None if found is None else found.group()
+    if isinstance(value, dict):
+        return next((s for item in value.items() for s in map(_lone_surrogate, item) if s is not None), None)
+    if isinstance(value, list):
+        return next((s for s in map(_lone_surrogate, value) if s is not None), None)
+    return None
+
+
 def _no_constant(name: str) -> Any:
     raise LineFault(f"{name} is not JSON")
 
@@ -63,6 +84,12 @@ def read_line(line: bytes) -> dict[str, Any] | LineFault:
         return LineFault(f"not JSON: {shorten(str(error))}; the line starts {echo(text, 40)}")
     if not isinstance(value, dict):
         return LineFault(f"not a JSON object: {echo(text, 60)}")
+    if _SURROGATE_ESCAPE.search(text) is not None:  # pairs decode to one character; only a lone one is left
+        lone = _lone_surrogate(value)
+        if lone is not None:
+            return LineFault(
+                f"not text: a lone surrogate \\u{ord(lone):04x} in a string (no character; I-JSON, RFC 7493)"
+            )
     return value
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from fly_rules._deal_tools import card_list, seat_values
 from fly_rules._numbers import check_seat
-from fly_rules._options import MAX_COUNT
+from fly_rules._options import MAX_COUNT, check_rules
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.dreyfus.deal import DealTable, check_position
 from fly_rules.dreyfus.rules import DreyfusRules
@@ -86,8 +86,7 @@ def new_deal(
         TypeError: ``rules`` is not a :class:`DreyfusRules`, a card is not a card or its text, or ``hands``,
             ``upper`` or ``lower`` is not a sequence (one entry per seat).
     """
-    if not isinstance(rules, DreyfusRules):
-        raise TypeError(f"rules must be DreyfusRules, not {type(rules).__name__}")
+    check_rules(rules, DreyfusRules)
     check_seat(dealer, 3, "DRF-2.1", "the dealer")
     if type(deal_number) is not int or not 0 <= deal_number < MAX_COUNT:
         detail = f"deal_number must be a whole number from 0 to {MAX_COUNT - 1}, not {shown(deal_number)}"

@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from fly_rules._options import check_rules
 from fly_rules.dreyfus.deal import set_seat
 from fly_rules.dreyfus.rules import DreyfusRules
+from fly_rules.errors import FlyRulesError, shown
 
 __all__ = ["Score", "buy", "end_of_deal", "purchase_record", "revoke", "score_deal", "scores_below", "take_trick"]
 
@@ -100,7 +102,16 @@ def purchase_record(rules: DreyfusRules, bought: int, recorded_before_lead: bool
 
     >>> purchase_record(DreyfusRules(), 2, False), purchase_record(DreyfusRules(), 0, False)
     (5, 0)
+
+    Raises:
+        TypeError: ``rules`` is not a :class:`DreyfusRules` (the rules come first).
+        FlyRulesError: ``bought`` is not a whole number from 0 to 12, or ``recorded_before_lead`` not True or False.
     """
+    check_rules(rules, DreyfusRules)
+    if type(bought) is not int or not 0 <= bought <= 12:
+        raise FlyRulesError(f"bought must be a whole number from 0 to 12, not {shown(bought)}")
+    if type(recorded_before_lead) is not bool:
+        raise FlyRulesError(f"recorded_before_lead must be True or False, not {shown(recorded_before_lead)}")
     if bought and not recorded_before_lead:
         return bought + rules.forgot_record_penalty
     return bought

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from fly_rules._numbers import check_seat
+from fly_rules._options import check_rules
 from fly_rules.dreyfus.rules import DreyfusRules
+from fly_rules.errors import FlyRulesError, shown
 
 __all__ = ["settle"]
 
@@ -19,7 +22,18 @@ def settle(rules: DreyfusRules, upper: Sequence[int], lower: Sequence[int], winn
     (29, -17, -12)
     >>> settle(DreyfusRules(settlement="pairwise"), (8, 10, 9), (10, 3, 7), 0)
     (13, -10, -3)
+
+    Raises:
+        TypeError: ``rules`` is not a :class:`DreyfusRules`.
+        FlyRulesError: ``upper`` or ``lower`` is not three whole numbers.
+        RuleViolation: DRF-9.1, ``winner`` is not None or a seat.
     """
+    check_rules(rules, DreyfusRules)
+    for name, records in (("upper", upper), ("lower", lower)):
+        if not isinstance(records, Sequence) or len(records) != 3 or any(type(each) is not int for each in records):
+            raise FlyRulesError(f"{name} must be three whole numbers (one record per seat), not {shown(records)}")
+    if winner is not None:
+        check_seat(winner, 3, "DRF-9.1", "the winner")
     net = [0, 0, 0]
     if winner is None:
         return (0, 0, 0)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
 
 from fly_rules._numbers import check_seat
+from fly_rules._options import check_rules
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.engine.protocols import DealState, Phase, Rules
 from fly_rules.engine.shuffle import check_seed
@@ -207,8 +208,7 @@ class MatchBase(Pictured, Generic[_D, _V]):
             RuleViolation: ``dealer_rule`` for a dealer who is not a seat; REC-1.5 for a seed of more than
                 100 digits.
         """
-        if not isinstance(rules, cls.rules_class):
-            raise TypeError(f"rules must be {cls.rules_class.__name__}, not {type(rules).__name__}")
+        check_rules(rules, cls.rules_class)
         check_seed(seed)
         if dealer is None:
             dealer = cls.draw_dealer(rules, seed)

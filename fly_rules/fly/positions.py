@@ -9,6 +9,7 @@ from typing import Final
 
 from fly_rules._deal_tools import card_list, one_card, seat_values
 from fly_rules._numbers import check_seat
+from fly_rules._options import check_rules
 from fly_rules.cards import Card, CardSet
 from fly_rules.errors import RuleViolation, shown
 from fly_rules.fly.deal import DealTable
@@ -46,8 +47,7 @@ def new_deal(
     >>> d.to_move, d.trump.name
     (1, 'HEARTS')
     """
-    if not isinstance(rules, FlyRules):
-        raise TypeError(f"rules must be FlyRules, not {type(rules).__name__}")
+    check_rules(rules, FlyRules)
     n = rules.players
     check_seat(dealer, n, "FLY-1.2", "the dealer")
     given = seat_values(hands, "hands")

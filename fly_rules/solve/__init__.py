@@ -39,7 +39,7 @@ from fly_rules import registry
 from fly_rules.engine.solving import ProtocolKernel, SearchKernel
 from fly_rules.errors import FlyRulesError, shown
 from fly_rules.solve.respond import Respond, best_response
-from fly_rules.solve.search import Search, SolveLimitReached
+from fly_rules.solve.search import Search, SolveLimitReached, SolveTimeUp
 
 __all__ = [
     "CONCEPTS",
@@ -48,6 +48,7 @@ __all__ = [
     "Search",
     "Solution",
     "SolveLimitReached",
+    "SolveTimeUp",
     "best_response",
     "evaluate",
     "kernel_of",
@@ -106,10 +107,29 @@ def _check(deal: Any, concept: object, seat: object) -> int | None:
         return None
     if seat is None:
         return deal.to_move  # type: ignore[no-any-return]
+    return _seat(deal, seat)
+
+
+def _seat(deal: Any, seat: object) -> int:
+    """``seat`` if it is a seat at ``deal``'s table (an int, not a bool: -1 is no seat of a deal)."""
     players = len(deal.scores)
     if type(seat) is not int or not 0 <= seat < players:
         raise FlyRulesError(f"seat must be a seat number from 0 to {players - 1}, not {shown(seat)}")
     return seat
+
+
+def _fits(search: object, deal: Any) -> Search:
+    """``search`` if it is a :class:`Search` made for ``deal``: a kernel keeps its deal's table (the game, the rules,
+    the trump), and a search made for another deal would answer from another game's positions."""
+    if not isinstance(search, Search):
+        raise TypeError(f"search must be a Search made for this deal, not {type(search).__name__}")
+    table = getattr(search.kernel, "table", None)
+    if table is not None and table is not deal.table and table != getattr(deal, "table", None):
+        raise FlyRulesError(
+            f"this Search was made for another deal (its kernel is {type(search.kernel).__name__}, the deal is"
+            f" {type(deal).__name__}, or the same game's other deal): make one Search(kernel_of(deal)) per deal"
+        )
+    return search
 
 
 def _values(search: Search, node: Any, concept: Concept, hero: int | None) -> dict[Any, tuple[int, ...] | int]:
@@ -159,7 +179,8 @@ def solve(state: Any, *, concept: Concept = "maxn", seat: int | None = None, lim
 
     Raises:
         TypeError: ``state`` is not a deal or match (a view, say).
-        FlyRulesError: an unknown concept, a seat with max^n, or a seat that is not at the table.
+        FlyRulesError: an unknown concept, a seat with max^n, a seat that is not at the table, or a limit that is
+            not a whole number >= 0.
         SolveLimitReached: the search needed more than ``limit`` positions.
     """
     deal = _deal_of(state)
@@ -194,15 +215,27 @@ def evaluate(
 ) -> dict[Any, int]:
     """Per legal action of the seat to move (in tie order), the change of ``seat``'s score to the end of
     the deal under ``concept`` (default seat: the seat to move). Cheaper than :func:`solve`: no line is
-    followed. ``search`` may be given to keep its transposition table between calls on one deal."""
+    followed. ``search`` may be given to keep its transposition table between calls on one deal (it must be made
+    for that deal: ``Search(kernel_of(deal), limit)``).
+
+    Raises:
+        TypeError: ``state`` is not a deal or match, or ``search`` is not a :class:`Search`.
+        FlyRulesError: an unknown concept, a seat that is not at the table, a ``search`` made for another deal, or
+            ``limit`` given beside ``search``.
+        SolveLimitReached: the search needed more than its limit of positions.
+    """
     deal = _deal_of(state)
     if concept == "maxn":
         _check(deal, concept, None)
-        target = deal.to_move if seat is None else seat
+        target = deal.to_move if seat is None else _seat(deal, seat)
     else:
         target = _check(deal, concept, seat)
     if search is None:
         search = Search(kernel_of(deal), limit)
+    elif limit is not None:
+        raise FlyRulesError("give the limit to the Search (Search(kernel, limit)), not beside search=")
+    else:
+        search = _fits(search, deal)
     kernel = search.kernel
     root = kernel.node(deal)
     if kernel.mover(root) is None:

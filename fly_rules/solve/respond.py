@@ -25,6 +25,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from fly_rules._numbers import check_count
 from fly_rules.errors import FlyRulesError, shown
 from fly_rules.solve.search import SolveLimitReached
 
@@ -46,6 +47,10 @@ class Respond:
         limit: the most positions to visit in all (None: no limit); past it :class:`SolveLimitReached`.
         worth: what the end of the deal is worth to the seat (default: its score, ``state.scores[seat]``), e.g.
             its chance of winning the match from the records (:mod:`fly_rules.fly.race`).
+
+    Raises:
+        FlyRulesError: ``seat`` is not a seat number, or ``limit`` not a whole number >= 0.
+        TypeError: ``model`` is not a bot.
     """
 
     def __init__(
@@ -56,10 +61,14 @@ class Respond:
         limit: int | None = None,
         worth: Worth | None = None,
     ) -> None:
+        if type(seat) is not int or seat < 0:
+            raise FlyRulesError(f"seat must be a seat number, not {shown(seat)}")
+        if not callable(getattr(model, "choose", None)):
+            raise TypeError(f"the model must be a bot (with choose(view, legal_actions, rng)), not {shown(model)}")
         self.seat = seat
         self.model = model
         self.choices = choices
-        self.limit = limit
+        self.limit = None if limit is None else check_count(limit, "limit")
         self.worth: Worth = worth if worth is not None else self._score
         self.nodes = 0
         """Positions visited so far."""

@@ -8,16 +8,22 @@ every seat's; paranoid: the hero's, as bounds). Nothing here knows a game.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable
 from operator import add, sub
 from typing import Any
 
+from fly_rules._numbers import check_count
 from fly_rules.engine.solving import SearchKernel
-from fly_rules.errors import FlyRulesError
+from fly_rules.errors import FlyRulesError, shown
 
-__all__ = ["Search", "SolveLimitReached"]
+__all__ = ["Search", "SolveLimitReached", "SolveTimeUp"]
 
 _INFINITY = 1 << 60
+_KERNEL = ("node", "mover", "scores", "children", "tokens", "child", "key", "actions", "action")
+"""The methods of a :class:`~fly_rules.engine.solving.SearchKernel`."""
+_CLOCK_EVERY = 1024
+"""Positions between two looks at the clock when a search has a deadline (some milliseconds)."""
 
 
 class SolveLimitReached(FlyRulesError):
@@ -37,6 +43,16 @@ class SolveLimitReached(FlyRulesError):
         return (type(self), (self.limit,))
 
 
+class SolveTimeUp(FlyRulesError):
+    """The search was still running at its ``deadline``; nothing was decided."""
+
+    def __init__(self) -> None:
+        super().__init__("the solver was not done by its deadline")
+
+    def __reduce__(self) -> tuple[type[SolveTimeUp], tuple[()]]:
+        return (type(self), ())
+
+
 class Search:
     """One game's searches with a transposition table kept between them (reuse it along a line).
 
@@ -49,12 +65,26 @@ class Search:
     Args:
         kernel: the game's search kernel.
         limit: the most positions to visit in all (None: no limit); past it :class:`SolveLimitReached`.
+        deadline: a :func:`time.monotonic` instant (None: none); a search still running then raises
+            :class:`SolveTimeUp` (the clock is read every few thousand positions, so some milliseconds later).
+
+    Raises:
+        TypeError: ``kernel`` is not a search kernel.
+        FlyRulesError: ``limit`` is not None or a whole number >= 0, or ``deadline`` not None or a number.
     """
 
-    def __init__(self, kernel: SearchKernel, limit: int | None = None) -> None:
+    def __init__(self, kernel: SearchKernel, limit: int | None = None, deadline: float | None = None) -> None:
+        missing = [name for name in _KERNEL if not callable(getattr(kernel, name, None))]
+        if missing:
+            raise TypeError(f"a Search needs a search kernel (kernel_of(deal)), not {type(kernel).__name__}")
+        if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, int | float)):
+            raise FlyRulesError(f"deadline must be a time.monotonic() instant, not {shown(deadline)}")
         self.kernel = kernel
-        self.limit = limit
+        self.limit = None if limit is None else check_count(limit, "limit")
+        self.deadline = deadline
         self._visits = [0]
+        self._checkpoint = _INFINITY
+        self._checkpoint = self._past()
         self.table: dict[Hashable, Any] = {}
         """max^n: key → every seat's value changes to the end of the deal (and the entries of the kernel's own
         search, under keys of its own)."""
@@ -79,11 +109,23 @@ class Search:
         assert self.limit is not None
         return SolveLimitReached(self.limit)
 
+    def _past(self) -> int:
+        """The count of positions at which to look again, once past the last: raises past the limit or the deadline.
+        The searches compare their count with one number, so a deadline costs them nothing between looks."""
+        visits = self._visits[0]
+        if self.limit is not None and visits > self.limit:
+            raise SolveLimitReached(self.limit)
+        if self.deadline is None:
+            return _INFINITY if self.limit is None else self.limit
+        if time.monotonic() >= self.deadline:
+            raise SolveTimeUp()
+        return min(visits + _CLOCK_EVERY, _INFINITY if self.limit is None else self.limit)
+
     def _count(self) -> None:
         visits = self._visits
         visits[0] += 1
-        if self.limit is not None and visits[0] > self.limit:
-            raise SolveLimitReached(self.limit)
+        if visits[0] > self._checkpoint:
+            self._checkpoint = self._past()
 
     # --- max^n ------------------------------------------------------------------------------------
 
@@ -101,15 +143,16 @@ class Search:
             self.kernel.key,
             self.kernel.children,
         )
-        get, table, visits = self.table.get, self.table, self._visits
-        limit = _INFINITY if self.limit is None else self.limit
+        get, table, visits, past = self.table.get, self.table, self._visits, self._past
+        checkpoint = self._checkpoint
         make_below = getattr(self.kernel, "maxn_below", None)
         below = None if make_below is None else make_below(self)
 
         def maxn(node: Any) -> tuple[int, ...]:
+            nonlocal checkpoint
             visits[0] += 1
-            if visits[0] > limit:
-                raise SolveLimitReached(limit)
+            if visits[0] > checkpoint:
+                checkpoint = past()
             mover = mover_of(node)
             if mover is None:
                 return scores_of(node)

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -87,4 +88,25 @@ def test_ray_address_auto_without_a_cluster_is_one_line(tmp_path: Path) -> None:
     assert done.stderr.strip().splitlines() == [
         "fly-rules: no Ray cluster at RAY_ADDRESS='auto' (Could not find any running Ray instance); start one "
         "(ray start --head) or unset RAY_ADDRESS to run on a local instance"
+    ]
+
+
+def test_ray_address_where_nothing_answers_is_one_line_within_its_probe() -> None:
+    """``RAY_ADDRESS=127.0.0.1:1`` (a port where nothing listens; Ray's own ``init`` retried for minutes) is one
+    line naming the address and why, exit code 1, well within the start-up and the probe's bound."""
+    command = [sys.executable, "-m", "fly_rules", "simulate", "-n", "2", "--players", "3", "--backend", "ray"]
+    started = time.monotonic()
+    done = subprocess.run(
+        command,
+        env={**os.environ, "RAY_ADDRESS": "127.0.0.1:1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert time.monotonic() - started < 60
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "fly-rules: no Ray cluster at RAY_ADDRESS='127.0.0.1:1' (nothing answers there within 5 s: Connection"
+        " refused); start one (ray start --head) or unset RAY_ADDRESS to run on a local instance"
     ]

@@ -147,6 +147,20 @@ def test_rec_1_1_resume_from_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
     assert not (tmp_path / "new.toml").exists()
 
 
+def test_rec_1_1_replay_and_analyse_of_a_fifo_are_refused_at_once(tmp_path: Path) -> None:
+    """REC-1.1: ``replay FIFO`` and ``analyse FIFO`` are refused in one line at once (they waited for a writer)."""
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    for command in ("replay", "analyse"):
+        started = time.monotonic()
+        done = run(command, str(fifo))
+        assert time.monotonic() - started < 30
+        assert done.returncode == 1
+        assert one_line(done.stderr) == (
+            f"fly-rules: cannot read {fifo}: it is not a regular file, and only those are read"
+        )
+
+
 def test_ctrl_c_is_answered_before_the_package_imports_anything() -> None:
     """The program's own Ctrl-C handler is in place before the package imports any module: in ``-X
     importtime``'s list, ``fly_rules._startup`` is the package's first import (not even ``__future__`` comes

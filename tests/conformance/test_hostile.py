@@ -4,6 +4,7 @@ and no traceback escapes."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -140,3 +141,23 @@ def test_the_command_as_a_process_prints_no_traceback_and_exits_with_3() -> None
     assert "FAULT drf-purchase-recorded [DRF-4.5]: an answer longer than 65,536 bytes" in done.stdout
     assert len(done.stdout) < 4000
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_a_hello_with_a_lone_surrogate_is_refused_in_one_line() -> None:
+    """An engine whose hello names it ``"\\ud800"`` (no character: no output can encode it) is a run that failed
+    with one problem line naming the lone surrogate and exit code 3, in a real process writing UTF-8 (it was a
+    ``UnicodeEncodeError`` traceback and exit code 1)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "fly_rules", "conform", "--engine", f"{sys.executable} {HOSTILE} surrogate", *LIMITS],
+        capture_output=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
+    assert done.returncode == EXIT_ENGINE, out + err
+    assert "Traceback" not in out + err
+    assert (
+        "problem: the engine gave no hello: the answer is not text: a lone surrogate \\ud800 in a string"
+        " (no character; I-JSON, RFC 7493)"
+    ) in out.splitlines()

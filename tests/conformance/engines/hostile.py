@@ -9,7 +9,7 @@ is not JSON), ``latin1`` (bytes that are not UTF-8), ``nested`` (JSON 200,000 de
 of 5,000 digits), ``bigline`` (a line of 100 MB, written until the runner stops it), ``nonewline`` (output
 without line ends, written until stopped), ``die`` (exits with code 7), ``deaf`` (answers everything but
 ignores quit and the end of its input), ``array`` (a JSON array, not an object), ``silent`` (never says
-hello).
+hello), ``surrogate`` (a hello whose engine name is a lone surrogate, ``"\\ud800"``, which no output can encode).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def main() -> None:
         if request.get("cmd") == "quit":
             continue
         if request.get("cmd") == "hello":
-            sys.stdout.buffer.write(HELLO)
+            sys.stdout.buffer.write(HELLO.replace(b'"hostile"', b'"\\ud800 engine"') if mode == "surrogate" else HELLO)
         elif answered >= after and mode != "deaf":
             misbehave(mode)
             continue
