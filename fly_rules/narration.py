@@ -56,6 +56,7 @@ __all__ = [
     "outcome_text",
     "records_text",
     "status_line",
+    "view_deal_lines",
 ]
 
 Chooser = Callable[[Any, Sequence[Any]], Any]
@@ -97,11 +98,23 @@ def card_symbols(text: str) -> str:
 def deal_lines(deal: Any, seat: int | None = None) -> list[str]:
     """The start of a deal: a blank line, its number, the dealer, the trumps and the hands (only ``seat``'s
     when told to one seat)."""
+    seats = range(len(deal.hands)) if seat is None else (seat,)
+    return _deal_head(deal, [deal.view(s) for s in seats], deal.rules.rank_order)
+
+
+def view_deal_lines(view: Any, order: Any) -> list[str]:
+    """The start of a deal told from a seat's view alone (a client of a table server has nothing else), as
+    :func:`deal_lines` tells it to that seat: the hand is sorted by ``order``, the rules' rank order."""
+    return _deal_head(view, [view], order)
+
+
+def _deal_head(deal: Any, views: Sequence[Any], order: Any) -> list[str]:
+    """The lines of :func:`deal_lines` for ``deal`` (a deal or a seat's view: both have the dealer, the
+    trumps and the records) and the hands of ``views``."""
     story = registry.game_of(deal).words
     lines = ["", f"== Deal {deal.deal_number + 1}: {seat_text(deal.dealer)} deals; {story.trumps(deal)}"]
-    for s in range(len(deal.hands)) if seat is None else (seat,):
-        hand = deal.view(s).hand.sorted(deal.rules.rank_order)
-        lines.append(f"   {seat_text(s)}: {_cards(hand)}{story.hand_note(deal, s)}")
+    for view in views:
+        lines.append(f"   {seat_text(view.seat)}: {_cards(view.hand.sorted(order))}{story.hand_note(deal, view.seat)}")
     return lines
 
 

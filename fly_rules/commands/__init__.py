@@ -1,5 +1,6 @@
 """The subcommands of ``fly-rules``: ``demo``, ``play``, ``simulate``, ``replay``, ``analyse``, ``show``, ``rules``,
-``conform``, ``engine`` and ``serve`` (see the command-line reference in the documentation), one module each.
+``conform``, ``engine``, ``serve``, ``join`` and ``verify`` (see the command-line reference in the documentation), one
+module each.
 
 Each subcommand module has ``add(sub)``, which adds its parser to the subparsers and sets its ``run``,
 and ``run(args, out)``, which writes the command's output to ``out`` and returns the exit code: 0 done,
@@ -14,7 +15,20 @@ from __future__ import annotations
 import argparse
 from typing import Any, Final
 
-from fly_rules.commands import analyse, conform, demo, engine, play, replay, rules, serve, show, simulate
+from fly_rules.commands import (
+    analyse,
+    conform,
+    demo,
+    engine,
+    join,
+    play,
+    replay,
+    rules,
+    serve,
+    show,
+    simulate,
+    verify,
+)
 from fly_rules.commands.common import CommandError, bot_names, whole_number_argument
 from fly_rules.commands.files import write_atomically
 
@@ -28,7 +42,7 @@ __all__ = [
     "write_atomically",
 ]
 
-SUBCOMMANDS: Final = (demo, play, simulate, replay, analyse, show, rules, conform, engine, serve)
+SUBCOMMANDS: Final = (demo, play, simulate, replay, analyse, show, rules, conform, engine, serve, join, verify)
 """The subcommands' modules, in the order ``fly-rules --help`` lists them."""
 
 
@@ -43,6 +57,11 @@ EXAMPLES: Final = {
         "fly-rules play --game dreyfus --save game.toml  # saved after every deal and on quit",
         "fly-rules play --resume game.toml               # continue a saved game",
     ),
+    "join": (
+        "fly-rules join 'http://127.0.0.1:8000/table/ID?token=T'  # your seat, from the invite link",
+        "fly-rules join http://127.0.0.1:8000/table/ID             # watch the table",
+        "fly-rules join --save game.toml 'http://127.0.0.1:8000/table/ID?token=T'",
+    ),
     "simulate": (
         "fly-rules simulate -n 1000 --players 4 --bots rule-of-thumb,random --workers 2",
         "fly-rules simulate -n 200 --game dreyfus --json",
@@ -52,6 +71,7 @@ EXAMPLES: Final = {
         "fly-rules serve                       # then open http://127.0.0.1:8000/ and make a table",
         "fly-rules serve --db club.sqlite3 --grace 60",
     ),
+    "verify": ("fly-rules verify game.toml --commitment HEX --nonce NONCE  # both from the table",),
     "analyse": (
         "fly-rules analyse game.toml --seat 0     # each of seat 0's decisions beside the best one",
         "fly-rules analyse game.toml --no-expert  # only the solver with every card open (faster)",

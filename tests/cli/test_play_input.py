@@ -16,7 +16,7 @@ import pytest
 
 from fly_rules.bots import BOTS, HINT_BOT
 from fly_rules.cli import main
-from fly_rules.commands import play
+from fly_rules.commands import screen
 
 
 def _play(stdin: str, *argv: str) -> tuple[int, str, str]:
@@ -87,7 +87,7 @@ def test_rec_3_3_on_a_terminal_lines_are_read_with_completion(monkeypatch: pytes
             raise EOFError from None
 
     monkeypatch.setattr("builtins.input", typed)
-    read, offer = play._reader(sys.stdout)
+    read, offer = screen.reader(sys.stdout)
     assert read("your choice> ") == "ks\n"
     assert read("your choice> ") == ""
     complete = readline.get_completer()

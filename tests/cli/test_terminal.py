@@ -19,13 +19,13 @@ ROOT = Path(__file__).resolve().parents[2]
 class Terminal:
     """A tmux server of its own running one command in an 80x24 window."""
 
-    def __init__(self, socket: str, command: list[str]) -> None:
+    def __init__(self, socket: str, command: list[str], cwd: Path | None = None) -> None:
         self.tmux = ["tmux", "-L", socket, "-f", "/dev/null"]
         self.typed_at = ""
         shell = f'{shlex.join(command)}; echo "[exit $?]"; sleep 600'
         env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm"}
         subprocess.run(
-            [*self.tmux, "new-session", "-d", "-x", "80", "-y", "24", "sh", "-c", shell], check=True, env=env
+            [*self.tmux, "new-session", "-d", "-x", "80", "-y", "24", "sh", "-c", shell], check=True, env=env, cwd=cwd
         )
 
     def screen(self) -> str:
@@ -80,12 +80,13 @@ class Terminal:
 
 @pytest.fixture
 def terminal(tmp_path: Path) -> Iterator[Callable[..., Terminal]]:
-    """Start ``fly-rules ARGS`` in an 80x24 terminal: ``terminal(*args)``; stopped after the test."""
+    """Start ``fly-rules ARGS`` in an 80x24 terminal: ``terminal(*args)`` (``cwd=`` the directory it starts
+    in); stopped after the test."""
     started: list[Terminal] = []
 
-    def start(*args: str) -> Terminal:
+    def start(*args: str, cwd: Path | None = None) -> Terminal:
         socket = f"fly-rules-test-{os.getpid()}-{len(started)}-{tmp_path.name}"
-        started.append(Terminal(socket, [sys.executable, "-m", "fly_rules", *args]))
+        started.append(Terminal(socket, [sys.executable, "-m", "fly_rules", *args], cwd))
         return started[-1]
 
     yield start
