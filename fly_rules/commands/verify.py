@@ -16,8 +16,9 @@ from typing import Any, Final, TextIO
 
 from fly_rules.commands.common import CommandError, outcome
 from fly_rules.commands.files import read
+from fly_rules.engine import MatchBase
 from fly_rules.errors import FlyRulesError
-from fly_rules.notation.games import deal_of, game_of
+from fly_rules.notation.games import game_of
 from fly_rules.notation.history import load_history
 
 __all__ = ["add", "check", "run"]
@@ -56,7 +57,7 @@ def check(text: str, commitment: str, nonce: str, name: str) -> str:
         final = load_history(text)
     except FlyRulesError as error:
         raise CommandError(f"{name} does not replay [TBL-2.4]: {error}") from None
-    if deal_of(final) is final:
+    if not isinstance(final, MatchBase):
         raise CommandError(f"{name} records an explicit deal, not a match from a seed: it has no shuffle to check")
     digest = hashlib.sha256(f"{final.seed}:{nonce}".encode()).hexdigest()
     if digest != commitment.lower():

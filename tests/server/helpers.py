@@ -175,7 +175,7 @@ def play_to_end(clients: list[Client], rng: random.Random, timeout: float = 240.
 
 def replayed_states(history: str) -> tuple[Any, list[Any]]:
     """A finished match's history: its match, and the state after each of its actions (index 0: the start)."""
-    final = load_history(history)
+    final: Any = load_history(history)  # a match: its seed and first dealer
     game = registry.game_of(final)
     state = game.new_match(final.rules, seed=final.seed, dealer=final.first_dealer)
     states = [state]
