@@ -31,6 +31,7 @@ from fly_rules import _numbers
 from fly_rules.actions import Action
 from fly_rules.cards import Card, CardSet, RankOrder
 from fly_rules.engine.encoding import ActionSpace, PlayActions
+from fly_rules.engine.hints import ExpertHints
 from fly_rules.engine.protocols import Bot, DealState, GameState, Rules, SeatView
 from fly_rules.errors import InvalidRules
 
@@ -316,21 +317,14 @@ class Game(Generic[_R, _D, _V]):
     """The Monte-Carlo bot's default guesses per decision."""
     playout_far_records: bool = False
     """Whether the Monte-Carlo bot's guessed deals start from far records (the match must not end)."""
-    expert: Callable[[Any], Any] | None = None
-    """``expert(rules)``: what :class:`fly_rules.bots.ExpertBot` needs to know of the game (named with :func:`lazy`):
-    ``concept`` and ``samples``, ``candidates(view, legal_actions)`` (the declarations worth searching),
-    ``world(view, sample)`` (a guessed deal as it stands for the view) and, if the game has one,
-    ``default_declaration(view, legal_actions)`` (the declaration to keep unless the search finds a clearly better
-    one; without it, the rule of thumb's); and, for an expert that takes the others to play like the rule of thumb,
-    ``model_others = True``, ``declaration_samples``, ``draws``, ``sight_free_declarations`` (whether the seat plays on
-    like the model when a declaration is valued) and ``modelled(view, sample, model)`` (the guessed
-    deal as the model's players would have come to it, and how many of their moves the model would have made
-    otherwise), optionally ``guesser(model)`` (how to guess the hidden cards of players who play like the model,
-    for :func:`~fly_rules.bots.sampling.sample_deal`'s ``guesser``, or None for the game's own guess) and
-    ``inferred(view, sample, model)`` (per seat, the cards its plays rule out if it played like the model), and
-    ``match_chance()`` where the game has a race model (a seat's chance of winning the match from
-    the records, ``chance(records, seat)``, or None for rules where it does not hold); None: the expert does not
-    play it."""
+    expert: Callable[[_R], ExpertHints[_V]] | None = None
+    """``expert(rules)``: what :class:`fly_rules.bots.ExpertBot` needs to know of the game (named with :func:`lazy`),
+    an :class:`~fly_rules.engine.hints.ExpertHints` (the declarations worth searching, a guessed deal as it stands
+    for a view, the declaration to keep by default, the records a guess replays from, the concept, samples and
+    budget), and also a :class:`~fly_rules.engine.hints.ModelHints` for an expert that takes the others to play like
+    the rule of thumb (its guesser, what the others' plays rule out, the guessed deal as the model would have come
+    to it, the race model); the expert checks them against the protocols when it is made. None: the expert does
+    not play the game."""
     search_kernel: Callable[[Any], Any] | None = None
     """``search_kernel(deal)``: the game's :class:`fly_rules.engine.solving.SearchKernel` for :mod:`fly_rules.solve`
     (named with :func:`lazy`); None: the solver walks the game's states through their own protocol."""

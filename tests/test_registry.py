@@ -3,10 +3,13 @@ each game's own actions read and written only through its descriptor [REC-3.2] [
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 import pytest
 
 from fly_rules import dreyfus, fly, registry
+from fly_rules.engine import MatchBase
 from fly_rules.errors import InvalidNotation, InvalidRules
 from fly_rules.notation.games import action_text, game_of, parse_action
 from fly_rules.notation.position import parse_position
@@ -95,3 +98,47 @@ def test_a_name_that_is_not_text_is_an_unknown_game(name: object) -> None:
     """A game's name is text: anything else is refused as an unknown game, listing the known ones."""
     with pytest.raises(InvalidRules, match=r"unknown game .* \(known: fly, dreyfus"):
         registry.get(name)
+
+
+@pytest.mark.parametrize("name", registry.games())
+def test_every_lazy_piece_of_a_game_satisfies_its_protocol(name: str) -> None:
+    """Each registered game's expert hints are an ExpertHints (Fly's also a ModelHints, whose model the expert
+    takes by default), its search kernel a SearchKernel, its action ids an ActionSpace, its rule of thumb a Bot."""
+    from fly_rules.engine.encoding import ActionSpace
+    from fly_rules.engine.hints import ExpertHints, ModelHints
+    from fly_rules.engine.protocols import Bot
+    from fly_rules.engine.solving import SearchKernel
+
+    game = registry.get(name)
+    rules = game.make_rules("default", None, {})
+    match = game.new_match(rules, seed=1)
+    assert isinstance(match, MatchBase)
+    assert isinstance(game.action_ids, ActionSpace)
+    assert isinstance(game.rule_of_thumb(rules.rank_order), Bot)
+    assert game.expert is not None
+    hints = game.expert(rules)
+    assert isinstance(hints, ExpertHints)
+    assert isinstance(hints, ModelHints) == hints.model_others == (name == "fly")
+    assert game.search_kernel is not None
+    assert isinstance(game.search_kernel(match.deal), SearchKernel)
+
+
+def test_hints_without_a_member_of_the_protocol_are_refused_by_the_expert(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expert checks the hints a game gives it against ExpertHints, naming the game."""
+    from fly_rules.bots import ExpertBot
+    from fly_rules.dreyfus.bot import DreyfusExpertHints
+
+    class Partial:
+        """Dreyfus's hints without their declarations worth searching."""
+
+        def __init__(self, rules: object) -> None:
+            whole = DreyfusExpertHints(rules)
+            for member in ("concept", "expert_concept", "model_others", "samples", "budget"):
+                setattr(self, member, getattr(whole, member))
+            self.world, self.default_declaration = whole.world, whole.default_declaration
+            self.replay_records = whole.replay_records
+
+    partial: Any = Partial  # mypy refuses it as the descriptor's expert: the point is that the expert does too
+    monkeypatch.setitem(registry._GAMES, "dreyfus", attrs.evolve(registry.get("dreyfus"), expert=partial))
+    with pytest.raises(TypeError, match="Dreyfus's expert hints are not an ExpertHints: Partial"):
+        ExpertBot(dreyfus.DreyfusRules())

@@ -63,6 +63,8 @@ from fly_rules._numbers import check_count, check_seconds
 from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
+from fly_rules.engine.hints import ExpertHints, ModelHints
+from fly_rules.engine.protocols import Bot
 from fly_rules.errors import FlyRulesError, shown
 from fly_rules.solve import Concept, Search, SolveLimitReached, evaluate, kernel_of
 from fly_rules.solve.respond import Respond
@@ -78,7 +80,7 @@ def _checked(
 ) -> tuple[int | None, int | None, float | None]:
     """The expert's arguments, refused where the bot could not use them (``samples=0`` would leave every decision to
     the Monte-Carlo bot without a word): samples, budget and seconds as read."""
-    if model is not GAME_MODEL and model is not None and not callable(getattr(model, "choose", None)):
+    if model is not GAME_MODEL and model is not None and not isinstance(model, Bot):
         raise TypeError(f"model must be a bot (with choose(view, legal_actions, rng)) or None, not {shown(model)}")
     if for_match is not None and type(for_match) is not bool:
         raise FlyRulesError(f"for_match must be None, True or False, not {shown(for_match)}")
@@ -132,10 +134,16 @@ class ExpertBot:
         if game.expert is None:
             raise TypeError(f"the expert bot does not know how to play {game.title}")
         self.rules = rules
-        self.hints = game.expert(rules)
-        self.samples = samples if samples is not None else self.hints.samples
+        hints = game.expert(rules)
+        if not isinstance(hints, ExpertHints):
+            raise TypeError(f"{game.title}'s expert hints are not an ExpertHints: {type(hints).__name__}")
+        self.hints: ExpertHints[Any] = hints
+        """The game's hints."""
+        self.modelling: ModelHints[Any] | None = hints if isinstance(hints, ModelHints) else None
+        """The same hints where they also tell how to play against a model of the others; else None."""
+        self.samples: int = samples if samples is not None else hints.samples
         self.declaration_samples: int = (
-            samples if samples is not None else getattr(self.hints, "declaration_samples", self.samples)
+            self.samples if samples is not None or self.modelling is None else self.modelling.declaration_samples
         )
         """Guessed deals per declaration (``samples`` if given, else the game's)."""
         self.budget = budget if budget is not None else self.hints.budget
@@ -144,12 +152,12 @@ class ExpertBot:
         self.policy = game.rule_of_thumb(rules.rank_order)
         self.fallback = MonteCarloBot(rules)
         if model is GAME_MODEL:
-            model = self.policy if getattr(self.hints, "model_others", False) else None
-        elif model is not None and not hasattr(self.hints, "modelled"):
+            model = self.policy if hints.model_others and self.modelling is not None else None
+        elif model is not None and self.modelling is None:
             raise TypeError(f"the expert cannot take a model of the other seats in {game.title} (model=None)")
         self.model: Any = model
         """The bot the other seats are taken to play like (None: the solver's concept assumes nothing of them)."""
-        self.sight_free: bool = getattr(self.hints, "sight_free_declarations", False)
+        self.sight_free: bool = self.modelling is not None and self.modelling.sight_free_declarations
         """Whether a declaration is valued with the seat playing on like the model (the hints' choice)."""
         self.for_match = for_match
         """Whether the search values the seat's chance of winning the match (None: wherever the game can)."""
@@ -167,10 +175,9 @@ class ExpertBot:
     def match_chance(self) -> Callable[[Sequence[int], int], float] | None:
         """The seat's chance of winning the match from the records, which the search maximises; None: record
         points (see ``for_match``). Made at the first decision that needs it: the race counts its deals then."""
-        if self.for_match is False or self.model is None or not hasattr(self.hints, "match_chance"):
+        if self.for_match is False or self.model is None or self.modelling is None:
             return None
-        chance: Callable[[Sequence[int], int], float] | None = self.hints.match_chance()
-        return chance
+        return self.modelling.match_chance()
 
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The action with the best mean value over the guessed deals (the Monte-Carlo bot's if none was solved)."""
@@ -281,7 +288,7 @@ class ExpertBot:
             if self.sight_free:
                 return [self.model.choose(state.view(state.to_move), legal_actions, random.Random(0))]
             return list(legal_actions)
-        return self.hints.candidates(state.view(state.to_move), legal_actions)  # type: ignore[no-any-return]
+        return self.hints.candidates(state.view(state.to_move), legal_actions)
 
     def kept_guesses(
         self, view: Any, rng: random.Random, count: int, *, guided: bool = True
@@ -293,14 +300,17 @@ class ExpertBot:
         ``inferred`` rules out, until ``count`` in a row find no deal; ``guided=False``: the game's own guess only),
         it keeps those with the fewest misses (in the order drawn among equals), each as the model would have
         declared; it stops drawing once ``count`` have none."""
+        hints = self.modelling
+        if hints is None:
+            raise TypeError(f"the expert takes no model of the other seats in {registry.game_of(view).title}")
         found: list[tuple[int, int, Any]] = []
         agreeing = drawn = 0
         records = self._replay_records(view)
-        guesser = self.hints.guesser(self.model) if guided and hasattr(self.hints, "guesser") else None
-        infer = getattr(self.hints, "inferred", None) if guided and view.phase is Phase.PLAY else None
+        guesser = hints.guesser(self.model) if guided else None
+        infer = hints.inferred if guided and view.phase is Phase.PLAY else None
         forbidden = None
         failed = 0  # guesses in a row that found no deal
-        for _ in range(count * self.hints.draws):
+        for _ in range(count * hints.draws):
             drawn += 1
             sample = sample_deal(view, self.rules, rng, records=records, tries=1, forbidden=forbidden, guesser=guesser)
             if sample is None:
@@ -311,7 +321,7 @@ class ExpertBot:
             failed = 0
             if infer is not None:
                 forbidden, infer = infer(view, sample, self.model), None
-            modelled = self.hints.modelled(view, sample, self.model)
+            modelled = hints.modelled(view, sample, self.model)
             if modelled is None:
                 continue
             deal, misses = modelled
@@ -322,16 +332,14 @@ class ExpertBot:
         found.sort(key=lambda entry: entry[:2])
         return [(misses, deal) for misses, _, deal in found[:count]], drawn
 
-    def _replay_records(self, view: Any) -> Any:
-        """The records a guess replays the deal from: the hints' ``replay_records`` where they give them (in Fly,
-        high enough that the replay cannot end the match), else the view's."""
-        replay = getattr(self.hints, "replay_records", None)
-        return replay(view) if replay is not None else getattr(view, "records", None)
+    def _replay_records(self, view: Any) -> tuple[int, ...] | None:
+        """The records a guess replays the deal from: the hints' ``replay_records`` (in Fly, high enough that the
+        replay cannot end the match; None: the guess's own)."""
+        return self.hints.replay_records(view)
 
     def _named_default(self, view: Any, legal_actions: Sequence[Any]) -> Any:
         """The declaration the game's hints name as the one to keep (``default_declaration``), or None."""
-        named = getattr(self.hints, "default_declaration", None)
-        return None if named is None else named(view, legal_actions)
+        return self.hints.default_declaration(view, legal_actions)
 
     def _default(self, view: Any, legal_actions: Sequence[Any]) -> Any:
         """The declaration kept unless another is clearly better: the hints' own, else the rule of thumb's."""

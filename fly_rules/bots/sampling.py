@@ -62,7 +62,7 @@ def sample_deal(
             entry is ignored.
         guesser: makes the guess from ``(view, rules)``; by default the game's own (its descriptor's
             ``guesser``). A bot that takes the others to play a known way may draw with one that deals them
-            cards as that way of play implies (see :class:`fly_rules.fly.bot.FlyExpertHints`).
+            cards as that way of play implies (see :class:`fly_rules.fly.expert.FlyExpertHints`).
 
     Raises:
         ValueError: ``exchanges`` without ``dealt``, or ``forbidden`` not one mask a seat.

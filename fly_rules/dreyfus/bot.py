@@ -8,11 +8,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from fly_rules.actions import Exchange, Stand
+from fly_rules.actions import Action, Exchange, Stand
 from fly_rules.cards import CardSet, Rank
 from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView
 from fly_rules.engine import Phase
 from fly_rules.engine.hidden import Sample
+from fly_rules.engine.hints import Concept
 from fly_rules.tricks import card_strength, cheapest_winner
 
 __all__ = ["DreyfusExpertHints", "DreyfusRuleOfThumbBot"]
@@ -52,10 +53,10 @@ class DreyfusExpertHints:
         rules: the rules played.
     """
 
-    concept = "paranoid"
+    concept: Concept = "paranoid"
     """The solver's concept of the open analysis: the seat's own tricks against the other two (max^n of twelve
     tricks is out of reach; see :mod:`fly_rules.solve`)."""
-    expert_concept = "paranoid"
+    expert_concept: Concept = "paranoid"
     """The concept the expert solves its guesses by (as :attr:`concept`)."""
     model_others = False
     """The expert assumes nothing of the other seats (the paranoid search of each guess)."""
@@ -67,7 +68,7 @@ class DreyfusExpertHints:
     def __init__(self, rules: Any) -> None:
         self.rules = rules
 
-    def candidates(self, view: DreyfusView, legal_actions: Sequence[Any]) -> list[Any]:
+    def candidates(self, view: DreyfusView, legal_actions: Sequence[Action]) -> list[Action]:
         """The exchanges worth searching, in ``legal_actions`` order: standing, and for each number of cards the
         exchange of that many of the weakest cards that may go (plain low cards first, trumps last) [DRF-4.2]
         [DRF-4.3]."""
@@ -77,7 +78,7 @@ class DreyfusExpertHints:
         wanted = {Exchange(CardSet.of(weakest[:count])) for count in range(1, len(weakest) + 1)}
         return [a for a in legal_actions if not isinstance(a, Exchange) or a in wanted]
 
-    def default_declaration(self, view: DreyfusView, legal_actions: Sequence[Any]) -> Any:
+    def default_declaration(self, view: DreyfusView, legal_actions: Sequence[Action]) -> Action | None:
         """Standing, where the seat may stand: the exchange the expert keeps unless its search finds a clearly
         better one. Every card bought is written in the upper record [DRF-4.5]; on 1,000 paired deals, standing
         and then playing by the rule of thumb gained 1.36 [1.27, 1.45] a deal over the rule of thumb's purchase
@@ -89,3 +90,7 @@ class DreyfusExpertHints:
         """The guessed deal itself: a seat's score changes by its tricks, whatever the records [DRF-7.2] [DRF-7.3]."""
         deal: DreyfusDeal = sample.deal
         return deal
+
+    def replay_records(self, view: DreyfusView) -> None:
+        """None: a guess is replayed from the guess's own records (a seat's score changes by its tricks, whatever
+        the records)."""

@@ -201,6 +201,9 @@ class GameState(Protocol):
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know of this state, and nothing more."""
 
+    def __hash__(self) -> int:
+        """States are equal, and hash alike, by position."""
+
     # --- what clients ask instead of the class ---------------------------------------
 
     @property

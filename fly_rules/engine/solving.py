@@ -25,85 +25,96 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Hashable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from fly_rules.actions import Action
 from fly_rules.cards import RankOrder
+from fly_rules.engine.protocols import GameState
 
 __all__ = ["ProtocolKernel", "RankTables", "SearchKernel", "rank_tables"]
 
 
-class SearchKernel(Protocol):
-    """How :mod:`fly_rules.solve` walks one game's positions (nodes are the kernel's own values)."""
+_N = TypeVar("_N")
+"""A kernel's search node."""
+_T = TypeVar("_T")
+"""A kernel's move: the token of one class of equivalent actions."""
 
-    def node(self, state: Any) -> Any:
-        """The search node of a deal."""
 
-    def mover(self, node: Any) -> int | None:
+@runtime_checkable
+class SearchKernel(Protocol[_N, _T]):
+    """How :mod:`fly_rules.solve` walks one game's positions, generic in the kernel's node and move (its token of a
+    class of equivalent actions): ``SearchKernel[GameState, Action]`` for :class:`ProtocolKernel`."""
+
+    def node(self, state: Any) -> _N:
+        """The search node of a deal (the game's own deal class)."""
+
+    def mover(self, node: _N) -> int | None:
         """The seat to move at ``node``; None when the deal is over."""
 
-    def scores(self, node: Any) -> tuple[int, ...]:
+    def scores(self, node: _N) -> tuple[int, ...]:
         """Each seat's score at ``node`` (the state's ``scores``: higher is better)."""
 
-    def children(self, node: Any) -> Sequence[tuple[Any, Any]]:
+    def children(self, node: _N) -> Sequence[tuple[_T, _N]]:
         """``(token, child)`` for one action of each class of equivalent legal actions, in tie order."""
 
-    def tokens(self, node: Any) -> list[Any]:
+    def tokens(self, node: _N) -> list[_T]:
         """The tokens of :meth:`children` without making the children."""
 
-    def child(self, node: Any, token: Any) -> Any:
+    def child(self, node: _N, token: _T) -> _N:
         """The child of ``node`` after the action of ``token``."""
 
-    def key(self, node: Any) -> Hashable | None:
+    def key(self, node: _N) -> Hashable | None:
         """A key shared only by nodes with the same future (the same value changes to the end of the
         deal whatever the search does), or None where the node is not worth storing."""
 
-    def actions(self, node: Any) -> Sequence[tuple[Any, Any]]:
+    def actions(self, node: _N) -> Sequence[tuple[object, _T]]:
         """Every legal action at ``node`` in tie order, each with the token of its class's child."""
 
-    def action(self, node: Any, token: Any) -> Any:
+    def action(self, node: _N, token: _T) -> object:
         """The engine action of ``token`` at ``node``."""
 
 
 class ProtocolKernel:
-    """The kernel of any registered game, through its states' ``legal_actions`` and ``apply``.
+    """The kernel of any registered game, through its states' ``legal_actions`` and ``apply``: a
+    ``SearchKernel[GameState, Action]``.
 
     Every action is its own class (nothing is known to be equivalent), the tie order is the order
     of ``legal_actions()``, and every position is stored under itself (states are equal by position).
     """
 
-    def node(self, state: Any) -> Any:
+    def node(self, state: GameState) -> GameState:
         """The state itself."""
         return state
 
-    def mover(self, node: Any) -> int | None:
+    def mover(self, node: GameState) -> int | None:
         """``to_move``, None once the deal is over."""
         return None if node.is_over else node.to_move
 
-    def scores(self, node: Any) -> tuple[int, ...]:
+    def scores(self, node: GameState) -> tuple[int, ...]:
         """The state's ``scores``."""
-        return node.scores  # type: ignore[no-any-return]
+        return node.scores
 
-    def children(self, node: Any) -> list[tuple[Any, Any]]:
+    def children(self, node: GameState) -> list[tuple[Action, GameState]]:
         """``(action, state after it)`` for each legal action, in ``legal_actions()`` order."""
         return [(action, node.apply(action)) for action in node.legal_actions()]
 
-    def tokens(self, node: Any) -> list[Any]:
+    def tokens(self, node: GameState) -> list[Action]:
         """The legal actions, in ``legal_actions()`` order."""
         return list(node.legal_actions())
 
-    def child(self, node: Any, token: Any) -> Any:
+    def child(self, node: GameState, token: Action) -> GameState:
         """The state after the action."""
         return node.apply(token)
 
-    def key(self, node: Any) -> Hashable:
+    def key(self, node: GameState) -> Hashable:
         """The state (equal by position, whatever the actions that led to it)."""
-        return node  # type: ignore[no-any-return]
+        return node
 
-    def actions(self, node: Any) -> list[tuple[Any, Any]]:
+    def actions(self, node: GameState) -> list[tuple[Action, Action]]:
         """Each legal action, its own token."""
         return [(action, action) for action in node.legal_actions()]
 
-    def action(self, node: Any, token: Any) -> Any:
+    def action(self, node: GameState, token: Action) -> Action:
         """The token is the action."""
         return token
 

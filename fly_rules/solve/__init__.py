@@ -81,10 +81,10 @@ class Solution:
     """Positions the search visited (table hits included)."""
 
 
-def kernel_of(deal: Any) -> SearchKernel:
+def kernel_of(deal: Any) -> SearchKernel[Any, Any]:
     """The search kernel of ``deal``'s game: the game's own, else :class:`~fly_rules.engine.solving.ProtocolKernel`."""
     make = registry.game_of(deal).search_kernel
-    kernel: SearchKernel = ProtocolKernel() if make is None else make(deal)
+    kernel: SearchKernel[Any, Any] = ProtocolKernel() if make is None else make(deal)
     return kernel
 
 

@@ -73,7 +73,7 @@ class Search:
         FlyRulesError: ``limit`` is not None or a whole number >= 0, or ``deadline`` not None or a number.
     """
 
-    def __init__(self, kernel: SearchKernel, limit: int | None = None, deadline: float | None = None) -> None:
+    def __init__(self, kernel: SearchKernel[Any, Any], limit: int | None = None, deadline: float | None = None) -> None:
         missing = [name for name in _KERNEL if not callable(getattr(kernel, name, None))]
         if missing:
             raise TypeError(f"a Search needs a search kernel (kernel_of(deal)), not {type(kernel).__name__}")

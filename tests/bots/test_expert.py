@@ -15,7 +15,7 @@ from fly_rules.cards import Card, CardSet
 from fly_rules.dreyfus.bot import DreyfusExpertHints
 from fly_rules.engine import Phase
 from fly_rules.engine.hidden import Sample
-from fly_rules.fly.bot import FlyExpertHints
+from fly_rules.fly.expert import FlyExpertHints
 from fly_rules.fly.race import race_of
 from fly_rules.notation.games import parse_action
 from fly_rules.solve import Respond, best_response, evaluate

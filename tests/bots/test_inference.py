@@ -14,7 +14,7 @@ from fly_rules.bots import RandomBot
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.cards import Card, CardSet
 from fly_rules.engine import Phase
-from fly_rules.fly.bot import FlyExpertHints, ThumbGuess, _alike
+from fly_rules.fly.expert import FlyExpertHints, ThumbGuess, _alike
 from fly_rules.fly.hidden import FlyGuess
 
 THUMB = fly.FlyRuleOfThumbBot()
