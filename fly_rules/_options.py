@@ -34,7 +34,7 @@ import attrs
 
 from fly_rules.errors import InvalidRules, shown
 
-__all__ = ["MAX_COUNT", "MAX_POINTS", "changed_options", "check_options", "check_rules", "whole"]
+__all__ = ["MAX_COUNT", "MAX_POINTS", "changed_options", "check_options", "check_rules", "declared_options", "whole"]
 
 _R = TypeVar("_R")
 
@@ -97,6 +97,17 @@ def check_options(rules: Any) -> None:
 
 
 _Check = tuple[str, tuple[object, ...] | None, tuple[int, int, str, str, bool] | None]
+
+
+def declared_options(cls: type) -> dict[str, tuple[object, ...] | range | None]:
+    """The options of the rules class ``cls`` whose values its annotations declare, by name, in field order: a
+    ``Literal``'s values (with None first where it is optional), a whole number's ``range`` (None allowed too
+    where the annotation says so), or None for a ``bool`` (what :func:`fly_rules.strategies.fly_rules_options`
+    draws from)."""
+    found: dict[str, tuple[object, ...] | range | None] = {}
+    for name, allowed, bounds in _checks(cls):
+        found[name] = allowed if allowed is not None else None if bounds is None else range(bounds[0], bounds[1] + 1)
+    return found
 
 
 def _checks(cls: type) -> tuple[_Check, ...]:

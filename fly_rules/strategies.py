@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from fly_rules import registry
+from fly_rules._options import declared_options
 from fly_rules.cards import DECK_52, Card, CardSet, Rank, Suit
 from fly_rules.dreyfus import DreyfusMatch, DreyfusRules
 from fly_rules.dreyfus import new_match as new_dreyfus_match
@@ -64,40 +65,56 @@ def card_notations(card: Card) -> st.SearchStrategy[str]:
     )
 
 
+def _declared(default: object, allowed: tuple[object, ...] | range | None) -> Any:
+    """The values an option's declaration allows, the default first (so that draws shrink towards it): a
+    ``Literal``'s, both of a ``bool``, a whole number's range (or None, where the default is None)."""
+    if allowed is None:
+        return st.sampled_from([default, not default])
+    if isinstance(allowed, range):
+        whole = st.integers(allowed.start, allowed.stop - 1)
+        return st.one_of(st.none() if default is None else st.just(default), whole)
+    return st.sampled_from([default, *(value for value in allowed if value != default)])
+
+
+_FLY_CHOSEN: dict[str, Any] = {
+    # options whose allowed values no annotation declares, or whose draws are kept small and varied
+    "deal_packets": st.sampled_from([(1,), (3, 2), (2, 3), (5,)]),
+    "max_exchange": st.integers(1, 5).map(lambda k: 6 - k),
+    "total_exchange_cap": st.one_of(st.none(), st.integers(1, 12)),
+    "trump_duty": st.sampled_from(["any_trump", "overtrump", "overtrump_or_free"]),
+    "start_record": st.integers(1, 30).map(lambda r: 31 - r),
+    "trick_value": st.integers(1, 3),
+    "max_deals": st.one_of(st.none(), st.integers(1, 12)),
+}
+
+
 @st.composite
 def fly_rules_options(draw: st.DrawFn, /, players: int | None = None, **fixed: Any) -> FlyRules:
-    """Valid :class:`~fly_rules.fly.FlyRules`, every option drawn from its allowed
-    values. ``fixed`` pins an option to a value, or to a strategy of its own.
-    Shrinks towards the default profile."""
+    """Valid :class:`~fly_rules.fly.FlyRules`, every option drawn from its allowed values: the list of options is
+    the class's own fields (``attrs.fields``), each drawn from its declaration (a ``Literal``'s values, a
+    ``bool``, a whole number's range) or, where that says too little or too much, from a chosen few. ``fixed``
+    pins an option to a value, or to a strategy of its own. Shrinks towards the default profile."""
     n = draw(st.integers(3, 7)) if players is None else players
-    sizes = [size for size in (32, 36, 48, 52) if size >= 5 * n + 1]
-    options: dict[str, Any] = {
-        "deck_size": draw(st.sampled_from([FlyRules(players=n).deck_size, *sizes])),
-        "direction": draw(st.sampled_from(["clockwise", "anticlockwise"])),
-        "ace_rank": draw(st.sampled_from(["high", "below_jack"])),
-        "deal_packets": draw(st.sampled_from([(1,), (3, 2), (2, 3), (5,)])),
-        "turnup_use": draw(st.sampled_from(["none", "dealer_swap", "last_stock_card"])),
-        "declaration_mode": draw(st.sampled_from(["combined", "fold_round_then_exchange"])),
-        "max_exchange": draw(st.integers(1, 5).map(lambda k: 6 - k)),
-        "total_exchange_cap": draw(st.one_of(st.none(), st.integers(1, 12))),
-        "stock_exhaustion": draw(st.sampled_from(["cap", "folded_hands", "reshuffle_discards"])),
-        "may_fold_after_exchange": draw(st.booleans()),
-        "ace_of_spades_discardable": draw(st.booleans().map(lambda b: not b)),
-        "forced_player": draw(st.sampled_from([None, "dealer_if_all_passed", "eldest"])),
-        "all_fold": draw(st.sampled_from(["void", "dealer_must_play", "redeal_same_dealer"])),
-        "lone_player": draw(st.sampled_from(["takes_all", "last_speaker_must_play", "void"])),
-        "must_head_trick": draw(st.booleans()),
-        "trump_duty": draw(st.sampled_from(["any_trump", "overtrump", "overtrump_or_free"])),
-        "ace_of_spades_mode": draw(st.sampled_from(["led_trump_ace", "led_trump_ace_void_only", "top_trump", "none"])),
-        "start_record": draw(st.integers(1, 30).map(lambda r: 31 - r)),
-        "trick_value": draw(st.integers(1, 3)),
-        "stop_mode": draw(st.sampled_from(["immediate", "end_of_deal"])),
-        "tie_break": draw(st.sampled_from(["earliest", "shared"])),
-        "revoke_mode": draw(st.sampled_from(["prevent", "penalize"])),
-        "flush_wins": draw(st.booleans()),
-    }
-    for name, value in fixed.items():
-        options[name] = draw(value) if isinstance(value, st.SearchStrategy) else value
+    declared = declared_options(FlyRules)
+    default = FlyRules(players=n)
+    options: dict[str, Any] = {}
+    for field in attrs.fields(FlyRules):
+        name = field.name
+        if not field.init or name == "players":
+            continue
+        if name in fixed:
+            value = fixed[name]
+            options[name] = draw(value) if isinstance(value, st.SearchStrategy) else value
+        elif name == "deck_size":
+            sizes = [size for size in (32, 36, 48, 52) if size >= 5 * n + 1]
+            options[name] = draw(st.sampled_from([default.deck_size, *sizes]))
+        elif name in _FLY_CHOSEN:
+            options[name] = draw(_FLY_CHOSEN[name])
+        else:
+            options[name] = draw(_declared(getattr(default, name), declared[name]))
+    unknown = set(fixed) - set(options)
+    if unknown:
+        raise TypeError(f"fly_rules_options: no option {', '.join(sorted(unknown))} in FlyRules")
     return FlyRules(players=n, **options)
 
 

@@ -73,7 +73,29 @@ class MatchResult:
 
 
 def play_match(rules: Any, names: Sequence[str], seed: int | str, index: int, max_deals: int | None) -> MatchResult:
-    """Play match ``index`` of the run with ``seed`` between the bots ``names`` (rotated, see the module)."""
+    """Play match ``index`` of the run with ``seed`` between the bots ``names`` (rotated, see the module).
+
+    Args:
+        rules: the rules of the match, of any registered game (its ``game`` chooses it).
+        names: one bot name (:data:`BOTS`) per seat, as seated in match 0; in match ``index`` bot ``k`` sits at
+            seat ``(k + index) % players``.
+        seed: the run's seed; the match shuffles from ``f"{seed}:{index}"`` and seat ``s``'s bot draws from
+            ``random.Random(f"{seed}:{index}:bot:{s}")``, so the result depends on ``seed`` and ``index`` alone.
+        index: the match's index in its run.
+        max_deals: stop after this many deals even without a winner (None: as ``rules`` say).
+
+    Returns:
+        The :class:`MatchResult`: the seats' bots, the winning seat (None at the deal limit), the deals played
+        and, in Fly, the deals with the A♠ in a hand and those where its holder took a trick.
+
+    Raises:
+        KeyError: a name that is no bot of :data:`BOTS`.
+
+    >>> from fly_rules.fly import FlyRules
+    >>> result = play_match(FlyRules(players=3), ["random", "rule-of-thumb", "random"], 7, 1, 2)
+    >>> result.seats, result.deals <= 2
+    (('random', 'random', 'rule-of-thumb'), True)
+    """
     players = len(names)
     seats = tuple(names[(s - index) % players] for s in range(players))
     match_seed = f"{seed}:{index}"

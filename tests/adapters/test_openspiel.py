@@ -10,15 +10,19 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 from open_spiel.python.observation import make_observation
 
 from fly_rules import dreyfus, fly
+from fly_rules._options import declared_options
 from fly_rules.adapters import fly_game, openspiel
-from fly_rules.adapters.encoding import STAND, action_ids, engine_action, legal_ids
+from fly_rules.adapters.encoding import STAND, OpenSpielGame, action_ids, adapter_part, engine_action, legal_ids
 from fly_rules.adapters.fly_game import FOLD, SWAP
 from fly_rules.cards import CardSet
+from fly_rules.strategies import dreyfus_rules_options, fly_rules_options
 
 GAMES = [
     "python_fly(players=3)",
@@ -518,3 +522,40 @@ def test_ismcts_with_evaluate_bots_needs_restart_at_and_the_documented_subclass_
     returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
     assert len(returns) == 3
     assert any(r != 0 for r in returns)
+
+
+def _extremes(cls: type) -> dict[str, Any]:
+    """Every whole-number option of a rules class pinned to one end of its range or the other (the deal limit
+    aside: one deal is played)."""
+    return {
+        name: st.sampled_from([allowed.start, allowed.stop - 1])
+        for name, allowed in declared_options(cls).items()
+        if isinstance(allowed, range) and name not in ("players", "max_deals")
+    }
+
+
+_AT_EXTREMES: dict[str, st.SearchStrategy[Any]] = {
+    "fly": fly_rules_options(stock_exhaustion="cap", **_extremes(fly.FlyRules)),
+    "dreyfus": dreyfus_rules_options(**_extremes(dreyfus.DreyfusRules)),
+}
+
+
+@pytest.mark.parametrize("name", ["fly", "dreyfus"])
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**32), choices=st.randoms(use_true_random=False))
+def test_the_utility_bounds_hold_at_every_option_s_extremes(
+    name: str, data: st.DataObject, seed: int, choices: Any
+) -> None:
+    """FLY-8.2 to FLY-8.5, DRF-7.2, DRF-10.1: with every whole-number option at one end of its range or the other
+    (records, trick value, bonuses, remise, penalties, par), a deal played out by random legal actions returns each
+    seat an amount within the game's stated min_utility and max_utility."""
+    rules: Any = data.draw(_AT_EXTREMES[name])
+    game: OpenSpielGame = adapter_part(rules.game, "OPEN_SPIEL")
+    info = game.info(rules)
+    kind = game.kind(rules, {**game.defaults, "dealer": 0})
+    deal = (fly.new_match if rules.game == "fly" else dreyfus.new_match)(rules, seed=seed, dealer=0).deal
+    while not deal.is_over:
+        legal = deal.legal_actions()
+        deal = deal.apply(legal[choices.randrange(len(legal))])
+    returns = kind.returns(deal)
+    assert all(info["min_utility"] <= r <= info["max_utility"] for r in returns), (returns, info)
