@@ -33,11 +33,16 @@ from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.engine import Phase
 from fly_rules.errors import InvalidNotation
 
-__all__ = ["public_view", "view_data", "view_from_data"]
+__all__ = ["private_data", "public_view", "view_data", "view_from_data"]
 
 
 def _value(value: object) -> object:
     """One field's value in the JSON form."""
+    kind = type(value)
+    if kind is int or kind is bool or kind is str or value is None:
+        return value
+    if kind is tuple:
+        return [_value(item) for item in value]  # type: ignore[attr-defined]  # a tuple: iterable
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, CardSet):
@@ -65,6 +70,14 @@ def view_data(view: Any) -> dict[str, Any]:
     for field in _fields(type(view)):
         data[field.name] = _value(getattr(view, field.name))
     return data
+
+
+def private_data(view: Any) -> dict[str, Any]:
+    """The JSON form of ``view``'s seat-private fields alone (its hand; Dreyfus's own discards too): with the
+    public view's form, the whole of :func:`view_data` (a server tells many seats one public part)."""
+    return {
+        field.name: _value(getattr(view, field.name)) for field in _fields(type(view)) if field.metadata.get("private")
+    }
 
 
 def public_view(view: Any) -> Any:

@@ -22,7 +22,7 @@ from fly_rules.errors import FlyRulesError, RuleViolation
 from fly_rules.narration import action_lines, outcome_text, records_text, status_line
 from fly_rules.notation import dump_history
 from fly_rules.notation.games import action_text, deal_of, make_rules, parse_action, upgrade_options
-from fly_rules.notation.views import public_view, view_data
+from fly_rules.notation.views import private_data, public_view, view_data
 from fly_rules.server.storage import Entry, MatchRow, Storage, TableRow
 from fly_rules.svg import deal_picture
 
@@ -100,7 +100,7 @@ class Table:
     """The entries of the log applied so far."""
     last: Last | None = None
     """The latest action of the match in play."""
-    _told: dict[tuple[int | None, bool], dict[str, Any]] = attrs.field(factory=dict)
+    _told: dict[tuple[int | str | None, bool], dict[str, Any]] = attrs.field(factory=dict)
 
     @property
     def match(self) -> MatchRow:
@@ -355,51 +355,74 @@ class TableService:
             for seat in range(table.row.players)
         ]
 
+    def _shared(self, table: Table) -> dict[str, Any]:
+        """What every connection's view message shares at the table's seq: the public view's JSON form and the
+        rest told alike to every seat but the mover."""
+        shared = table._told.get(("shared", False))
+        if shared is None:
+            state = table.state
+            deal = deal_of(state)
+            public = public_view(deal.view(0))
+            shared = {
+                "type": "view",
+                "seq": table.seq,
+                "table": table.row.table_id,
+                "game": table.row.game,
+                "players": table.row.players,
+                "seat": None,
+                "match": table.match.number,
+                "to_move": state.to_move,
+                "hand": [],
+                "legal": [],
+                "view": view_data(public) | {"seat": None},
+                "records": records_text(deal),
+                "over": bool(state.is_over),
+                "outcome": outcome_text(state),
+                "status": status_line(state, None),
+                "last": self._last(table, _NOBODY),
+                "commitment": table.match.commitment,
+                **self._reveal(table),
+            }
+            table._told["shared", False] = shared
+        return shared
+
+    @staticmethod
+    def _last(table: Table, seat: int) -> list[str]:
+        """What the latest action did, told to ``seat`` (the cards of another seat's exchange stay hidden)."""
+        last = table.last
+        if last is None:
+            return []
+        lines = action_lines(last.before, last.after, last.mover, last.action, seat)
+        return [line.strip() for line in lines if line.strip()]
+
     def view(self, table: Table, seat: int | None, *, picture: bool = True) -> dict[str, Any]:
         """The view message of ``seat`` (None: a watcher) at ``table`` as it stands [TBL-3.3] [TBL-3.4],
-        without the ``seats`` key (the caller's)."""
+        without the ``seats`` key (the caller's).
+
+        Every seat's message is the shared public one with the seat's own fields put in: its private view
+        fields (its hand), its legal actions, and the status and latest action as told to it.
+        """
         key = (seat, picture)
         told = table._told.get(key)
         if told is not None:
             return told
+        shared = self._shared(table)
         state = table.state
-        deal = deal_of(state)
-        seen = deal.view(0 if seat is None else seat)
         if seat is None:
-            seen = public_view(seen)
-        data = view_data(seen)
-        if seat is None:
-            data["seat"] = None
-        legal = [action_text(a) for a in state.legal_actions()] if seat is not None and state.to_move == seat else []
-        last = table.last
-        told = {
-            "type": "view",
-            "seq": table.seq,
-            "table": table.row.table_id,
-            "game": table.row.game,
-            "players": table.row.players,
-            "seat": seat,
-            "match": table.match.number,
-            "to_move": state.to_move,
-            "hand": data["hand"],
-            "legal": legal,
-            "view": data,
-            "records": records_text(deal),
-            "over": bool(state.is_over),
-            "outcome": outcome_text(state),
-            "status": status_line(state, seat),
-            "last": []
-            if last is None
-            else [
-                line.strip()
-                for line in action_lines(
-                    last.before, last.after, last.mover, last.action, _NOBODY if seat is None else seat
-                )
-                if line.strip()
-            ],
-            "commitment": table.match.commitment,
-            **self._reveal(table),
-        }
+            told = dict(shared)
+            seen = public_view(deal_of(state).view(0))
+        else:
+            seen = deal_of(state).view(seat)
+            mover = state.to_move == seat
+            last = table.last
+            told = shared | {
+                "seat": seat,
+                "view": shared["view"] | private_data(seen) | {"seat": seat},
+                "legal": [action_text(a) for a in state.legal_actions()] if mover else [],
+                "status": status_line(state, seat) if mover else shared["status"],
+                "last": self._last(table, seat) if last is not None and last.mover == seat else shared["last"],
+            }
+            told["hand"] = told["view"]["hand"]
         if picture:
             told["picture"] = str(deal_picture(seen, last_trick=True, own_hand=seat is not None))
         table._told[key] = told

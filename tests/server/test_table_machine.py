@@ -18,6 +18,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, invariant, precon
 
 from fly_rules.cards import ALL_CARDS
 from fly_rules.notation.games import action_text
+from fly_rules.notation.views import view_data
 from fly_rules.server.bots import choose
 from fly_rules.server.storage import SQLiteStorage
 from fly_rules.server.tables import Refusal, Table, TableService
@@ -179,6 +180,8 @@ class TableMachine(RuleBasedStateMachine):
                 if seat is not None and seat >= table.row.players:
                     continue
                 told = self.service.view(table, seat)
+                whole = view_data(table.state.view(seat)) if seat is not None else None
+                assert seat is None or told["view"] == whole  # the shared public part and the seat's own, merged
                 rest = json.dumps({k: v for k, v in told.items() if k != "last"}, ensure_ascii=False)
                 allowed = knowledge(seen.states, seq, seat)
                 assert cards_in(rest) & set(ALL_CARDS) <= allowed

@@ -1,0 +1,162 @@
+"""Load on one table server: N tables of scripted WebSocket players, accepted actions a second and the time from
+an action sent to every seat's new view (p50, p99).
+
+    python benchmarks/server_load.py --tables 10,100,500 --seconds 20
+
+Starts ``fly-rules serve`` (a fresh SQLite file, bots never wait) as its own process, makes the tables (4-seat
+Fly, every seat a scripted player on its own connection; ``--pictures`` asks for the SVG picture in every view,
+as the browser does), and drives them from this process with asyncio: whenever a seat's view lets it act, it
+sends a legal action drawn at random; a finished match is followed by a rematch. The latency of an action is
+from its send to the moment the last seat of the table has the view one seq higher. ``--profile FILE`` runs
+the server under cProfile and writes its statistics there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class _Table:
+    """One table's players, and its actions in flight."""
+
+    def __init__(self, table: str, tokens: list[str]) -> None:
+        self.table = table
+        self.tokens = tokens
+        self.sent: dict[int, float] = {}  # seq of the view acted on -> when the action was sent
+        self.seen: dict[int, int] = {}  # seq -> seats that have its view
+        self.latencies: list[float] = []
+        self.accepted = 0
+
+
+async def _seat(base: str, table: _Table, seat: int, rng: random.Random, stop: asyncio.Event, pictures: bool) -> None:
+    url = base.replace("http", "ws", 1) + f"/api/tables/{table.table}/ws?token={table.tokens[seat]}"
+    if not pictures:
+        url += "&picture=0"
+    seats = len(table.tokens)
+    async with websockets.connect(url, max_size=2**22, compression=None) as socket:
+        while not stop.is_set():
+            try:
+                text = await asyncio.wait_for(socket.recv(), 1.0)
+            except TimeoutError:
+                continue
+            message = json.loads(text)
+            if message["type"] != "view":
+                continue
+            seq = message["seq"]
+            table.seen[seq] = table.seen.get(seq, 0) + 1
+            if table.seen[seq] == seats and seq - 1 in table.sent:
+                table.latencies.append(time.perf_counter() - table.sent.pop(seq - 1))
+                table.accepted += 1
+            if message["legal"]:
+                table.sent[seq] = time.perf_counter()
+                await socket.send(json.dumps({"type": "act", "seq": seq, "action": rng.choice(message["legal"])}))
+            elif message["over"] and seat == 0:
+                table.sent[seq] = time.perf_counter()
+                await socket.send(json.dumps({"type": "rematch", "seq": seq}))
+
+
+async def _run(base: str, tables: int, seconds: float, warmup: float, pictures: bool) -> dict[str, Any]:
+    async with httpx.AsyncClient(timeout=30) as client:
+        made = []
+        for _ in range(tables):
+            answer = await client.post(f"{base}/api/tables", json={"game": "fly", "players": 4})
+            answer.raise_for_status()
+            data = answer.json()
+            made.append(_Table(data["table"], [s["token"] for s in data["seats"]]))
+    stop = asyncio.Event()
+    rng = random.Random(50)
+    players = [
+        asyncio.create_task(_seat(base, table, seat, random.Random(rng.random()), stop, pictures))
+        for table in made
+        for seat in range(4)
+    ]
+    await asyncio.sleep(warmup)
+    for table in made:
+        table.latencies.clear()
+        table.accepted = 0
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    elapsed = time.perf_counter() - started
+    latencies = sorted(x for table in made for x in table.latencies)
+    accepted = sum(table.accepted for table in made)
+    stop.set()
+    await asyncio.gather(*players, return_exceptions=True)
+    quantiles = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [float("nan")] * 99
+    return {
+        "tables": tables,
+        "connections": 4 * tables,
+        "accepted_per_second": accepted / elapsed,
+        "p50_ms": 1000 * quantiles[49],
+        "p99_ms": 1000 * quantiles[98],
+        "actions": accepted,
+    }
+
+
+def _serve(db: Path, profile: Path | None) -> tuple[subprocess.Popen[str], str]:
+    command = [sys.executable]
+    if profile is not None:
+        command += ["-m", "cProfile", "-o", str(profile)]
+    command += ["-m", "fly_rules", "serve", "--port", "0", "--db", str(db), "--bot-delay", "0"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    if "open http://" not in line:
+        raise SystemExit(f"the server did not start: {line}")
+    return process, line.split("open ")[1].split("/ ")[0]
+
+
+def main() -> None:
+    """Run the load at each table count and print a table of the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="10,100,500", help="table counts, comma-separated (10,100,500)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds at each count (20)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (3)")
+    parser.add_argument("--pictures", action="store_true", help="every view with its SVG picture (as the browser)")
+    parser.add_argument("--profile", type=Path, default=None, help="run the server under cProfile, stats to FILE")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = parser.parse_args()
+    rows = []
+    for count in (int(n) for n in args.tables.split(",")):
+        with tempfile.TemporaryDirectory() as folder:
+            profile = None if args.profile is None else args.profile.with_suffix(f".{count}{args.profile.suffix}")
+            process, base = _serve(Path(folder) / "load.sqlite3", profile)
+            try:
+                rows.append(asyncio.run(_run(base, count, args.seconds, args.warmup, args.pictures)))
+            finally:
+                process.send_signal(signal.SIGINT)
+                process.wait(60)
+                if process.stdout is not None:
+                    process.stdout.close()
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return
+    print(f"4-seat Fly, one server process, SQLite, {'with' if args.pictures else 'without'} pictures")
+    print(f"{'tables':>7} {'conns':>6} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8}")
+    for row in rows:
+        print(
+            f"{row['tables']:>7} {row['connections']:>6} {row['accepted_per_second']:>10,.0f} "
+            f"{row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
