@@ -158,7 +158,7 @@ class TableServer:
         self.drive(table_id)
 
     def _timed_out(self, table_id: str, seq: int) -> None:
-        table = self.service._tables.get(table_id)
+        table = self.service.held(table_id)
         if table is not None and table.seq == seq:
             self.drive(table_id)
 
@@ -201,6 +201,16 @@ class TableServer:
                     continue  # the seat's player acted first: look again
             await self.broadcast(table)
             self._start_turn(table)
+
+    def forget(self, table_id: str) -> None:
+        """Let go of a finished table nobody is at (its log stays; a later visit replays it)."""
+        self.connections.pop(table_id, None)
+        self._locks.pop(table_id, None)
+        self._turns.pop(table_id, None)
+        self._driving.pop(table_id, None)
+        self.service.forget(table_id)
+        for key in [key for key in self.absent if key[0] == table_id]:
+            del self.absent[key]
 
     def dropped(self, table: Table, seat: int) -> None:
         """The last connection of ``seat`` closed: hold the seat for the grace period, then stand in [TBL-7.2]."""
@@ -256,6 +266,7 @@ class TableServer:
             await socket.send_text(self.message(table, seat, picture))
             if first:
                 await self.announce_seats(table)
+            self.drive(table_id)  # a server started again: the table's bots go on once someone is back
             await self._listen(table, connection)
         except WebSocketDisconnect:
             pass
@@ -265,6 +276,8 @@ class TableServer:
                 self.dropped(table, seat)
                 with contextlib.suppress(Exception):
                     await self.announce_seats(table)
+            if not self.connections[table_id] and table.over:
+                self.forget(table_id)
         return None
 
     def _spend(self, connection: _Connection) -> bool:

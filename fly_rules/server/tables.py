@@ -256,6 +256,14 @@ class TableService:
         table.seq = entry.seq
         table._told.clear()
 
+    def held(self, table_id: str) -> Table | None:
+        """The table if this service holds its replay now, else None (nothing is read)."""
+        return self._tables.get(table_id)
+
+    def forget(self, table_id: str) -> None:
+        """Drop the replay of a table (it is read again from the storage when next asked for)."""
+        self._tables.pop(table_id, None)
+
     async def refresh(self, table: Table) -> None:
         """Apply the entries another process committed since (none in one process)."""
         matches: list[MatchRow] = []
