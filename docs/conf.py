@@ -77,6 +77,8 @@ nitpick_ignore_regex = [
     ("py:obj", r"(fly_rules\.[\w.]+\.)?_[A-Z](_co|_contra)?"),
     # the adapters' third-party libraries (numpy arrays, OpenSpiel and PettingZoo base classes)
     ("py:class", r"(numpy|np|pyspiel|pettingzoo|gymnasium)\..*"),
+    # the table server's libraries (Starlette's app and sockets, the standard library's executors and locks)
+    ("py:class", r"(starlette|concurrent\.futures|asyncio)\..*"),
     ("py:class", r"Floats"),  # the adapters' alias of a numpy array of float32
     ("py:class", r"Array"),  # the batch engine's alias of a numpy array
     ("py:class", r"fly_rules\.batch\._\w+\.\w+"),  # a batch engine's parts, in private modules (FlyBatch's bases)

@@ -26,7 +26,7 @@ from fly_rules.notation.views import private_data, public_view, view_data
 from fly_rules.server.storage import Entry, MatchRow, Storage, TableRow
 from fly_rules.svg import deal_picture
 
-__all__ = ["MAX_ACTION_TEXT", "BadRequest", "Refusal", "Table", "TableService", "commitment_of"]
+__all__ = ["MAX_ACTION_TEXT", "BadRequest", "Last", "Refusal", "Table", "TableService", "commitment_of"]
 
 MAX_ACTION_TEXT: Final = 200
 """The longest action text a client may send [TBL-6.4]."""
@@ -79,9 +79,13 @@ class Last:
     """The latest accepted action, kept to tell each seat what it did."""
 
     before: Any
+    """The match before it."""
     after: Any
+    """The match after it."""
     mover: int
+    """The seat that took it."""
     action: Any
+    """The action."""
 
 
 @attrs.define(eq=False)
