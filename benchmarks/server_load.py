@@ -114,9 +114,7 @@ def _serve(db: Path, profile: Path | None) -> tuple[subprocess.Popen[str], str]:
     if profile is not None:
         command += ["-m", "cProfile", "-o", str(profile)]
     command += ["-m", "fly_rules", "serve", "--port", "0", "--db", str(db), "--bot-delay", "0"]
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}
-    )
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert process.stdout is not None
     line = process.stdout.readline()
     if "open http://" not in line:
