@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, Required, TypedDict, TypeVar
@@ -56,6 +57,7 @@ __all__ = [
     "tricks_text",
     "unregister",
     "whole_number",
+    "wrapped_lines",
 ]
 
 _R = TypeVar("_R", bound=Rules)
@@ -192,6 +194,18 @@ def _module(name: str) -> ModuleType:
     return importlib.import_module(name)
 
 
+def wrapped_lines(text: str, indent: str = "   ", then: str | None = None) -> list[str]:
+    """``text`` as lines of at most 80 columns (a terminal's), the first indented by ``indent``, the others by
+    ``then`` (default: the same): a game's goal (:meth:`Words.goal`) or a record change, whose numbers come
+    from the rules, cut where the words fall rather than where a fixed text was.
+
+    >>> wrapped_lines("Goal: " + "win " * 30)[1]
+    '   win win win win win win win win win win win win'
+    """
+    more = indent if then is None else then
+    return textwrap.wrap(text, 80, initial_indent=indent, subsequent_indent=more, break_on_hyphens=False)
+
+
 def seat_text(seat: int | None) -> str:
     """A seat as every game's text names it; None (no one to move: the deal is over) as ``nobody (over)``.
 
@@ -243,8 +257,8 @@ class Words(Protocol[_R_contra, _D_contra, _V_contra]):
         ...
 
     def goal(self, rules: _R_contra) -> list[str]:
-        """The aim of the game and how it is scored under ``rules``, in two lines of at most 80 columns
-        for a player who has never played it (said when ``play`` starts)."""
+        """The aim of the game and how it is scored under ``rules``, in a few lines of at most 80 columns
+        (:func:`wrapped_lines`) for a player who has never played it (said when ``play`` starts)."""
 
     def board(self, deal: _D_contra) -> list[str]:
         """The lines of ``show``: the deal, the phase, each seat's hand and records."""

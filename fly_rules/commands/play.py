@@ -106,9 +106,10 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
         return action
 
     screen = Screen(out, rules, start.seed)
-    resumed = f" (resumed from {args.resume} after {taken} actions)" if args.resume is not None else ""
-    screen.say(
-        f"{screen.game.title}, {players} players, seed {start.seed}; you are seat {args.seat}{resumed}",
+    resumed = [f"   (resumed from {args.resume} after {taken} actions)"] if args.resume is not None else []
+    screen.say(  # the file's name on a line of its own: with it the first line would not fit 80 columns
+        f"{screen.game.title}, {players} players, seed {start.seed}; you are seat {args.seat}",
+        *resumed,
         *screen.game.words.goal(rules),
     )
     try:
@@ -122,16 +123,12 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
         if save is None:
             raise
         _save_game(save, reached[0])
-        raise CommandError(f"{error}; the game so far is saved: fly-rules play --resume {save}") from None
+        raise CommandError(f"{error}; {_continue_with(save)}") from None
     except (KeyboardInterrupt, BrokenPipeError) as stop:  # Ctrl-C, SIGTERM, SIGHUP, or the output closed
         if save is None:
             raise
         _save_game(save, reached[0])
-        kept = (
-            f"the finished game is saved to {save}"
-            if reached[0].is_over
-            else f"the game so far is saved: fly-rules play --resume {save}"
-        )
+        kept = f"the finished game is saved to {save}" if reached[0].is_over else _continue_with(save)
         raise _stopped(stop, f"; {kept}") from None
     if save is not None:
         print(f"history saved to {save}", file=out)
@@ -151,6 +148,11 @@ def _quit(save: Path | None, state: Any, out: TextIO) -> None:
         return
     _save_game(save, state)
     print(f"game stopped and saved to {save}\ncontinue it with: fly-rules play --resume {save}", file=out)
+
+
+def _continue_with(save: Path) -> str:
+    """How a stopped game's message ends: short, so that the whole line fits 80 columns with a short name."""
+    return f"saved; continue: fly-rules play --resume {save}"
 
 
 def _stopped(stop: BaseException, note: str) -> Stopped:

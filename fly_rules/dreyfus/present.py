@@ -21,6 +21,7 @@ from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView
 from fly_rules.engine import Phase
 from fly_rules.errors import InvalidNotation, InvalidRules
 from fly_rules.registry import seat_text, tricks_text, whole_number
+from fly_rules.registry import wrapped_lines as _wrapped
 
 __all__ = ["descriptor"]
 
@@ -45,7 +46,7 @@ class _Words:
     @staticmethod
     def tricks(old: DreyfusDeal, new: DreyfusDeal, action: Action) -> list[str]:
         if len(new.tricks) == len(old.tricks):
-            return _record_changes(old, new, "the purchase [DRF-4.5]")
+            return [*_record_changes(old, new, "the purchase [DRF-4.5]"), *_skipped(old, new)]
         played = "  ".join(f"{seat}:{card.symbol}" for seat, card in new.tricks[-1])
         line = f"   trick {len(new.tricks)}: {played}  -> {seat_text(new.leader)} takes it"
         return [line, *_record_changes(old, new, "short of four tricks [DRF-7.3]")]
@@ -64,11 +65,16 @@ class _Words:
 
     @staticmethod
     def goal(rules: DreyfusRules) -> list[str]:
-        par = rules.par_tricks
-        return [
-            f"   Goal: be first to {rules.target_lower} in your lower record: 1 for each trick beyond {par} a deal.",
-            f"   The upper record is what you pay: 1 a card you buy, 1 a trick short of {par}.",
-        ]
+        par, target = rules.par_tricks, rules.target_lower
+        aim = (
+            f"be first to {target} in your lower record"
+            if rules.winner_rule == "first_to_reach"
+            else f"reach {target} in your lower record (the highest at that deal's end wins)"
+        )
+        return _wrapped(
+            f"Goal: {aim}: 1 for each trick beyond {par} a deal. The upper record is what you pay: 1 a card you"
+            f" buy, 1 a trick short of {par}."
+        )
 
     @staticmethod
     def board(deal: DreyfusDeal) -> list[str]:
@@ -80,6 +86,18 @@ class _Words:
             cards = " ".join(c.symbol for c in deal.view(seat).hand.sorted())
             lines.append(f"  seat {seat}: {cards}  upper {deal.upper[seat]} lower {deal.lower[seat]}")
         return lines
+
+
+def _skipped(old: DreyfusDeal, new: DreyfusDeal) -> list[str]:
+    """The seats whose turn to buy the action passed over, the talon being empty [DRF-4.1]: said, not skipped
+    without a word."""
+    if old.phase is not Phase.EXCHANGE or new.phase is Phase.EXCHANGE or old.to_move is None:
+        return []
+    order = [(old.dealer + 1 + i) % 3 for i in range(3)]  # the buying order, from the dealer's left
+    return [
+        f"   {seat_text(seat)} buys nothing: the talon is empty [DRF-4.1]"
+        for seat in order[order.index(old.to_move) + 1 :]
+    ]
 
 
 def _record_changes(old: DreyfusDeal, new: DreyfusDeal, upper_why: str) -> list[str]:

@@ -18,6 +18,7 @@ from fly_rules.fly.match import FlyMatch, new_match
 from fly_rules.fly.positions import new_deal
 from fly_rules.fly.state import FlyDeal, FlyView
 from fly_rules.registry import seat_text, tricks_text, whole_number
+from fly_rules.registry import wrapped_lines as _wrapped
 
 __all__ = ["descriptor"]
 
@@ -71,12 +72,15 @@ class _Words:
 
     @staticmethod
     def goal(rules: fly_rules.FlyRules) -> list[str]:
-        return [
-            f"   Goal: take your record from {rules.start_record} to exactly 0: each trick you win writes off "
-            f"{rules.trick_value},",
-            f"   the A♠ holder's first {rules.ace_bonus} more; no trick in a deal you play: "
-            f"+{rules.remise} (a remise).",
-        ]
+        def spades(plain: int, trumps: int) -> str:
+            return f"{plain}" if plain == trumps else f"{plain} ({trumps} if ♠ are trumps)"
+
+        return _wrapped(
+            f"Goal: take your record from {rules.start_record} to exactly 0: each trick you win writes off"
+            f" {rules.trick_value}, the A♠ holder's first {spades(rules.ace_bonus, rules.ace_bonus_trumps)} more."
+            f" No trick in a deal you play: +{rules.remise} (a remise), the A♠ holder"
+            f" +{spades(rules.ace_no_trick_penalty, rules.ace_no_trick_penalty_trumps)} in all."
+        )
 
     @staticmethod
     def board(deal: FlyDeal) -> list[str]:
@@ -89,6 +93,10 @@ class _Words:
             cards = " ".join(c.symbol for c in hand.sorted(deal.rules.rank_order))
             lines.append(f"  seat {seat}: {cards:<20} record {deal.records[seat]}{status}")
         return lines
+
+
+_KEEP = "\u00a0"
+"""A space that :func:`textwrap.wrap` does not break at: the words of one reason stay on one line."""
 
 
 def _record_changes(old: FlyDeal, new: FlyDeal, taker: int) -> list[str]:
@@ -107,8 +115,9 @@ def _record_changes(old: FlyDeal, new: FlyDeal, taker: int) -> list[str]:
     raw = was - rules.trick_value - bonus
     if raw < 0:
         why.append("below 0: exemption, 0 [FLY-9.3]" if bonus else f"overshoot: back to {now} [FLY-9.2]")
-    if bonus or raw < 0:
-        lines.append(f"      {seat_text(taker)}: record {was} -> {now}: {', '.join(why)}")
+    if bonus or raw < 0:  # three reasons may not fit one line: cut between reasons, never inside one
+        text = f"{seat_text(taker)}: record {was} -> {now}: {', '.join(each.replace(' ', _KEEP) for each in why)}"
+        lines += [line.replace(_KEEP, " ") for line in _wrapped(text, " " * 6, " " * 8)]
     if now == 0 and taker in new.winners:
         lines.append(f"      {seat_text(taker)} reaches exactly 0 and wins [FLY-9.1]")
     for seat in range(len(new.records)):

@@ -75,7 +75,7 @@ def test_rec_1_1_a_broken_output_pipe_saves_the_moves_and_says_so(tmp_path: Path
     assert len(head) == 6000
     assert process.returncode == 141
     assert one_line(err.decode()) == (
-        f"fly-rules: the output closed (broken pipe); the game so far is saved: fly-rules play --resume {saved}"
+        f"fly-rules: the output closed (broken pipe); saved; continue: fly-rules play --resume {saved}"
     )
     kept = load_history(saved.read_text(encoding="utf-8"))
     assert not kept.is_over
@@ -320,7 +320,7 @@ def test_rec_1_1_a_broken_pipe_in_this_process_saves_the_game(tmp_path: Path, mo
         sys.stdin = sys_stdin
     assert code == 141
     assert one_line(err.getvalue()) == (
-        f"fly-rules: the output closed (broken pipe); the game so far is saved: fly-rules play --resume {saved}"
+        f"fly-rules: the output closed (broken pipe); saved; continue: fly-rules play --resume {saved}"
     )
     assert len(load_history(saved.read_text(encoding="utf-8"), resumable=True).actions) > 0
 

@@ -208,7 +208,7 @@ def test_help_names_only_the_actions_open_in_this_game_and_fits_80_columns(
     argv: tuple[str, ...], said: list[str], unsaid: list[str]
 ) -> None:
     """Help in the exchange names what the game offers now: Fly's fold, Dreyfus's buying (no fold, no
-    trump swap); every line fits 80 columns, and the goal comes first in two lines."""
+    trump swap); every line fits 80 columns, and the goal comes first."""
     code, out, _ = _play("help\nquit\n", *argv)
     assert code == 0
     helped = out.split("your choice>", 1)[1]

@@ -110,9 +110,7 @@ def test_rec_1_1_play_saves_on_ctrl_c_and_resumes(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     with keys(6), contextlib.redirect_stderr(err):
         assert main([*LONG, "--save", str(saved)], out) == 130
-    assert (
-        one_line(err.getvalue()) == f"fly-rules: interrupted; the game so far is saved: fly-rules play --resume {saved}"
-    )
+    assert one_line(err.getvalue()) == f"fly-rules: interrupted; saved; continue: fly-rules play --resume {saved}"
     kept = load_history(saved.read_text(encoding="utf-8"))
     assert isinstance(kept, MatchBase)
     assert not kept.is_over
@@ -133,9 +131,7 @@ def test_rec_1_1_play_saves_when_input_ends_and_dreyfus_resumes(tmp_path: Path) 
     result = run("play", "--game", "dreyfus", "--max-deals", "2", "--save", str(saved), stdin="?\n1\n" * 3)
     assert result.returncode == 1
     message = one_line(result.stderr)
-    assert message == (
-        f"fly-rules: input ended before the match did; the game so far is saved: fly-rules play --resume {saved}"
-    )
+    assert message == (f"fly-rules: input ended before the match did; saved; continue: fly-rules play --resume {saved}")
     kept = load_history(saved.read_text(encoding="utf-8"))
     assert len(kept.actions) >= 3
     done = run("play", "--resume", str(saved), stdin="?\n1\n" * 3000)
@@ -241,7 +237,7 @@ def test_rec_1_1_play_stopped_by_a_signal_leaves_a_valid_resumable_history(
     saved = tmp_path / "g.toml"
     code, err = stop_at_prompt(saved, stop)
     assert code == 128 + stop
-    assert one_line(err) == f"fly-rules: {why}; the game so far is saved: fly-rules play --resume {saved}"
+    assert one_line(err) == f"fly-rules: {why}; saved; continue: fly-rules play --resume {saved}"
     kept = load_history(saved.read_text(encoding="utf-8"))
     assert isinstance(kept, MatchBase)
     assert not kept.is_over

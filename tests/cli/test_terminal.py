@@ -4,14 +4,24 @@ prompt is on the screen, without scrolling back [REC-3.3]."""
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fly_rules import dreyfus, fly, registry
+from fly_rules._options import MAX_POINTS
+from fly_rules.engine import Phase
+from fly_rules.narration import action_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -138,7 +148,7 @@ def test_rec_3_3_fly_at_80x24_hand_on_screen_exchange_by_names_drawn_cards_refus
     terminal: Callable[..., Terminal], tmp_path: Path
 ) -> None:
     """REC-3.3, FLY-4.4, FLY-6.3: at each prompt of a Fly game in an 80x24 terminal the hand, trumps,
-    stock, records and whose turn are on screen and no line wraps; the goal is said in two lines first;
+    stock, records and whose turn are on screen and no line wraps; the goal is said first;
     ``help`` names Fly's own actions open now; an exchange naming a card twice is refused, one by card names
     tells the cards drawn; a card that does not follow suit is refused with its rule, which ``rules`` then
     shows; Tab completes only cards that may be played; ``quit`` saves the game given ``--save`` and says
@@ -229,3 +239,139 @@ def test_drf_4_3_dreyfus_at_80x24_buys_by_card_names_and_tells_the_cards_drawn(
     term.type("quit")
     screen = term.wait("[exit 0]")
     assert "game stopped; not saved" in screen
+
+
+PLAY = (sys.executable, "-m", "fly_rules", "play")
+_BONUSES = ("ace_bonus", "ace_bonus_trumps", "ace_no_trick_penalty", "ace_no_trick_penalty_trumps")
+PRESETS = [(game, preset) for game in registry.games() for preset in registry.get(game).presets]
+
+
+def _lines_shown(text: str) -> list[str]:
+    """The lines a terminal shows for what ``play`` wrote to a pipe: in a terminal the player's Enter ends the
+    prompt's line, so what follows a prompt starts a line of its own."""
+    return text.replace("your choice> ", "\n").splitlines()
+
+
+@pytest.mark.parametrize(("game", "preset"), PRESETS)
+def test_rec_3_3_no_line_over_80_columns_in_whole_matches_under_every_preset(game: str, preset: str) -> None:
+    """REC-3.3: whole matches (two deals, two seeds) under every preset of both games, played by the numbers of
+    the list '?' shows: no line ``play`` writes is longer than 80 columns, and the match ends."""
+    for seed in ("1", "2"):
+        done = subprocess.run(
+            [*PLAY, "--game", game, "--preset", preset, "--seed", seed, "--max-deals", "2"],
+            input="?\n1\n" * 400,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+            env={**os.environ, "COLUMNS": "80"},
+        )
+        assert done.returncode == 0, done.stderr
+        assert "== Match over" in done.stdout
+        long = [line for line in _lines_shown(done.stdout + done.stderr) if len(line) > 80]
+        assert not long, long
+
+
+_FLY_GOAL = re.compile(
+    r"Goal: take your record from (\d+) to exactly 0: each trick you win writes off (\d+), the A♠ holder's first"
+    r" (\d+)(?: \((\d+) if ♠ are trumps\))? more\. No trick in a deal you play: \+(\d+) \(a remise\), the A♠ holder"
+    r" \+(\d+)(?: \((\d+) if ♠ are trumps\))? in all\."
+)
+
+
+def _goal(rules: Any) -> str:
+    """The goal ``play`` says first under ``rules``, its lines checked to fit 80 columns and joined."""
+    lines = registry.game_of(rules).words.goal(rules)
+    assert all(len(line) <= 80 and line.startswith("   ") for line in lines), lines
+    return " ".join(line.strip() for line in lines)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {name: st.integers(0, MAX_POINTS) for name in (*_BONUSES, "remise")}
+        | {"start_record": st.integers(1, MAX_POINTS), "trick_value": st.integers(1, MAX_POINTS)}
+    )
+)
+def test_fly_8_3_the_goal_line_s_numbers_are_the_rules_options(options: dict[str, int]) -> None:
+    """FLY-8.1 to FLY-8.5: the goal says the start record, the trick's value, the A♠ bonus and (when it differs)
+    the bonus with spades trumps (10 by default, not 5), the remise, and the A♠ holder's +10 without a trick
+    (and its spades-trumps value when it differs), each as the rules have it, in lines of at most 80 columns."""
+    rules = fly.FlyRules(**options)  # type: ignore[arg-type]
+    found = _FLY_GOAL.fullmatch(_goal(rules))
+    assert found is not None, _goal(rules)
+    start, trick, bonus, bonus_spades, remise, penalty, penalty_spades = found.groups()
+    assert (int(start), int(trick), int(bonus), int(remise), int(penalty)) == (
+        rules.start_record,
+        rules.trick_value,
+        rules.ace_bonus,
+        rules.remise,
+        rules.ace_no_trick_penalty,
+    )
+    assert int(bonus_spades or bonus) == rules.ace_bonus_trumps
+    assert (bonus_spades is None) == (rules.ace_bonus == rules.ace_bonus_trumps)
+    assert int(penalty_spades or penalty) == rules.ace_no_trick_penalty_trumps
+    assert (penalty_spades is None) == (rules.ace_no_trick_penalty == rules.ace_no_trick_penalty_trumps)
+
+
+def test_fly_8_3_the_default_goal_says_10_when_spades_are_trumps_and_the_holder_s_10() -> None:
+    """FLY-8.3, FLY-8.5: under the default rules the goal says the bonus is 10 with spades trumps and that the A♠
+    holder without a trick adds 10 in all."""
+    told = _goal(fly.FlyRules())
+    assert "the A♠ holder's first 5 (10 if ♠ are trumps) more" in told
+    assert "+5 (a remise), the A♠ holder +10 in all" in told
+
+
+@pytest.mark.parametrize("preset", list(registry.get("dreyfus").presets))
+@pytest.mark.parametrize("winner_rule", ["first_to_reach", "highest_lower"])
+def test_drf_8_1_the_dreyfus_goal_s_numbers_are_the_rules_options(preset: str, winner_rule: str) -> None:
+    """DRF-7.1, DRF-8.1, DRF-8.2: the goal names the target of the lower record, par, and how the winner is
+    found, as the rules have them."""
+    rules = attrs.evolve(registry.get("dreyfus").presets[preset], winner_rule=winner_rule, target_lower=37)
+    told = _goal(rules)
+    assert f"1 for each trick beyond {rules.par_tricks} a deal" in told
+    assert f"1 a trick short of {rules.par_tricks}." in told
+    if winner_rule == "first_to_reach":
+        assert "Goal: be first to 37 in your lower record" in told
+    else:
+        assert "Goal: reach 37 in your lower record (the highest at that deal's end wins)" in told
+
+
+def test_fly_8_3_the_record_line_of_a_ten_point_bonus_and_exemption_fits_80_columns() -> None:
+    """FLY-8.3, FLY-9.3: spades trumps, the A♠ holder at 3 takes his first trick: the line giving the trick, the
+    -10 bonus and the exemption is cut between its reasons, never inside one, in lines of at most 80 columns."""
+    deal: Any = fly.new_deal(
+        fly.FlyRules(players=3),
+        hands=["8H 7C 8D 9D TD", "AH 8S 9S TS AS", "QD KD AD 9H JS"],
+        trump_card="7S",
+        stock=["7H", "JH"],
+        records=[25, 3, 25],
+    )
+    for _ in range(3):
+        deal = deal.apply(fly.Stand())
+    lines: list[str] = []
+    while not lines or deal.trick_cards:  # the first trick
+        mover, action = deal.to_move, deal.legal_actions()[-1]
+        after = deal.apply(action)
+        lines += action_lines(deal, after, mover, action)
+        deal = after
+    assert all(len(line) <= 80 for line in lines), lines
+    told = "\n".join(lines)
+    assert "seat 1: record 3 -> 0: -1 for the trick [FLY-8.2], -10 A♠ bonus [FLY-8.3],\n" in told
+    assert "\n        below 0: exemption, 0 [FLY-9.3]" in told
+
+
+def test_drf_4_1_an_exchange_turn_skipped_for_an_empty_talon_is_said() -> None:
+    """DRF-4.1: when the first two seats buy the whole talon, the dealer's turn is skipped, and the terminal says
+    so with the rule."""
+    deal: Any = dreyfus.new_match(dreyfus.DreyfusRules(), seed=0, dealer=0).deal
+    lines: list[str] = []
+    while deal.phase is Phase.EXCHANGE:
+        mover = deal.to_move
+        action = max(deal.legal_actions(), key=lambda a: len(getattr(a, "cards", ())))
+        after = deal.apply(action)
+        lines += action_lines(deal, after, mover, action)
+        deal = after
+    assert deal.talon_left == 0
+    assert lines[-1] == "   seat 0 buys nothing: the talon is empty [DRF-4.1]"
+    assert sum("buys nothing" in line for line in lines) == 1
