@@ -264,7 +264,6 @@ class TableServer:
             async with self.lock(table_id):
                 await self.service.refresh(table)
             await socket.send_text(self.message(table, seat, picture))
-            self.drive(table_id)  # a bot's turn left pending by a server stopped before it played [TBL-8.2]
             if first:
                 await self.announce_seats(table)
             self.drive(table_id)  # a server started again: the table's bots go on once someone is back
