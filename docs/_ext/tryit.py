@@ -41,7 +41,7 @@ NOTICE = (
 )
 _HTTP = (
     "A page opened as a file cannot start the engine: serve the site with "
-    "<code>python -m http.server -d docs/_build/html</code> and open it at http://127.0.0.1:8000/."
+    "<code>python -m http.server -b 127.0.0.1 -d docs/_build/html</code> and open it at http://127.0.0.1:8000/."
 )
 _logger = logging.getLogger(__name__)
 

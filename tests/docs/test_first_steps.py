@@ -133,7 +133,8 @@ def test_the_readme_docs_section_builds_a_site_whose_table_starts_a_match(first_
     *lines, serve = [line for line in block.splitlines() if line.strip()]
     assert any("scripts/web-assets" in line for line in lines)  # the live engine, or no table
     command, _, _ = serve.partition("#")
-    assert command.split() == ["python3", "-m", "http.server", "-d", "docs/_build/html", "8000"]
+    # bound to this machine: http.server's default serves the site to the whole network
+    assert command.split() == ["python3", "-m", "http.server", "-b", "127.0.0.1", "-d", "docs/_build/html", "8000"]
     root, _ = first_steps
     env = _outside_any_venv()
     script = "\n".join(lines)
@@ -151,7 +152,7 @@ def test_the_readme_docs_section_builds_a_site_whose_table_starts_a_match(first_
     assert (root / "docs/_build/html/_static/live/pyodide/pyodide-lock.json").is_file()
     port = _free_port()
     served = subprocess.Popen(
-        [*command.split()[:-1], str(port), "--bind", "127.0.0.1"],
+        [*command.split()[:-1], str(port)],
         cwd=root,
         env=env,
         stdout=subprocess.DEVNULL,

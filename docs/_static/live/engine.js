@@ -9,7 +9,7 @@ export function servedOverFile() {
 
 export const FILE_NOTICE =
   "The live engine cannot start from a file:// page. Serve the site over http, e.g. " +
-  "`python -m http.server -d docs/_build/html`, and open http://127.0.0.1:8000/.";
+  "`python -m http.server -b 127.0.0.1 -d docs/_build/html`, and open http://127.0.0.1:8000/.";
 
 function start() {
   worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
