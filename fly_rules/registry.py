@@ -105,6 +105,9 @@ class PositionForm(Generic[_R, _D]):
     """The fields after the dealer and around the hands: trump, undealt cards, records, then any others."""
     read: Callable[[_R, list[str], list[list[Card]], int, str], _D]
     """The dealt position, from the rules, the fields, the hands, the dealer and the whole line."""
+    numbered: bool = False
+    """Whether the line writes the deal's number in its match (Dreyfus's ``NUMBER``); if not, a reader is given it
+    beside the line (REC-5.3)."""
 
 
 def whole_number(text: str, field: str, *, signed: bool = True) -> int:

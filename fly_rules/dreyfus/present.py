@@ -212,7 +212,7 @@ def descriptor(rules_version: int) -> registry.Game[DreyfusRules, DreyfusDeal, D
             "upper": "numbers",
             "lower": "numbers",
         },
-        position=registry.PositionForm(10, lambda _hands: None, _write, _read),
+        position=registry.PositionForm(10, lambda _hands: None, _write, _read, numbered=True),
         words=_Words(),
         picture=_picture,
         guesser=registry.lazy("fly_rules.dreyfus.hidden", "DreyfusGuess"),

@@ -9,8 +9,9 @@ from typing import Final
 
 from fly_rules._deal_tools import card_list, one_card, seat_values
 from fly_rules._numbers import check_seat
-from fly_rules._options import check_rules
+from fly_rules._options import MAX_COUNT, check_rules
 from fly_rules.cards import Card, CardSet
+from fly_rules.engine.shuffle import check_seed
 from fly_rules.errors import RuleViolation, shown
 from fly_rules.fly.deal import DealTable
 from fly_rules.fly.rules import FlyRules
@@ -29,18 +30,23 @@ def new_deal(
     stock: Iterable[Card | str] | CardSet | str = (),
     dealer: int = 0,
     records: Sequence[int] | None = None,
+    seed: int | str | None = None,
+    deal_number: int = 0,
 ) -> FlyDeal:
     """An explicit position at the start of the exchange [FLY-3.1].
 
     ``hands[i]`` is seat ``i``'s five cards (Cards, a CardSet, or text such as
-    ``"AS KH 7C 8D 9S"``); ``stock[0]`` is the top of the stock.
+    ``"AS KH 7C 8D 9S"``); ``stock[0]`` is the top of the stock. ``seed`` and ``deal_number`` are the deal's
+    match identity, which a position leaves out (REC-5.3): the match's seed and the deal's number in it (0 first),
+    which order a refilled stock (REC-6.6); with them the deal equals the match's own. Without a seed the deal is
+    an explicit one, its refills in the canonical order.
 
     Raises:
         RuleViolation: if the position breaks a rule (hand sizes, cards outside
             the deck or dealt twice, records), naming the rule.
         InvalidNotation: for unreadable card text.
-        TypeError: ``rules`` is not a :class:`FlyRules`, a card is not a card or its text, or ``hands``
-            or ``records`` is not a sequence (one entry per seat).
+        TypeError: ``rules`` is not a :class:`FlyRules`, a card is not a card or its text, ``hands``
+            or ``records`` is not a sequence (one entry per seat), or ``seed`` is not an int or a str.
 
     >>> d = new_deal(FlyRules(players=3), hands=["AS KH 7C 8D 9S", "AH QH JH TH 9H", "7S 8S 9C TC JC"],
     ...              trump_card="8H", stock="7H 7D")
@@ -50,6 +56,10 @@ def new_deal(
     check_rules(rules, FlyRules)
     n = rules.players
     check_seat(dealer, n, "FLY-1.2", "the dealer")
+    if seed is not None:
+        check_seed(seed)
+    if type(deal_number) is not int or not 0 <= deal_number < MAX_COUNT:
+        raise RuleViolation("REC-5.3", f"deal_number must be a whole number from 0 to {MAX_COUNT - 1}", deal_number)
     given = seat_values(hands, "hands")
     if len(given) != n:
         raise RuleViolation("FLY-3.1", f"{n} players need {n} hands, got {len(given)}", hands)
@@ -83,4 +93,5 @@ def new_deal(
         raise RuleViolation(
             "FLY-9.1", f"a record at or below zero has already ended the match: {shown(start)}", records
         )
-    return start_deal(DealTable(rules, dealer, turnup), tuple(masks), tuple(c.index for c in stock_cards), start)  # type: ignore[arg-type]
+    table = DealTable(rules, dealer, turnup, seed, deal_number)
+    return start_deal(table, tuple(masks), tuple(c.index for c in stock_cards), start)  # type: ignore[arg-type]

@@ -19,11 +19,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
+
 from fly_rules import registry
 from fly_rules._numbers import MAX_POSITION_CHARS, is_whole_number, whole_number
+from fly_rules._options import MAX_COUNT
 from fly_rules.actions import Exchange, Fold, Play, Stand
 from fly_rules.cards import Card, CardSet, card_field, card_text
 from fly_rules.engine import MatchBase
+from fly_rules.engine.shuffle import check_seed
 from fly_rules.errors import FlyRulesError, InvalidNotation, shown
 from fly_rules.notation.games import (
     Deal,
@@ -146,12 +150,25 @@ def _parse_move(token: str, line: str, game: str) -> Any:
     raise InvalidNotation(line, f"moves: {token!r} is not s, f, xCARDS or pCARD{letters}")
 
 
-def parse_position(text: str) -> Deal:
+def parse_position(text: str, *, seed: int | str | None = None, deal_number: int | None = None) -> Deal:
     """The deal that the position ``text`` describes, replayed from its dealt position [REC-5.3].
+
+    ``seed`` and ``deal_number`` give back the match identity a position leaves out: the match's seed and the
+    deal's number in it. With them a match's deal is read back equal to it,
+    ``parse_position(position_of(match), seed=match.seed, deal_number=match.deal_number) == match.deal``; a game
+    whose deal keeps no seed (Dreyfus: only its match deals from it) needs none, and a game whose position
+    writes the number (Dreyfus) is read with that number, which ``deal_number`` must then equal.
 
     Raises:
         InvalidNotation: for a malformed line (naming the field), or with the rule ID in its
-            detail when the dealt position or a move breaks a rule.
+            detail when the dealt position or a move breaks a rule; a ``deal_number`` other than the
+            position's own.
+        TypeError: ``seed`` is not an int or a str.
+
+    >>> from fly_rules import fly
+    >>> match = fly.new_match(fly.FlyRules(players=3), seed=4, dealer=0).apply(fly.Stand())
+    >>> parse_position(position_of(match), seed=match.seed, deal_number=match.deal_number) == match.deal
+    True
     """
     if not isinstance(text, str):
         raise InvalidNotation(shown(text), "a position must be given as text")
@@ -165,8 +182,13 @@ def parse_position(text: str) -> Deal:
     expected = registry.get(game).position.fields
     if len(fields) != expected:
         raise InvalidNotation(text, f"a {game} position has {expected} fields separated by single spaces")
+    if seed is not None:
+        check_seed(seed)
+    if deal_number is not None and (type(deal_number) is not int or not 0 <= deal_number < MAX_COUNT):
+        detail = f"deal_number must be a whole number from 0 to {MAX_COUNT - 1}, not {shown(deal_number)}"
+        raise InvalidNotation(text, detail)
     try:
-        deal: Deal = _parse(game, fields, text)
+        deal: Deal = _parse(game, fields, text, seed, deal_number)
         return deal
     except InvalidNotation as error:
         if error.text == text:
@@ -176,7 +198,7 @@ def parse_position(text: str) -> Deal:
         raise InvalidNotation(text, str(error)) from None
 
 
-def _parse(game: str, fields: list[str], text: str) -> Any:
+def _parse(game: str, fields: list[str], text: str, seed: int | str | None, number: int | None) -> Any:
     options: dict[str, Any] = {}
     if fields[1] != "-":
         for item in fields[1].split(";"):
@@ -196,6 +218,8 @@ def _parse(game: str, fields: list[str], text: str) -> Any:
     if options_of(rules) != options:
         raise InvalidNotation(text, "options: list exactly the options that differ from the defaults")
     deal: Any = form.read(rules, fields, hands, dealer, text)
+    if seed is not None or number is not None:
+        deal = _identified(deal, seed, number, text)
     if fields[7] != "-":
         for token in fields[7].split(","):
             deal = deal.apply(_parse_move(token, text, game))
@@ -203,3 +227,20 @@ def _parse(game: str, fields: list[str], text: str) -> Any:
     if fields[8] != turn:
         raise InvalidNotation(text, f"turn: the replay has {turn} to move, not {fields[8]}")
     return deal
+
+
+def _identified(dealt: Any, seed: int | str | None, number: int | None, text: str) -> Any:
+    """The dealt deal with the match identity given (REC-5.3): the seed where the game's deal keeps one, the deal's
+    number where the position does not write it (a number it writes must be the same)."""
+    table: Any = getattr(dealt, "table", None)
+    if not attrs.has(type(table)):
+        raise InvalidNotation(text, f"a {dealt.game} deal keeps no seed or number beside its position")
+    kept = attrs.fields_dict(type(table))
+    change: dict[str, object] = {}
+    if seed is not None and "seed" in kept:
+        change["seed"] = seed
+    if number is not None and number != table.deal_number:
+        if registry.get(dealt.game).position.numbered:  # the position writes the number: it is the deal's
+            raise InvalidNotation(text, f"deal_number: the position's deal is number {table.deal_number}, not {number}")
+        change["deal_number"] = number
+    return dealt._replace(table=attrs.evolve(table, **change)) if change else dealt
