@@ -2,7 +2,9 @@
 
 :func:`create_app` builds it over a storage; ``fly-rules serve`` runs it with uvicorn. Each connection is
 bound to its seat by the token it opened with [TBL-3.1] and is sent only its seat's view [TBL-5.1]; bots
-and stand-ins choose in worker processes [TBL-7.1]; every limit of TBL-6 is enforced here.
+and stand-ins choose in worker processes [TBL-7.1]; every limit of TBL-6 is enforced here. Several processes
+may serve one table on PostgreSQL: each hears of the others' entries from its storage and sends them on, and
+only the table's leading process runs its bots and timers [TBL-8.3].
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from fly_rules.bots import BOTS
 from fly_rules.server.bots import bot_pool, choose, new_seed
-from fly_rules.server.storage import SQLiteStorage, Storage
+from fly_rules.server.storage import Storage, StorageUnavailable, storage_from_url
 from fly_rules.server.tables import BadRequest, Refusal, Table, TableService
 
 __all__ = ["Limits", "TableServer", "create_app"]
@@ -58,6 +60,8 @@ class Limits:
     """Seconds a bot waits before it plays (so that people see each card land)."""
     max_body: int = 16384
     """The largest request body, in bytes."""
+    lead_check: float = 2.0
+    """Seconds between looks at the tables where a bot is to move, in case their leading process is gone [TBL-8.3]."""
 
 
 @attrs.define(eq=False)
@@ -88,6 +92,9 @@ class TableServer:
         self._driving: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._turns: dict[str, float] = {}
+        self._catching: dict[str, asyncio.Task[None]] = {}
+        self._sent: dict[str, int] = {}  # per table, the seq of the views last sent
+        self._behind: set[str] = set()  # the tables with news from other processes not yet read
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The lock that orders this process's changes to one table."""
@@ -112,6 +119,7 @@ class TableServer:
 
     async def broadcast(self, table: Table) -> None:
         """Send every connection of the table its seat's view."""
+        self._sent[table.row.table_id] = table.seq
         texts: dict[tuple[int | None, bool], str] = {}
         for connection in list(self.connections.get(table.row.table_id, ())):
             key = (connection.seat, connection.picture)
@@ -126,6 +134,51 @@ class TableServer:
         for connection in list(self.connections.get(table.row.table_id, ())):
             with contextlib.suppress(Exception):
                 await connection.socket.send_text(text)
+
+    # --- other processes' entries [TBL-8.3] -----------------------------------------------------------------
+
+    def moved(self, table_id: str | None, seq: int) -> None:
+        """Another process committed entry ``seq`` of ``table_id`` (None: any table may have moved): read the log
+        from the table's last ``seq`` and send the connections their views."""
+        if table_id is None:
+            for known in list(self.service._tables):
+                self._catch_up(known)
+            return
+        if table_id in self.service._tables and seq > self._sent.get(table_id, 0):
+            self._catch_up(table_id)
+
+    def _catch_up(self, table_id: str) -> None:
+        self._behind.add(table_id)
+        task = self._catching.get(table_id)
+        if task is None or task.done():
+            self._catching[table_id] = asyncio.get_running_loop().create_task(self._read_on(table_id))
+
+    async def _read_on(self, table_id: str) -> None:
+        table = self.service._tables[table_id]
+        while table_id in self._behind:  # news that came while the log was being read: read on again
+            self._behind.discard(table_id)
+            async with self.lock(table_id):
+                try:
+                    await self.service.refresh(table)
+                except StorageUnavailable:
+                    return  # the storage tells moved(None, 0) once it listens again
+            await self.sent_on(table)
+
+    async def sent_on(self, table: Table) -> None:
+        """If the table moved since its views were last sent (read from the log by any request), send them."""
+        if table.seq > self._sent.get(table.row.table_id, 0):
+            await self.broadcast(table)
+            self.changed(table)
+
+    async def look_for_leaders(self) -> None:
+        """Forever: where a bot is to move at a table with connections here, let the bots look, so that a table
+        whose leading process is gone is taken over [TBL-8.3]."""
+        while True:
+            await asyncio.sleep(self.limits.lead_check)
+            for table_id in [t for t, held in self.connections.items() if held]:
+                table = self.service._tables.get(table_id)
+                if table is not None and not table.over and table.state.to_move in table.row.bots:
+                    self.drive(table_id)
 
     # --- bots and stand-ins [TBL-7] -----------------------------------------------------------------------
 
@@ -173,11 +226,18 @@ class TableServer:
     async def _drive(self, table_id: str) -> None:
         while True:
             self._again.discard(table_id)
-            table = await self.service.table(table_id)
-            if table is None or table.over:
-                return
-            seat = table.state.to_move
-            bot = self._player_for(table, seat, time.monotonic())
+            try:
+                table = await self.service.table(table_id)
+                if table is None or table.over:
+                    if table is not None:
+                        await self.service.storage.resign(table_id)
+                    return
+                seat = table.state.to_move
+                bot = self._player_for(table, seat, time.monotonic())
+                if bot is not None and not await self.service.storage.lead(table_id):
+                    return  # another process runs this table's bots [TBL-8.3]
+            except StorageUnavailable:
+                return  # tried again at the next change, or by look_for_leaders
             if bot is None:
                 if table_id in self._again:
                     continue
@@ -199,6 +259,8 @@ class TableServer:
                     await self.service.act(table, seat, seq, text)
                 except Refusal:
                     continue  # the seat's player acted first: look again
+                except StorageUnavailable:
+                    return
             await self.broadcast(table)
             self._start_turn(table)
 
@@ -239,7 +301,10 @@ class TableServer:
     async def serve(self, socket: WebSocket) -> None:
         """One WebSocket: the handshake's checks, then the seat's messages until it closes."""
         table_id = socket.path_params["table_id"]
-        table = await self.service.table(table_id)
+        try:
+            table = await self.service.table(table_id)
+        except StorageUnavailable:
+            return await _deny(socket, 503, "the tables' database cannot be reached now: try again")
         if table is None:
             return await _deny(socket, 404, "no such table")
         if not self.origin_allowed(socket):
@@ -262,7 +327,8 @@ class TableServer:
             self.absent.pop((table_id, seat), None)
         try:
             async with self.lock(table_id):
-                await self.service.refresh(table)
+                with contextlib.suppress(StorageUnavailable):  # the view as this process has it
+                    await self.service.refresh(table)
             await socket.send_text(self.message(table, seat, picture))
             if first:
                 await self.announce_seats(table)
@@ -307,6 +373,7 @@ class TableServer:
                 await self._handle(table, connection, text)
             except Refusal as refusal:
                 await socket.send_text(json.dumps({"type": "error", "rule": refusal.rule, "message": refusal.message}))
+                await self.sent_on(table)  # a stale seq: the log was read on, another process's action is news
 
     async def _handle(self, table: Table, connection: _Connection, text: str | None) -> None:
         if text is None:
@@ -319,6 +386,16 @@ class TableServer:
             raise Refusal("TBL-6.4", "a message must be a JSON object")
         if "seat" in data:
             raise Refusal("TBL-4.3", "a message never names its seat: the seat is the connection's")
+        try:
+            await self._change(table, connection, data)
+        except StorageUnavailable:
+            raise Refusal(
+                "TBL-8.4", "not committed: the tables' database cannot be reached now; send it again on the latest view"
+            ) from None
+        await self.broadcast(table)
+        self.changed(table)
+
+    async def _change(self, table: Table, connection: _Connection, data: dict[str, Any]) -> None:
         kind = data.get("type")
         if kind == "act":
             if set(data) != {"type", "seq", "action"}:
@@ -333,8 +410,6 @@ class TableServer:
         else:
             shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
             raise Refusal("TBL-6.4", f"unknown message type {shown!r}: act or rematch")
-        await self.broadcast(table)
-        self.changed(table)
 
 
 async def _deny(socket: WebSocket, status: int, why: str) -> None:
@@ -349,6 +424,29 @@ def _error(status: int, message: str, rule: str | None = None) -> JSONResponse:
     return JSONResponse({"error": message, "rule": rule}, status_code=status)
 
 
+async def _current(service: TableService, request: Request) -> Table | Response:
+    """The request's table as the log has it now, or the error answer."""
+    try:
+        table = await service.table(request.path_params["table_id"])
+        if table is not None:
+            await service.refresh(table)
+    except StorageUnavailable as error:
+        return _error(503, str(error), "TBL-8.4")
+    return _error(404, "no such table") if table is None else table
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(server: TableServer, store: Storage) -> AsyncIterator[None]:
+    """At start: hear of the other processes' entries [TBL-8.3]; at shutdown: the bots' workers and the database let
+    go."""
+    await store.watch(server.moved)
+    looking = asyncio.get_running_loop().create_task(server.look_for_leaders())
+    yield
+    looking.cancel()
+    await server.close()
+    await store.close()
+
+
 def create_app(
     db: str | Path | None = None,
     *,
@@ -360,19 +458,21 @@ def create_app(
     """The table server as an ASGI application.
 
     Args:
-        db: the SQLite file the tables are kept in (``":memory:"`` for none); ignored when ``storage`` is given.
-        storage: the tables' storage (default: :class:`SQLiteStorage` of ``db``).
+        db: the SQLite file the tables are kept in (``":memory:"`` for none), or a ``postgresql://`` URL
+            (:func:`~fly_rules.server.storage.storage_from_url`); ignored when ``storage`` is given.
+        storage: the tables' storage (default: the storage of ``db``).
         limits: the limits of TBL-6 and TBL-7 (default :class:`Limits`).
         origins: browser origins allowed besides the server's own [TBL-3.1].
         bot_workers: the worker processes bots choose in [TBL-7.1].
 
     Raises:
         ValueError: ``limits.stand_in`` is not a bot's name.
+        StorageUnavailable: ``db`` is a PostgreSQL URL and the ``postgres`` extra is not installed.
     """
     limits = Limits() if limits is None else limits
     if limits.stand_in not in BOTS:
         raise ValueError(f"unknown stand-in bot {limits.stand_in!r}: one of {', '.join(BOTS)}")
-    store: Storage = storage if storage is not None else SQLiteStorage(":memory:" if db is None else db)
+    store: Storage = storage if storage is not None else storage_from_url(":memory:" if db is None else db)
     service = TableService(store)
     server = TableServer(service, limits, lambda: bot_pool(bot_workers), origins)
 
@@ -387,9 +487,11 @@ def create_app(
             return _error(400, "the body must be JSON", "TBL-1.1")
         try:
             made = await service.create(data)
+            table = await service.table(made["table"])
         except BadRequest as error:
             return _error(400, error.message, error.rule)
-        table = await service.table(made["table"])
+        except StorageUnavailable as error:
+            return _error(503, str(error), "TBL-8.4")
         assert table is not None
         server.changed(table)
         _log.info("table %s made: %s, %s seats", made["table"], table.row.game, table.row.players)
@@ -397,20 +499,18 @@ def create_app(
 
     async def table_facts(request: Request) -> Response:
         """GET /api/tables/ID [TBL-1.3]."""
-        table = await service.table(request.path_params["table_id"])
-        if table is None:
-            return _error(404, "no such table")
-        await service.refresh(table)
+        table = await _current(service, request)
+        if not isinstance(table, Table):
+            return table
         return JSONResponse(
             service.facts(table, server.connected(table.row.table_id), server.watchers(table.row.table_id))
         )
 
     async def table_history(request: Request) -> Response:
         """GET /api/tables/ID/history: the whole history once the match is over [TBL-2.3]."""
-        table = await service.table(request.path_params["table_id"])
-        if table is None:
-            return _error(404, "no such table")
-        await service.refresh(table)
+        table = await _current(service, request)
+        if not isinstance(table, Table):
+            return table
         try:
             text = service.history(table)
         except Refusal as refusal:
@@ -430,13 +530,6 @@ def create_app(
 
         return send
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        """At shutdown: the bots' workers and the database let go."""
-        yield
-        await server.close()
-        await store.close()
-
     routes: list[Any] = [
         Route("/", page("lobby.html")),
         Route("/table/{table_id}", page("table.html")),
@@ -447,7 +540,7 @@ def create_app(
     ]
     if STATIC.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lambda app: _lifespan(server, store))
     app.state.tables = server
     return app
 

@@ -2,20 +2,41 @@
 
 :class:`Storage` is all the server asks of a database: make a table, append an entry if its ``seq`` is
 the next, read a table's entries from a ``seq`` on. :class:`SQLiteStorage` is the default (one file, WAL,
-the standard library's ``sqlite3``); the unique ``(table_id, seq)`` key is what serialises writers, so a
-second backend (PostgreSQL) needs the same key and nothing else to stay correct.
+the standard library's ``sqlite3``); the unique ``(table_id, seq)`` key is what serialises writers, so the
+second backend, :class:`~fly_rules.server.postgres.PostgresStorage`, needs the same key and nothing else to stay
+correct. :func:`storage_from_url` picks one from ``fly-rules serve --db``.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 import attrs
 
-__all__ = ["Entry", "MatchRow", "SQLiteStorage", "Storage", "TableRow"]
+from fly_rules.errors import FlyRulesError
+
+__all__ = [
+    "Entry",
+    "MatchRow",
+    "Moved",
+    "SQLiteStorage",
+    "Storage",
+    "StorageUnavailable",
+    "TableRow",
+    "storage_from_url",
+]
+
+Moved: TypeAlias = Callable[[str | None, int], None]
+"""Told ``(table_id, seq)`` when another process commits entry ``seq`` of a table, and ``(None, 0)`` when some such
+news may have been missed (every table must then be read from its last ``seq``) [TBL-8.3]."""
+
+
+class StorageUnavailable(FlyRulesError):
+    """The database cannot be reached now; what was asked may not have been done [TBL-8.4]."""
 
 
 @attrs.frozen
@@ -90,6 +111,15 @@ class Storage(Protocol):
 
     async def entries(self, table_id: str, after: int = 0) -> list[Entry]:
         """The table's entries with a ``seq`` above ``after``, in order."""
+
+    async def watch(self, moved: Moved) -> None:
+        """Connect, and from now on call ``moved`` for the entries other processes commit [TBL-8.3]."""
+
+    async def lead(self, table_id: str) -> bool:
+        """Whether this process runs the table's bots and timers, taking the lead if no process has it [TBL-8.3]."""
+
+    async def resign(self, table_id: str) -> None:
+        """Give up the lead of the table (its match is over)."""
 
     async def close(self) -> None:
         """Let go of the database."""
@@ -213,6 +243,34 @@ class SQLiteStorage:
         ).fetchall()
         return [Entry(*row) for row in rows]
 
+    async def watch(self, moved: Moved) -> None:
+        """Nothing to watch: one process serves a SQLite file, and it commits every entry itself."""
+
+    async def lead(self, table_id: str) -> bool:
+        """Always: the one process serving the file runs every table's bots."""
+        return True
+
+    async def resign(self, table_id: str) -> None:
+        """Nothing to give up."""
+
     async def close(self) -> None:
         """Close the database file."""
         self._db.close()
+
+
+def storage_from_url(db: str | Path) -> Storage:
+    """The storage ``db`` names: a ``postgresql://`` (or ``postgres://``) URL, else a SQLite file (``":memory:"``).
+
+    Raises:
+        StorageUnavailable: a PostgreSQL URL without the ``postgres`` extra installed.
+    """
+    text = str(db)
+    if text.startswith(("postgresql://", "postgres://")):
+        try:
+            from fly_rules.server.postgres import PostgresStorage  # noqa: PLC0415 - asyncpg is an optional extra
+        except ImportError as missing:
+            raise StorageUnavailable(
+                f"a PostgreSQL database needs the postgres extra: pip install 'fly_rules[postgres]' ({missing})"
+            ) from None
+        return PostgresStorage(text)
+    return SQLiteStorage(db)

@@ -244,7 +244,9 @@ class TableService:
         return table
 
     def _apply(self, table: Table, entry: Entry, pending: list[MatchRow]) -> None:
-        """Apply one committed entry to the table's replay."""
+        """Apply one committed entry to the table's replay (once: two readers of the log may both have read it)."""
+        if entry.seq != table.seq + 1:
+            return
         if entry.kind == "rematch":
             match = pending.pop(0) if pending else None
             if match is None:

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import re
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -29,6 +34,7 @@ from fly_rules.server import commitment_of
 _CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA])([SHDC])(?![A-Za-z0-9])")
 _SYMBOL = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
 _SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # the names of two scoring rules (FLY-8.3, FLY-8.5): each is scored in public, so every seat learns from the records
@@ -62,6 +68,33 @@ def serving(app: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(20)
+
+
+def serve_process(db: str | Path, port: int = 0) -> tuple[subprocess.Popen[str], str]:
+    """``fly-rules serve`` on ``port`` (0: any) with ``db``, bots playing at once and a dropped seat held ten
+    minutes; the process and its URL, read from its first line."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = ["serve", "--port", str(port), "--db", str(db), "--bot-delay", "0", "--grace", "600"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fly_rules", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    assert "open http://" in line, line
+    url = line.split("open ")[1].split("/ ")[0]
+    return process, url
+
+
+def stop_process(process: subprocess.Popen[str], how: signal.Signals = signal.SIGTERM) -> None:
+    """Send ``how`` to a server process and wait for it to end."""
+    process.send_signal(how)
+    process.wait(20)
+    if process.stdout is not None:
+        process.stdout.close()
 
 
 def make_table(base: str, **body: Any) -> dict[str, Any]:

@@ -3,63 +3,21 @@ action, and the players carry on with the same links to the end of the match."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
 
-from tests.server.helpers import Client, make_table, play_to_end, verify_end
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _serve(db: Path, port: int) -> tuple[subprocess.Popen[str], str]:
-    """``fly-rules serve`` on ``port`` (0: any) with ``db``; the process and its URL, read from its first line."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "fly_rules",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            str(db),
-            "--bot-delay",
-            "0",
-            "--grace",
-            "600",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=env,
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    assert "open http://" in line, line
-    url = line.split("open ")[1].split("/ ")[0]
-    return process, url
-
-
-def _stop(process: subprocess.Popen[str], how: signal.Signals) -> None:
-    process.send_signal(how)
-    process.wait(20)
-    if process.stdout is not None:
-        process.stdout.close()
+from tests.server.helpers import Client, make_table, play_to_end, serve_process, stop_process, verify_end
 
 
 def test_tbl_8_2_a_server_killed_mid_deal_loses_no_accepted_action(tmp_path: Path) -> None:
     """TBL-8.2, TBL-8.1, TBL-3.5: players act, the server is killed with SIGKILL mid-deal, a new server on the same
     file and port serves every accepted action, and the same links finish the match."""
     db = tmp_path / "tables.sqlite3"
-    process, base = _serve(db, 0)
+    process, base = serve_process(db, 0)
     port = int(base.rsplit(":", 1)[1])
     try:
         made = make_table(base, game="fly", players=3, options={"max_deals": 2}, bots={"2": "rule-of-thumb"})
@@ -76,10 +34,10 @@ def test_tbl_8_2_a_server_killed_mid_deal_loses_no_accepted_action(tmp_path: Pat
         accepted = httpx.get(f"{base}/api/tables/{made['table']}").json()["seq"]
         assert accepted >= 7
     finally:
-        _stop(process, signal.SIGKILL)
+        stop_process(process, signal.SIGKILL)
     for client in clients:
         client.wait_closed()
-    process, again = _serve(db, port)
+    process, again = serve_process(db, port)
     try:
         assert again == base
         facts = httpx.get(f"{base}/api/tables/{made['table']}").json()
@@ -90,4 +48,4 @@ def test_tbl_8_2_a_server_killed_mid_deal_loses_no_accepted_action(tmp_path: Pat
         play_to_end(back, rng)
         verify_end(base, made["table"])
     finally:
-        _stop(process, signal.SIGTERM)
+        stop_process(process, signal.SIGTERM)
