@@ -1,8 +1,8 @@
 """The tables in PostgreSQL, so that several ``fly-rules serve`` processes serve the same tables [TBL-8.3].
 
 :class:`PostgresStorage` keeps the event log of :mod:`fly_rules.server.storage` with the same unique
-``(table_id, seq)`` key [TBL-8.1], on asyncpg alone (the ``postgres`` extra): six statements need no ORM, and
-LISTEN/NOTIFY and session advisory locks are asyncpg's own. Every commit of an entry sends ``NOTIFY
+``(table_id, seq)`` key in the same schema [TBL-8.1], on asyncpg alone (the ``postgres`` extra): six statements
+need no ORM, and LISTEN/NOTIFY and session advisory locks are asyncpg's own. Every commit of an entry sends ``NOTIFY
 fly_rules_tables, 'TABLE:SEQ'`` in its transaction, so PostgreSQL delivers it at commit and only then; the other
 processes read the entries from their last ``seq``. One connection of each process listens, and holds the
 advisory locks that say which process runs a table's bots and timers; PostgreSQL drops them when that
@@ -13,14 +13,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
 import asyncpg
 
-from fly_rules.server.storage import Entry, MatchRow, Moved, StorageUnavailable, TableRow
+from fly_rules.server.storage import (
+    _SCHEMA,
+    Entry,
+    MatchRow,
+    Moved,
+    StorageUnavailable,
+    TableRow,
+    _match_values,
+    _table_of,
+    _table_values,
+)
 
 __all__ = ["CHANNEL", "PostgresStorage"]
 
@@ -28,21 +37,6 @@ _log = logging.getLogger("fly_rules.server")
 CHANNEL: Final = "fly_rules_tables"
 """The channel each committed entry is notified on, as ``TABLE:SEQ`` [TBL-8.3]."""
 _SCHEMA_LOCK: Final = 0x666C795F7275  # two processes starting at once create the schema one after the other
-_SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS tables (
-    table_id TEXT PRIMARY KEY, game TEXT NOT NULL, players INTEGER NOT NULL, options JSONB NOT NULL,
-    preset TEXT NOT NULL, bots JSONB NOT NULL, token_digests JSONB NOT NULL, turn_seconds INTEGER
-);
-CREATE TABLE IF NOT EXISTS matches (
-    table_id TEXT NOT NULL REFERENCES tables(table_id), number INTEGER NOT NULL, seed TEXT NOT NULL,
-    nonce TEXT NOT NULL, commitment TEXT NOT NULL, first_dealer INTEGER, start_seq INTEGER NOT NULL,
-    PRIMARY KEY (table_id, number)
-);
-CREATE TABLE IF NOT EXISTS events (
-    table_id TEXT NOT NULL REFERENCES tables(table_id), seq INTEGER NOT NULL, kind TEXT NOT NULL,
-    seat INTEGER, text TEXT NOT NULL, CONSTRAINT events_table_seq UNIQUE (table_id, seq)
-);
-"""
 # what a lost or refused connection raises: the database is down, restarting, or the network between
 _GONE: Final = (
     OSError,
@@ -96,48 +90,21 @@ class PostgresStorage:
 
     async def _insert_match(self, connection: Any, table_id: str, match: MatchRow) -> None:
         await connection.execute(
-            "INSERT INTO matches VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            table_id,
-            match.number,
-            str(match.seed),
-            match.nonce,
-            match.commitment,
-            match.first_dealer,
-            match.start_seq,
+            "INSERT INTO matches VALUES ($1, $2, $3, $4, $5, $6, $7)", *_match_values(table_id, match)
         )
 
     async def create(self, table: TableRow, match: MatchRow) -> None:
         """Keep a new table and its first match."""
         async with self._connection() as connection, connection.transaction():
-            await connection.execute(
-                "INSERT INTO tables VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                table.table_id,
-                table.game,
-                table.players,
-                json.dumps(table.options),
-                table.preset,
-                json.dumps({str(seat): bot for seat, bot in table.bots.items()}),
-                json.dumps(list(table.token_digests)),
-                table.turn_seconds,
-            )
+            values = _table_values(table)
+            await connection.execute("INSERT INTO tables VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", *values)
             await self._insert_match(connection, table.table_id, match)
 
     async def table(self, table_id: str) -> TableRow | None:
         """The table ``table_id``, or None."""
         async with self._connection() as connection:
             row = await connection.fetchrow("SELECT * FROM tables WHERE table_id = $1", table_id)
-        if row is None:
-            return None
-        return TableRow(
-            table_id=table_id,
-            game=row["game"],
-            players=row["players"],
-            options=json.loads(row["options"]),
-            preset=row["preset"],
-            bots={int(seat): bot for seat, bot in json.loads(row["bots"]).items()},
-            token_digests=tuple(json.loads(row["token_digests"])),
-            turn_seconds=row["turn_seconds"],
-        )
+        return None if row is None else _table_of(tuple(row))
 
     async def matches(self, table_id: str) -> list[MatchRow]:
         """The table's matches, first first."""

@@ -142,6 +142,33 @@ CREATE TABLE IF NOT EXISTS events (
 """
 
 
+def _table_values(table: TableRow) -> tuple[Any, ...]:
+    """A table's row as the ``tables`` columns keep it (JSON text for the mappings and lists)."""
+    bots = json.dumps({str(seat): bot for seat, bot in table.bots.items()})
+    options, digests = json.dumps(table.options), json.dumps(list(table.token_digests))
+    return (table.table_id, table.game, table.players, options, table.preset, bots, digests, table.turn_seconds)
+
+
+def _table_of(row: Any) -> TableRow:
+    """The table of a ``tables`` row (the columns in order)."""
+    table_id, game, players, options, preset, bots, digests, turn_seconds = row
+    return TableRow(
+        table_id=table_id,
+        game=game,
+        players=players,
+        options=json.loads(options),
+        preset=preset,
+        bots={int(seat): bot for seat, bot in json.loads(bots).items()},
+        token_digests=tuple(json.loads(digests)),
+        turn_seconds=turn_seconds,
+    )
+
+
+def _match_values(table_id: str, match: MatchRow) -> tuple[Any, ...]:
+    """A match's row as the ``matches`` columns keep it (the 128-bit seed as text)."""
+    return (table_id, match.number, str(match.seed), match.nonce, match.commitment, match.first_dealer, match.start_seq)
+
+
 class SQLiteStorage:
     """The tables in one SQLite file (WAL): the default of ``fly-rules serve``.
 
@@ -158,54 +185,19 @@ class SQLiteStorage:
         self._db.executescript(_SCHEMA)
 
     def _insert_match(self, table_id: str, match: MatchRow) -> None:
-        self._db.execute(
-            "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                table_id,
-                match.number,
-                str(match.seed),
-                match.nonce,
-                match.commitment,
-                match.first_dealer,
-                match.start_seq,
-            ),
-        )
+        self._db.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)", _match_values(table_id, match))
 
     async def create(self, table: TableRow, match: MatchRow) -> None:
         """Keep a new table and its first match."""
         with self._db:
             self._db.execute("BEGIN")
-            self._db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    table.table_id,
-                    table.game,
-                    table.players,
-                    json.dumps(table.options),
-                    table.preset,
-                    json.dumps({str(seat): bot for seat, bot in table.bots.items()}),
-                    json.dumps(list(table.token_digests)),
-                    table.turn_seconds,
-                ),
-            )
+            self._db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)", _table_values(table))
             self._insert_match(table.table_id, match)
 
     async def table(self, table_id: str) -> TableRow | None:
         """The table ``table_id``, or None."""
         row = self._db.execute("SELECT * FROM tables WHERE table_id = ?", (table_id,)).fetchone()
-        if row is None:
-            return None
-        _, game, players, options, preset, bots, digests, turn_seconds = row
-        return TableRow(
-            table_id=table_id,
-            game=game,
-            players=players,
-            options=json.loads(options),
-            preset=preset,
-            bots={int(seat): bot for seat, bot in json.loads(bots).items()},
-            token_digests=tuple(json.loads(digests)),
-            turn_seconds=turn_seconds,
-        )
+        return None if row is None else _table_of(row)
 
     async def matches(self, table_id: str) -> list[MatchRow]:
         """The table's matches, first first."""

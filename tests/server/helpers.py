@@ -70,11 +70,11 @@ def serving(app: Any) -> Iterator[str]:
         thread.join(20)
 
 
-def serve_process(db: str | Path, port: int = 0) -> tuple[subprocess.Popen[str], str]:
+def serve_process(db: str | Path, port: int = 0, *options: str) -> tuple[subprocess.Popen[str], str]:
     """``fly-rules serve`` on ``port`` (0: any) with ``db``, bots playing at once and a dropped seat held ten
-    minutes; the process and its URL, read from its first line."""
+    minutes unless ``options`` say otherwise; the process and its URL, read from its first line."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = ["serve", "--port", str(port), "--db", str(db), "--bot-delay", "0", "--grace", "600"]
+    command = ["serve", "--port", str(port), "--db", str(db), "--bot-delay", "0", "--grace", "600", *options]
     process = subprocess.Popen(
         [sys.executable, "-m", "fly_rules", *command],
         stdout=subprocess.PIPE,

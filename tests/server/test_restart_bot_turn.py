@@ -3,35 +3,14 @@ the bot play on as soon as a player connects, so that a table of one person and 
 
 from __future__ import annotations
 
-import os
 import random
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
 
 from tests.cli.test_join import _free_port
-from tests.server.helpers import Client, make_table, play_to_end, verify_end
-from tests.server.test_restart import _stop
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _serve(db: Path, port: int) -> subprocess.Popen[str]:
-    """``fly-rules serve`` on ``port`` with ``db``, bots waiting a second before they play; started once it says
-    where."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "fly_rules", "serve", "--port", str(port), "--db", str(db), "--bot-delay", "1"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    assert process.stdout is not None
-    assert "open http://" in process.stdout.readline()
-    return process
+from tests.server.helpers import Client, make_table, play_to_end, serve_process, stop_process, verify_end
 
 
 def test_tbl_8_2_a_server_killed_on_a_bots_turn_plays_on_when_a_player_comes_back(tmp_path: Path) -> None:
@@ -40,7 +19,7 @@ def test_tbl_8_2_a_server_killed_on_a_bots_turn_plays_on_when_a_player_comes_bac
     turn is played without anyone acting, and the match goes on to the end and checks out."""
     db, port = tmp_path / "tables.sqlite3", _free_port()
     base = f"http://127.0.0.1:{port}"
-    process = _serve(db, port)
+    process, _ = serve_process(db, port, "--bot-delay", "1")
     rng = random.Random(3)
     try:
         made = make_table(
@@ -59,9 +38,9 @@ def test_tbl_8_2_a_server_killed_on_a_bots_turn_plays_on_when_a_player_comes_bac
             if view["to_move"] != 0 and not view["over"]:
                 break
     finally:
-        _stop(process, signal.SIGKILL)
+        stop_process(process, signal.SIGKILL)
     killed_at = view["seq"]
-    process = _serve(db, port)
+    process, _ = serve_process(db, port, "--bot-delay", "1")
     try:
         assert httpx.get(f"{base}/api/tables/{made['table']}").json()["seq"] == killed_at  # the bot had not played
         back = Client(base, made["table"], made["seats"][0]["token"], picture=False)
@@ -70,4 +49,4 @@ def test_tbl_8_2_a_server_killed_on_a_bots_turn_plays_on_when_a_player_comes_bac
         play_to_end([back], rng)
         verify_end(base, made["table"])
     finally:
-        _stop(process, signal.SIGTERM)
+        stop_process(process, signal.SIGTERM)
