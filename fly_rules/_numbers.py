@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import operator
 import re
-from typing import Final
+from typing import Final, SupportsIndex
 
 from fly_rules.errors import FlyRulesError, InvalidNotation, RuleViolation, shown
 
@@ -104,9 +104,9 @@ def check_count(value: object, what: str, low: int = 0) -> int:
     ...
     fly_rules.errors.FlyRulesError: samples must be a whole number >= 1, not '3'
     """
-    if not isinstance(value, bool):
+    if not isinstance(value, bool) and isinstance(value, SupportsIndex):
         try:
-            number = operator.index(value)  # type: ignore[arg-type]
+            number = operator.index(value)
         except TypeError:
             pass
         else:

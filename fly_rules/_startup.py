@@ -6,7 +6,7 @@ puts its own handler in place."""
 # No ``from __future__ import``: this module runs before the handler is in place, and importing
 # ``__future__`` is itself a window (the annotations below need none).
 # _signal is the interpreter's own module, already loaded; importing ``signal`` builds enums first (milliseconds)
-import _signal  # type: ignore[import-not-found]
+import _signal  # type: ignore[import-not-found]  # CPython's own module, no stubs
 import os
 import sys
 

@@ -12,7 +12,7 @@ Exchange(cards=CardSet.parse('7C 8D'))
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TypeAlias
 
 import attrs
@@ -36,7 +36,9 @@ def _to_card_set(value: CardSet | str | object) -> CardSet:
         return value
     if isinstance(value, str):
         return CardSet.parse(value)
-    return CardSet.of(value)  # type: ignore[arg-type]
+    if not isinstance(value, Iterable):
+        raise TypeError(f"expected a CardSet, card text or cards, got {shown(value)}")
+    return CardSet.of(value)
 
 
 @attrs.frozen

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import operator
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
@@ -91,6 +92,18 @@ class ActionForm:
     """Whether it puts a card into the hand from outside it (as an exchange does)."""
     told: Callable[[Any, bool], str] = attrs.field(default=lambda action, hidden: f"{action}")
     """What the narration says the seat did, given whether the card is hidden from the listener."""
+
+    def card_of(self, action: object) -> Card:
+        """The card of ``action``, one of this form's (its ``card``).
+
+        Raises:
+            TypeError: ``action`` is not of this form's class.
+        """
+        if type(action) is not self.cls:
+            raise TypeError(f"{action!r} is not a {self.cls.__name__}")
+        card = operator.attrgetter("card")(action)
+        assert isinstance(card, Card), f"{self.cls.__name__}.card is not a Card"
+        return card
 
 
 @attrs.frozen

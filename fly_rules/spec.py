@@ -240,7 +240,7 @@ def test_citations(test_files: Iterable[Path], root: Path) -> list[Citation]:
 
 
 # Not a test: pytest must not collect the helper above.
-test_citations.__test__ = False  # type: ignore[attr-defined]
+test_citations.__test__ = False  # type: ignore[attr-defined]  # pytest reads it: not a test
 
 
 def _functions(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:

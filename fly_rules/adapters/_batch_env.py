@@ -238,7 +238,7 @@ class BatchSeatEnv(VectorEnv[Any, Any, Any]):
             rewards += np.where(moving, self._rewards(), 0.0)
             rewards += self._play_others()
         if illegal.any():
-            rewards[illegal] = float(self.illegal_reward)  # type: ignore[arg-type]
+            rewards[illegal] = float(self.illegal_reward)  # type: ignore[arg-type]  # NumPy's stubs: a float fills a mask
             self._returns[illegal] = 0.0
         self._returns += np.where(playing, rewards, 0.0)
         terminated = playing & (state.terminated | illegal)

@@ -97,7 +97,7 @@ __all__ = [
 _RESAMPLE_TRIES: Final = 20  # guesses of sample_deal (each of up to 20 draws) before keeping the state itself
 
 
-class CardGameState(pyspiel.State):  # type: ignore[misc]
+class CardGameState(pyspiel.State):  # type: ignore[misc]  # an untyped library's class
     """A state of ``python_fly`` or ``python_dreyfus``: the cards dealt so far, then the engine deal
     with the marks of the seat to move and any draws still owed by chance."""
 
@@ -441,7 +441,7 @@ class CardGameObserver:
         return "\n".join([*state.history_seen_by(player), now])
 
 
-class EngineBot(pyspiel.Bot):  # type: ignore[misc]
+class EngineBot(pyspiel.Bot):  # type: ignore[misc]  # an untyped library's class
     """An engine bot as an OpenSpiel bot (make one with :func:`engine_bot`)."""
 
     def __init__(self, driver: BotDriver) -> None:
@@ -496,7 +496,7 @@ def _game_type(part: OpenSpielGame) -> Any:
     )
 
 
-class CardGame(pyspiel.Game):  # type: ignore[misc]
+class CardGame(pyspiel.Game):  # type: ignore[misc]  # an untyped library's class
     """One deal of a registered game as an OpenSpiel game, the deal and the draws as chance: the base of
     each game's class (:func:`game_class`), which sets :attr:`part`."""
 

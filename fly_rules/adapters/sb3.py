@@ -211,7 +211,7 @@ def snapshot_callback(pool: Any, every: int) -> Any:  # pragma: no cover - needs
     if type(every) is not int or every < 1:
         raise ValueError(f"every must be a whole number >= 1, not {shown(every)}")
 
-    class _Snapshots(BaseCallback):  # type: ignore[misc]
+    class _Snapshots(BaseCallback):  # type: ignore[misc]  # an untyped library's class
         def __init__(self) -> None:
             super().__init__()
             self.last = 0

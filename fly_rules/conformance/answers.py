@@ -285,6 +285,7 @@ def _settle(request: Mapping[str, Any]) -> dict[str, Any]:
         winner is not None and winner not in (0, 1, 2)
     ):
         raise ProtocolError("settle takes upper and lower (three whole numbers each) and winner (a seat or null)")
+    # upper and lower: three ints each, checked above (the JSON's lists are typed as lists of anything)
     return {"settlement": list(dreyfus.settle(rules, tuple(upper), tuple(lower), winner))}  # type: ignore[arg-type]
 
 

@@ -43,7 +43,8 @@ def _triple(values: Sequence[int], name: str) -> _Triple:
             f"{name} records must be three whole numbers >= 0 of at most 100 digits, not {shown(values)}",
             values,
         )
-    return (given[0], given[1], given[2])  # type: ignore[return-value]  # ints, checked above
+    first, second, third = (v for v in given if isinstance(v, int))  # every one, checked above
+    return (first, second, third)
 
 
 def _contract(contract: Suit | str | None) -> Suit | None:

@@ -70,18 +70,16 @@ class DreyfusKernel:
 
     def mover(self, node: Any) -> int | None:
         """The seat to move."""
-        if type(node) is tuple:
-            return node[0]  # type: ignore[no-any-return]
-        return node.to_move  # type: ignore[no-any-return]
+        mover: int | None = node[0] if type(node) is tuple else node.to_move  # nodes are Any: see the module
+        return mover
 
     def scores(self, node: Any) -> tuple[int, ...]:
         """Each seat's lower record minus its upper record [DRF-9.1], during the play as the deal's end would
         write them now (:func:`~fly_rules.dreyfus.scoring.end_of_deal` on the tricks so far, DRF-7.3): so the
         change from here to the end is the same whatever tricks were taken before, unless a seat may still
         revoke (DRF-10.1), and the key leaves the tricks taken out."""
-        if type(node) is not tuple:
-            return node.scores  # type: ignore[no-any-return]
-        return node[8]  # type: ignore[no-any-return]
+        scores: tuple[int, ...] = node.scores if type(node) is not tuple else node[8]
+        return scores
 
     def _scores(self, over: bool, score: Score) -> tuple[int, int, int]:
         upper, lower = score.upper, score.lower
@@ -155,7 +153,8 @@ class DreyfusKernel:
     def key(self, node: Any) -> Hashable | None:
         """At the start of a trick, the relative position (see the module's text); else None."""
         if type(node) is not tuple:
-            return node  # type: ignore[no-any-return]
+            deal: Hashable = node  # the deal in the exchange: equal by position
+            return deal
         seat, hands, trick, _, _, score, _, live, _ = node
         if trick or seat is None:
             return None

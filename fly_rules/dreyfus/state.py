@@ -191,10 +191,12 @@ class DreyfusDeal(_DealFields, DealBase[DreyfusRules]):
                 if kind is Exchange or kind is Stand:
                     raise RuleViolation("DRF-4.1", "the exchange is over", action)
                 raise RuleViolation("DRF-1.4", "Dreyfus knows only exchange, stand and play", action)
+            # action: a Play, checked through ``kind`` above (kept in a local on the hot path: mypy does not narrow it)
             played = play_card(table, action, mover, legal, hands, trick, leader, tricks, score)  # type: ignore[arg-type]
             phase, hands, trick, seat, leader, legal, tricks, score = played
         elif phase is _EXCHANGE:
             if kind is Exchange:
+                # action: an Exchange, checked through ``kind`` (as above)
                 exchanged = exchange_cards(table, action, mover, hands, exchanges, score)  # type: ignore[arg-type]
                 phase, hands, seat, leader, legal, exchanges, score = exchanged
             elif kind is Stand:

@@ -66,7 +66,7 @@ class DealBase(Pictured, Generic[_R]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+        fields: tuple[str, ...] = operator.attrgetter("_fields")(cls)  # the named tuple's, first in the bases
         position = operator.attrgetter(*fields[:-1])  # every field but the history, by name
 
         def __eq__(self: object, other: object) -> bool:
@@ -79,9 +79,8 @@ class DealBase(Pictured, Generic[_R]):
             return hash(position(self))
 
         # set on the class itself: the named tuple comes first in its bases, so tuple's own would win
-        cls.__eq__ = __eq__  # type: ignore[method-assign]
-        cls.__ne__ = __ne__  # type: ignore[method-assign]
-        cls.__hash__ = __hash__  # type: ignore[method-assign]
+        for name, method in (("__eq__", __eq__), ("__ne__", __ne__), ("__hash__", __hash__)):
+            setattr(cls, name, method)
 
     @property
     def rules(self) -> _R:
@@ -229,7 +228,7 @@ class MatchBase(Pictured, Generic[_D, _V]):
     @classmethod
     def starting(cls, rules: Any, seed: int | str, dealer: int, deal: _D) -> Self:
         """The match at its first deal ``deal``, dealt by ``dealer`` from ``seed`` under ``rules``."""
-        built: Self = cls(  # type: ignore[call-arg]
+        built: Self = cls(  # type: ignore[call-arg]  # the game's named tuple of MATCH_FIELDS takes them
             rules=rules,
             seed=seed,
             first_dealer=dealer,

@@ -89,9 +89,10 @@ def new_deal(
         raise RuleViolation(
             "FLY-8.1", f"{n} players need {n} whole-number records of at most 100 digits, got {shown(records)}", records
         )
-    if any(r <= 0 for r in start):  # type: ignore[operator]  # ints, checked above
+    whole = tuple(r for r in start if isinstance(r, int))  # every one, checked above
+    if any(r <= 0 for r in whole):
         raise RuleViolation(
             "FLY-9.1", f"a record at or below zero has already ended the match: {shown(start)}", records
         )
     table = DealTable(rules, dealer, turnup, seed, deal_number)
-    return start_deal(table, tuple(masks), tuple(c.index for c in stock_cards), start)  # type: ignore[arg-type]
+    return start_deal(table, tuple(masks), tuple(c.index for c in stock_cards), whole)

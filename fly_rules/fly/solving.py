@@ -114,9 +114,8 @@ class FlyKernel:
 
     def mover(self, node: Any) -> int | None:
         """The seat to move."""
-        if type(node) is tuple:
-            return node[0]  # type: ignore[no-any-return]
-        return node.to_move  # type: ignore[no-any-return]
+        mover: int | None = node[0] if type(node) is tuple else node.to_move  # nodes are Any: see the module
+        return mover
 
     def scores(self, node: Any) -> tuple[int, ...]:
         """Minus each record [FLY-8.1]."""
@@ -126,7 +125,8 @@ class FlyKernel:
             if scores is None:
                 scores = self._scores[records] = tuple(-record for record in records)
             return scores
-        return node.scores  # type: ignore[no-any-return]
+        scores_now: tuple[int, ...] = node.scores
+        return scores_now
 
     def children(self, node: Any) -> list[tuple[Any, Any]]:
         """One child per class of plays (or per declaration in the exchange), in tie order."""
@@ -192,7 +192,8 @@ class FlyKernel:
     def key(self, node: Any) -> Hashable | None:
         """At the start of a trick, the relative position (see the module's text); else None."""
         if type(node) is not tuple:
-            return node  # type: ignore[no-any-return]
+            deal: Hashable = node  # the deal in the exchange: equal by position
+            return deal
         seat, hands, score, trick, live, _ = node
         if trick or seat is None:
             return None

@@ -173,6 +173,7 @@ class FlyDeal(_DealFields, DealBase[FlyRules]):
         if phase is _PLAY:
             return plays_of(self.legal_mask)
         if phase is _EXCHANGE:
+            # to_move: a seat, as in every exchange (None only once the deal is over)
             return legal_declarations(self.table, self.exchanges, self.hand_masks, self.to_move)  # type: ignore[arg-type]
         return ()
 
@@ -190,12 +191,14 @@ class FlyDeal(_DealFields, DealBase[FlyRules]):
                 if type(action) is Fold:
                     raise RuleViolation("FLY-4.6", "a player who exchanged or stood must play the deal out", action)
                 raise RuleViolation("FLY-4.1", f"the declarations are over; play a card, not {shown(action)}", action)
+            # seat: the seat to move in the play; action: a Play (its class checked above)
             seat, hands, score, trick = play_card(table, score, exchanges.active, hands, trick, seat, legal, action)  # type: ignore[arg-type]
         elif phase is _EXCHANGE:
             if not isinstance(action, _DECLARATIONS):
                 raise RuleViolation(
                     "FLY-4.1", f"every player declares before the play begins, not {shown(action)}", action
                 )
+            # seat: the seat to move in the exchange; action: a declaration (its class checked above)
             seat, hands, exchanges = apply_declaration(table, exchanges, hands, seat, action)  # type: ignore[arg-type]
             if seat is None:
                 seat, hands, score, trick = begin_play(table, score, exchanges.active, hands)

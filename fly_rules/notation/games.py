@@ -187,7 +187,7 @@ def action_text(action: object) -> str:
         return str(action)
     for form in _forms(None):
         if type(action) is form.cls:
-            return f"{form.verb} {action.card}"  # type: ignore[attr-defined]
+            return f"{form.verb} {form.card_of(action)}"
     raise TypeError(f"not an action: {action!r}")
 
 

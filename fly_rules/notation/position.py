@@ -53,7 +53,7 @@ def _move(action: object) -> str:
     for name in registry.games():
         for form in registry.get(name).actions:
             if type(action) is form.cls:
-                return form.letter + str(action.card)  # type: ignore[attr-defined]
+                return form.letter + str(form.card_of(action))
     raise TypeError(f"not an action: {action!r}")
 
 

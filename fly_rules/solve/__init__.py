@@ -106,7 +106,8 @@ def _check(deal: Any, concept: object, seat: object) -> int | None:
             raise FlyRulesError("max^n has no seat of its own: give seat= only with concept='paranoid'")
         return None
     if seat is None:
-        return deal.to_move  # type: ignore[no-any-return]
+        to_move: int | None = deal.to_move
+        return to_move
     return _seat(deal, seat)
 
 

@@ -41,7 +41,7 @@ __all__ = ["CardGameEnv", "engine_policy", "rules_from_options", "wrap"]
 _SEED_RANGE: Final = 2**63
 
 
-class CardGameEnv(AECEnv):  # type: ignore[misc]
+class CardGameEnv(AECEnv):  # type: ignore[misc]  # an untyped library's class
     """An AEC environment for a match of any registered game; build one for Fly or Dreyfus with
     :func:`fly_env` or :func:`dreyfus_env`, or for another game from its rules."""
 
