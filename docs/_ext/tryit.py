@@ -9,6 +9,8 @@
       ```
 
 - the ``play-table`` directive is the play page's table and its settings.
+- The card table's module and style (``cardtable.js``, ``cardtable.css``) are the table server's page's
+  (``fly_rules/server/static/``): the build copies them to ``_static/live/``, where the play page imports them.
 - When the site is built, the Pyodide runtime, our wheel, the attrs and tomli-w wheels and their lock
   file (assembled in ``web/dist/pyodide`` by ``scripts/web-assets``) and ``web/fly_live.py`` are copied
   to ``_static/live/``, beside the pages' scripts (``docs/_static/live/``). The engine loads when the
@@ -35,6 +37,9 @@ from fly_rules.bots import BOTS
 ROOT = Path(__file__).resolve().parents[2]
 ASSETS = ROOT / "web" / "dist" / "pyodide"
 BRIDGE = ROOT / "web" / "fly_live.py"
+STATIC = ROOT / "fly_rules" / "server" / "static"
+SHARED = ("cardtable.js", "cardtable.css")
+"""The card table's module and style, shared with the table server's page (``fly_rules/server/static/``)."""
 NOTICE = (
     "The live engine is not part of this build of the site (it needs npm: run scripts/web-assets, "
     "then build the site again)."
@@ -128,23 +133,27 @@ class PlayTable(SphinxDirective):
 
 
 def _copy_assets(app: Sphinx, exception: Exception | None) -> None:
-    """Put the live engine's files beside the pages' scripts in the built site."""
+    """Put the card table's shared files and the live engine's files beside the pages' scripts in the built site."""
     if exception is not None or app.builder.format != "html":
         return
-    if not assets_ready():
+    target = Path(app.outdir) / "_static" / "live"
+    if assets_ready():
+        shutil.copytree(ASSETS, target / "pyodide", dirs_exist_ok=True)
+        shutil.copy2(BRIDGE, target / "fly_live.py")
+    else:
         # the last lines of the build, set apart: a site without its table is easy to take for the whole site
         for line in ("", "NOTE: this site has no card table (play.html) and no 'try it' boxes.", NOTICE, ""):
             _logger.info("tryit: %s", line)
-        return
-    target = Path(app.outdir) / "_static" / "live"
-    shutil.copytree(ASSETS, target / "pyodide", dirs_exist_ok=True)
-    shutil.copy2(BRIDGE, target / "fly_live.py")
+    target.mkdir(parents=True, exist_ok=True)
+    for name in SHARED:  # engine.js imports the table's module on every page (tryit.js): with or without the engine
+        shutil.copy2(STATIC / name, target / name)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the directives, the pages' scripts and the copying of the engine's files."""
     app.add_directive("try-it", TryIt)
     app.add_directive("play-table", PlayTable)
+    app.add_css_file("live/cardtable.css")
     app.add_css_file("live/live.css")
     app.add_js_file("live/tryit.js", type="module")
     app.connect("build-finished", _copy_assets)

@@ -28,12 +28,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from fly_rules import registry
 from fly_rules.bots import BOTS
 from fly_rules.server.bots import bot_pool, choose, new_seed
 from fly_rules.server.storage import Storage, StorageUnavailable, storage_from_url
 from fly_rules.server.tables import BadRequest, Refusal, Table, TableService
 
-__all__ = ["Limits", "TableServer", "create_app"]
+__all__ = ["Limits", "TableServer", "create_app", "table_choices"]
 
 _log = logging.getLogger("fly_rules.server")
 STATIC: Final = Path(__file__).parent / "static"
@@ -420,6 +421,15 @@ async def _deny(socket: WebSocket, status: int, why: str) -> None:
         await socket.close(1008, why)
 
 
+def table_choices() -> dict[str, Any]:
+    """What a table may be made with [TBL-1.1]: each game's seats, default size and presets, and the bots."""
+    games = {
+        name: {"players": list(game.seats), "default_players": game.default_players, "presets": list(game.presets)}
+        for name, game in ((name, registry.get(name)) for name in registry.games())
+    }
+    return {"games": games, "bots": list(BOTS)}
+
+
 def _error(status: int, message: str, rule: str | None = None) -> JSONResponse:
     return JSONResponse({"error": message, "rule": rule}, status_code=status)
 
@@ -533,6 +543,7 @@ def create_app(
     routes: list[Any] = [
         Route("/", page("lobby.html")),
         Route("/table/{table_id}", page("table.html")),
+        Route("/api/games", lambda request: JSONResponse(table_choices())),
         Route("/api/tables", make_table, methods=["POST"]),
         Route("/api/tables/{table_id}", table_facts),
         Route("/api/tables/{table_id}/history", table_history),

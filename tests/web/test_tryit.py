@@ -73,5 +73,18 @@ def test_the_build_copies_the_engine_beside_the_pages_scripts(assets: Path, tmp_
     live = out / "_static" / "live"
     assert (live / "pyodide" / "fly_rules-0-py3-none-any.whl").read_bytes() == b"wheel"
     assert (live / "fly_live.py").read_text() == (ROOT / "web" / "fly_live.py").read_text()
+    for name in ("cardtable.js", "cardtable.css"):  # the card table's, shared with the table server's page
+        assert (live / name).read_text() == (ROOT / "fly_rules" / "server" / "static" / name).read_text()
     tryit._copy_assets(SimpleNamespace(builder=SimpleNamespace(format="latex"), outdir=str(tmp_path / "x")), None)  # type: ignore[arg-type]
     assert not (tmp_path / "x").exists()
+
+
+def test_without_the_engine_the_build_still_copies_the_card_table_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """engine.js, loaded on every page by tryit.js, imports the card table's module: it is there without npm too."""
+    monkeypatch.setattr(tryit, "ASSETS", tmp_path / "none")
+    out = tmp_path / "site"
+    tryit._copy_assets(SimpleNamespace(builder=SimpleNamespace(format="html"), outdir=str(out)), None)  # type: ignore[arg-type]
+    live = out / "_static" / "live"
+    assert sorted(path.name for path in live.iterdir()) == ["cardtable.css", "cardtable.js"]

@@ -41,50 +41,15 @@ export function started() {
   return worker !== null;
 }
 
-// An SVG string from fly_rules.svg as a node (parsed as XML, never as HTML).
-export function svgNode(text) {
-  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
-  return document.importNode(doc.documentElement, true);
-}
-
-const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-
-// "AH" → "A♥", "TC" → "10♣".
-export function cardSymbol(code) {
-  return (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]];
-}
-
-// A position-notation move as words: "pAH" → "play A♥", "xAH7C" → "exchange A♥ 7♣".
-export function moveText(move) {
-  if (move === "s") return "stand";
-  if (move === "f") return "fold";
-  const cards = [];
-  for (let i = 1; i + 1 < move.length + 1 && /[2-9TJQKA][SHDC]/.test(move.slice(i, i + 2)); i += 2) {
-    cards.push(cardSymbol(move.slice(i, i + 2)));
-  }
-  const verb = { p: "play", x: "exchange", w: "take the trump card, discarding" }[move[0]];
-  return verb && cards.length ? `${verb} ${cards.join(" ")}` : move;
-}
-
-// An element with text (never HTML) and a class.
-export function el(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;
-  if (className) node.className = className;
-  return node;
-}
+// The page helpers live in the card table's module (fly_rules/server/static/cardtable.js, copied here by
+// the docs build): one copy for the docs' pages and the table server's.
+export { cardSymbol, el, moveText, svgNode } from "./cardtable.js";
+import { refusalNode as refusalAt } from "./cardtable.js";
 
 // The site's root (engine.js is in _static/live/): where a refusal's link to the rulebook starts.
 const SITE_ROOT = new URL("../../", import.meta.url);
 
 // A refusal as a paragraph: the move, the rule (a link to the rulebook) and its title, what was wrong.
 export function refusalNode(refused, className = "fly-refused") {
-  const line = el("p", `Refused${refused.move ? ": " + moveText(refused.move) : ""}. `, className);
-  if (refused.rule) {
-    const link = el("a", refused.rule);
-    if (refused.href) link.href = new URL(refused.href, SITE_ROOT).href;
-    line.append(link, ` (${refused.title}): `);
-  }
-  line.append(refused.detail);
-  return line;
+  return refusalAt(refused, className, SITE_ROOT);
 }
