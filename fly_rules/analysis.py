@@ -2,17 +2,24 @@
 
 For each decision (or one seat's) of a match or deal, :func:`analyse` gives:
 
-- the **open** values: every action's value for the seat to move with every card open, from the solver
-  (:mod:`fly_rules.solve`, under the concept the expert plays by: Fly max^n, Dreyfus paranoid), and the best of
-  them. In the play that is exact. In the exchange each declaration is made, the later seats declare as they
-  did in the game (or, where that is no longer open to them, as the rule of thumb would), and the play is solved
-  from the first lead; of Dreyfus's thousands of purchases only the expert's candidates and the one played are
-  valued;
-- the **expert**'s values: the mean value of each action with only the seat's own knowledge
-  (:class:`fly_rules.bots.ExpertBot`, its guesses drawn from ``seed``, valued in record points, not by its
-  chance of winning the match as the bot plays: ``for_match=False``), and its choice;
-- the **cost** of the action played: how much less its open value is than the best open value, in the game's
-  score (Fly record points, Dreyfus lower minus upper record). A seat's loss is the sum of its costs.
+- the **expert**'s values, the verdict: each action's mean value over guessed deals that look to the seat exactly
+  like its view (:class:`fly_rules.bots.ExpertBot`), with the 95% interval of each mean, and its choice. The expert
+  is the hint's (:func:`fly_rules.bots.hint_bot`) and draws its guesses as the hint does (the match's seed and its
+  count of actions, :func:`fly_rules.bots.hint_rng`), so the review's best action is the action the hint names
+  there. Its values are in its own unit: record points, or in Fly under the race model the seat's chance of winning
+  the match, as the expert plays;
+- the **open** values, hindsight: every action's value for the seat to move with every card open (the stock's order
+  too, which no player can know), from the solver (:mod:`fly_rules.solve`, under the concept the expert plays by:
+  Fly max^n, Dreyfus paranoid), and the best of them. In the play that is exact. In the exchange each declaration
+  is made, the later seats declare as they did in the game (or, where that is no longer open to them, as the rule
+  of thumb would), and the play is solved from the first lead; of Dreyfus's thousands of purchases only the
+  expert's candidates and the one played are valued;
+- the **cost** of the action played: by the expert, how much less it expects of it than of its choice
+  (:attr:`Review.expert_cost`, with its interval over the same guesses); with every card open, how much less its
+  open value is than the best (:attr:`Review.cost`, in the game's score: Fly record points, Dreyfus lower minus
+  upper record);
+- where it was made (the trick and the cards already in it) and the rules that refused the seat some of its
+  choices, each by its ID; :func:`verdict` says it all in a sentence.
 
 >>> from fly_rules import fly
 >>> from fly_rules.bots import RuleOfThumbBot
@@ -30,6 +37,7 @@ For each decision (or one seat's) of a match or deal, :func:`analyse` gives:
 
 from __future__ import annotations
 
+import math
 import random
 import time
 import tomllib
@@ -40,13 +48,18 @@ import attrs
 
 from fly_rules import registry
 from fly_rules._numbers import check_seconds
+from fly_rules.actions import Fold, Play, Stand
+from fly_rules.bots import hint_bot
 from fly_rules.bots.expert import ExpertBot
+from fly_rules.bots.paired import mean_interval
 from fly_rules.engine import Phase
+from fly_rules.errors import FlyRulesError, RuleViolation
+from fly_rules.narration import action_shown
 from fly_rules.notation.games import deal_of, new_deal, new_game, parse_action
 from fly_rules.notation.history import load_history
-from fly_rules.solve import Search, SolveTimeUp, evaluate, kernel_of
+from fly_rules.solve import Search, SolveLimitReached, SolveTimeUp, evaluate, kernel_of
 
-__all__ = ["Analysis", "Review", "analyse", "analyse_history", "review"]
+__all__ = ["Analysis", "Review", "analyse", "analyse_history", "estimate_text", "review", "verdict"]
 
 
 @attrs.frozen
@@ -71,12 +84,52 @@ class Review:
     """Per action the expert searched, its mean value with only the seat's knowledge (empty without the expert,
     or where none of its guesses could be solved within its budget and the Monte-Carlo bot chose)."""
     expert_best: Any
-    """The expert's choice (None without the expert)."""
+    """The expert's choice (None without the expert): the hint's, where the expert is the hint's
+    (:func:`analyse` makes it so)."""
+    expert_intervals: dict[Any, tuple[float, float]] = attrs.field(factory=dict)
+    """Per action in :attr:`expert_values`, the 95% interval of its mean over the expert's guesses
+    (mean ± 1.96·sd/√n; infinite with fewer than two guesses)."""
+    expert_guesses: int = 0
+    """How many guessed deals the expert solved for its values (0: none, or no expert)."""
+    expert_unit: str = "points"
+    """What the expert's values are: ``"points"`` (the seat's gain in the game's score to the end of the deal) or
+    ``"match"`` (its chance of winning the match, in Fly under its race model)."""
+    expert_cost_interval: tuple[float, float] | None = None
+    """The 95% interval of :attr:`expert_cost` over the same guesses (None where there is no expert cost)."""
+    trick: int | None = None
+    """In the play, the number of the trick the decision was made in (1 for the first); None in the exchange."""
+    table: tuple[tuple[int, Any], ...] = ()
+    """The cards already in that trick, as (seat, card), in the order played."""
+    rules: tuple[str, ...] = ()
+    """The rules that took choices away from the seat (each refusing a card in its hand, or a declaration), by ID:
+    a duty to follow suit or to trump, the A♠ holder's duty not to fold, a limit to the exchange."""
+    refused: int = 0
+    """How many of the cards in the seat's hand (in the exchange: of stand and fold) those rules refused."""
 
     @property
-    def cost(self) -> int:
-        """How much the action played gave away against the best one, with every card open (0 or more)."""
+    def cost(self) -> int | None:
+        """How much the action played gave away against the best one, with every card open (0 or more); None where
+        the open values were not solved (past :func:`analyse`'s ``open_limit``)."""
+        if not self.open_values:
+            return None
         return self.open_values[self.open_best] - self.open_values[self.played]
+
+    @property
+    def best(self) -> Any:
+        """The review's best action: the expert's choice (what the hint says there), else the best open one."""
+        return self.open_best if self.expert_best is None else self.expert_best
+
+    @property
+    def expert_cost(self) -> float | None:
+        """How much less the expert expects of the action played than of its choice, on the seat's knowledge (0 when
+        they are the same; None where the expert did not value the action played, or there is no expert)."""
+        if self.expert_best is None:
+            return None
+        if self.played == self.expert_best:
+            return 0.0
+        if self.played not in self.expert_values or self.expert_best not in self.expert_values:
+            return None
+        return self.expert_values[self.expert_best] - self.expert_values[self.played]
 
 
 @attrs.frozen
@@ -89,8 +142,13 @@ class Analysis:
     """Whether ``max_seconds`` ran out first: then :attr:`reviews` are the decisions finished, in order."""
 
     def loss(self, seat: int) -> int:
-        """The sum of ``seat``'s costs: what its decisions gave away against the best open ones."""
-        return sum(review.cost for review in self.reviews if review.seat == seat)
+        """The sum of ``seat``'s costs: what its decisions gave away against the best open ones (hindsight)."""
+        return sum(review.cost or 0 for review in self.reviews if review.seat == seat)
+
+    def expert_loss(self, seat: int) -> float:
+        """The sum of ``seat``'s expert costs: what its decisions gave away, by the expert's estimates, against the
+        hint's choices on the seat's own knowledge (in the expert's unit, :attr:`Review.expert_unit`)."""
+        return sum(review.expert_cost or 0.0 for review in self.reviews if review.seat == seat)
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -99,13 +157,21 @@ class Analysis:
 
 
 def _open_values(
-    state: Any, played: Any, later: Sequence[Any], hints: Any, policy: Any, deadline: float | None = None
+    state: Any,
+    played: Any,
+    later: Sequence[Any],
+    hints: Any,
+    policy: Any,
+    deadline: float | None = None,
+    limit: int | None = None,
 ) -> dict[Any, int]:
-    """Every (exchange: every candidate) action's open value for the seat to move (see the module's text)."""
+    """Every (exchange: every candidate) action's open value for the seat to move (see the module's text); the
+    searches may visit ``limit`` positions in all (past it :class:`SolveLimitReached`)."""
     deal = deal_of(state)
     seat = deal.to_move
     if deal.phase is Phase.PLAY:
-        return evaluate(deal, concept=hints.concept, seat=seat, search=Search(kernel_of(deal), deadline=deadline))
+        search = Search(kernel_of(deal), limit, deadline)
+        return evaluate(deal, concept=hints.concept, seat=seat, search=search)
     legal = deal.legal_actions()
     valued = list(legal) if len(legal) <= 64 else [*hints.candidates(deal.view(seat), legal), played]
     start = deal.scores[seat]
@@ -126,13 +192,56 @@ def _open_values(
         if after.is_over:
             out[action] = after.scores[seat] - start
             continue
-        search = Search(kernel_of(after), deadline=deadline)
+        search = Search(kernel_of(after), limit, deadline)
         node = search.kernel.node(after)
         if hints.concept == "paranoid":
             out[action] = search.paranoid_exact(node, seat) - start
         else:
             out[action] = search.maxn(node)[seat] - start
+        if limit is not None:
+            limit = max(limit - search.nodes, 0)
     return out
+
+
+def _restrictions(deal: Any, seat: int, legal: Sequence[Any]) -> tuple[tuple[str, ...], int]:
+    """The rules that refused the seat some of its choices, and how many: in the play each card of its hand that is
+    not legal, in the exchange standing and folding where they are not, asked of the engine (it names the rule)."""
+    if deal.phase is Phase.PLAY:
+        probes: list[Any] = [Play(card) for card in deal.view(seat).hand]
+    else:
+        probes = [Stand(), Fold()]
+    found: dict[str, None] = {}
+    refused = 0
+    for action in probes:
+        if action in legal:
+            continue
+        try:
+            deal.apply(action)
+        except RuleViolation as error:
+            if error.rule is not None:
+                found[error.rule] = None
+                refused += 1
+        except FlyRulesError:  # an action this game does not have (Dreyfus has no fold): nothing was refused
+            continue
+    return tuple(found), refused
+
+
+def _estimates(bot: ExpertBot, values: dict[Any, float], choice: Any, played: Any) -> tuple[Any, Any]:
+    """The 95% interval of each of the expert's means, and of its choice's lead over the action played, over the
+    guesses it solved (:attr:`ExpertBot.guesses`)."""
+    guesses = bot.guesses
+    intervals = {}
+    for action, mean in values.items():
+        _, low, high = mean_interval([guess[action] for guess in guesses if action in guess] or [mean])
+        intervals[action] = (low, high)
+    lead = None
+    if played == choice:
+        lead = (0.0, 0.0)
+    elif played in values and choice in values:
+        differences = [guess[choice] - guess[played] for guess in guesses if choice in guess and played in guess]
+        if differences:
+            lead = mean_interval(differences)[1:]
+    return intervals, lead
 
 
 def review(
@@ -143,6 +252,7 @@ def review(
     expert: ExpertBot | None = None,
     seed: object = 0,
     deadline: float | None = None,
+    open_limit: int | None = None,
 ) -> Review:
     """The analysis of one decision: ``played`` by the seat to move at ``state`` (a match or deal).
 
@@ -152,8 +262,11 @@ def review(
         later: in the exchange, the later declarations of the deal as (seat, action), oldest first: how the
             later seats answer each alternative (see the module's text).
         expert: the expert bot that gives its values (None: none).
-        seed: the expert's guesses are drawn from ``random.Random(f"{seed}")``.
+        seed: the expert's guesses are drawn from ``random.Random(f"{seed}")`` (the hint's:
+            ``f"{match.seed}:hint:{len(match.actions)}"``, :func:`fly_rules.bots.hint_rng`).
         deadline: a :func:`time.monotonic` instant past which the searches stop (None: none).
+        open_limit: the most positions the open (hindsight) values may visit; past it they are left out
+            (:attr:`Review.open_values` empty; None: no limit).
 
     Raises:
         SolveTimeUp: the searches were not done by ``deadline``.
@@ -164,17 +277,45 @@ def review(
     hints = game.expert(deal.rules)
     policy = game.rule_of_thumb(deal.rules.rank_order)
     seat = deal.to_move
-    opened = _open_values(state, played, later, hints, policy, deadline)
-    if played not in opened:  # a played action outside those valued cannot be: every legal one in play is
+    legal = deal.legal_actions()
+    try:
+        opened = _open_values(state, played, later, hints, policy, deadline, open_limit)
+    except SolveLimitReached:
+        opened = {}
+    if opened and played not in opened:  # a played action outside those valued cannot be: every legal one in play is
         raise ValueError(f"the action {played!r} is not among the actions of the position")
-    best = max(opened, key=opened.__getitem__)
+    best = max(opened, key=opened.__getitem__) if opened else None
     mean: dict[Any, float] = {}
     choice = None
+    intervals: dict[Any, tuple[float, float]] = {}
+    lead = None
+    unit = "points"
     if expert is not None:
         expert.deadline = deadline
-        choice, mean = expert.decide(deal.view(seat), deal.legal_actions(), random.Random(f"{seed}"))
-    actions = deal.actions
-    return Review(deal.deal_number, len(actions), seat, deal.phase, played, opened, best, mean, choice)
+        choice, mean = expert.decide(deal.view(seat), legal, random.Random(f"{seed}"))
+        intervals, lead = _estimates(expert, mean, choice, played)
+        unit = "match" if expert.match_chance is not None else "points"
+    playing = deal.phase is Phase.PLAY
+    rules, refused = _restrictions(deal, seat, legal)
+    return Review(
+        deal.deal_number,
+        len(deal.actions),
+        seat,
+        deal.phase,
+        played,
+        opened,
+        best,
+        mean,
+        choice,
+        expert_intervals=intervals,
+        expert_guesses=len(expert.guesses) if expert is not None and mean else 0,
+        expert_unit=unit,
+        expert_cost_interval=lead,
+        trick=sum(deal.tricks_taken) + 1 if playing else None,
+        table=tuple(deal.view(seat).trick) if playing else (),
+        rules=rules,
+        refused=refused,
+    )
 
 
 def analyse(
@@ -184,9 +325,12 @@ def analyse(
     seat: int | None = None,
     expert: bool = True,
     samples: int | None = None,
-    seed: object = 0,
+    seed: object = None,
     progress: Callable[[int], None] | None = None,
     max_seconds: float | None = None,
+    first: int = 0,
+    count: int | None = None,
+    open_limit: int | None = None,
 ) -> Analysis:
     """Every decision of the game that ``actions`` play from ``start`` (a new match or deal), or ``seat``'s.
 
@@ -194,12 +338,19 @@ def analyse(
         start: the position the game started from.
         actions: the actions taken, in order.
         seat: analyse only this seat's decisions (None: every seat's).
-        expert: also give the expert's values (slower).
-        samples: the expert's guesses per decision (default: the game's).
-        seed: the expert's guesses for decision ``k`` are drawn from ``f"{seed}:{k}"``.
+        expert: also give the expert's values (slower): the hint's expert (:func:`fly_rules.bots.hint_bot`), so
+            that its choice at each decision is the hint's there.
+        samples: the expert's guesses per decision (default: the game's, as the hint takes them).
+        seed: the expert's guesses at the decision after ``n`` actions of the match are drawn as the hint draws
+            them, from ``hint_rng(seed, n)`` (:func:`fly_rules.bots.hint_rng`); None: the game's own seed, as the
+            hint at the table does.
         progress: called with the number of decisions analysed so far.
         max_seconds: stop after this many seconds (wall clock, within some milliseconds) with the decisions
             finished by then (:attr:`Analysis.stopped`); None: no bound.
+        first: skip this many of the decisions that would be analysed (those an earlier call did).
+        count: analyse at most this many decisions (None: all); fewer remaining is not :attr:`Analysis.stopped`.
+        open_limit: the most positions each decision's open (hindsight) values may visit (None: no limit); a
+            decision past it has no open values.
 
     Raises:
         RuleViolation: an action the rules refuse (the state is as before it).
@@ -207,24 +358,44 @@ def analyse(
     """
     deadline = None if max_seconds is None else time.monotonic() + check_seconds(max_seconds, "max_seconds")
     taken = list(actions)
-    bot = ExpertBot(start.rules, samples=samples, for_match=False) if expert else None
-    reviews = []
+    bot = _hint_expert(start.rules, samples) if expert else None
+    seed = getattr(start, "seed", 0) if seed is None else seed
+    reviews: list[Review] = []
     state = start
+    skipped = 0
     for k, action in enumerate(taken):
         deal = deal_of(state)
         mover = deal.to_move
         if (seat is None or mover == seat) and len(deal.legal_actions()) > 1:
+            if skipped < first:
+                skipped += 1
+                state = state.apply(action)
+                continue
+            if count is not None and len(reviews) >= count:
+                break
             later = _later_declarations(state.apply(action), taken[k + 1 :]) if deal.phase is Phase.EXCHANGE else []
+            hint_seed = f"{seed}:hint:{len(state.actions)}"  # as hint_rng draws it
             try:
                 if deadline is not None and time.monotonic() >= deadline:
                     raise SolveTimeUp()
-                reviews.append(review(state, action, later=later, expert=bot, seed=f"{seed}:{k}", deadline=deadline))
+                found = review(
+                    state, action, later=later, expert=bot, seed=hint_seed, deadline=deadline, open_limit=open_limit
+                )
             except SolveTimeUp:
                 return Analysis(tuple(reviews), stopped=True)
+            reviews.append(found)
             if progress is not None:
                 progress(len(reviews))
         state = state.apply(action)
     return Analysis(tuple(reviews))
+
+
+def _hint_expert(rules: Any, samples: int | None) -> ExpertBot:
+    """The expert that gives the hints (with ``samples`` guesses a decision if given)."""
+    bot = hint_bot(rules) if samples is None else ExpertBot(rules, samples=samples)
+    if not isinstance(bot, ExpertBot):  # the hint is the expert wherever the expert is registered
+        raise TypeError(f"the hint's bot is {type(bot).__name__}: the analysis needs the expert")
+    return bot
 
 
 def _later_declarations(state: Any, rest: Sequence[Any]) -> list[tuple[int, Any]]:
@@ -257,3 +428,52 @@ def analyse_history(text: str, **options: Any) -> Analysis:
         parse_action(entry.partition(":")[2], game) for deal in data.get("deal", []) for entry in deal["actions"]
     ]
     return analyse(start, actions, **options)
+
+
+def estimate_text(value: float, interval: tuple[float, float] | None, unit: str) -> str:
+    """An estimate as the reviews write it: ``+1.2 ±0.4`` (points) or ``41% ±6`` (a chance of winning the match),
+    the ± half the 95% interval; ``(1 guess)`` where there is no interval.
+
+    >>> estimate_text(1.25, (0.85, 1.65), "points"), estimate_text(0.41, (0.35, 0.47), "match")
+    ('+1.2 ±0.4', '41% ±6')
+    """
+    shown = f"{value * 100:.0f}%" if unit == "match" else f"{value:+.1f}"
+    if interval is None or not all(math.isfinite(bound) for bound in interval):
+        return f"{shown} (1 guess)"
+    half = (interval[1] - interval[0]) / 2
+    return f"{shown} ±{half * 100:.0f}" if unit == "match" else f"{shown} ±{half:.1f}"
+
+
+def _where(found: Review) -> str:
+    """Where a decision was made: the exchange, or the trick and the cards already in it."""
+    if found.trick is None:
+        return "the exchange"
+    if not found.table:
+        return f"trick {found.trick}, leading"
+    return f"trick {found.trick} after {' '.join(card.symbol for _, card in found.table)}"
+
+
+def verdict(found: Review) -> str:
+    """One decision's verdict in a sentence: where it was made (the trick and the cards in it), the rules that took
+    choices away, the action played and the hint's choice, and what the expert expects the difference to be on the
+    seat's knowledge (the open cards' hindsight is not in it: :attr:`Review.cost` has that)."""
+    played = action_shown(found.played)
+    what = "card" if found.trick is not None else "declaration"
+    ruled = (
+        f" ({', '.join(found.rules)} refused {found.refused} {what}{'s' * (found.refused > 1)})" if found.rules else ""
+    )
+    said = f"{_where(found)}{ruled}: {played}"
+    if found.expert_best is None:
+        return said
+    if found.played == found.expert_best:
+        return f"{said}, the hint's choice"
+    best = action_shown(found.expert_best)
+    cost = found.expert_cost
+    if cost is None:
+        return f"{said}; the hint: {best} (the expert did not weigh {played})"
+    unit = "points" if found.expert_unit == "points" else "of the chance to win the match"
+    amount = f"{cost * 100:.0f}%" if found.expert_unit == "match" else f"{cost:.1f}"
+    low, high = found.expert_cost_interval or (-math.inf, math.inf)
+    if low <= 0 <= high:
+        return f"{said}; the hint: {best}, {amount} {unit} better, within the guesses' noise"
+    return f"{said}; the hint: {best}, {amount} {unit} better"

@@ -17,8 +17,8 @@ from typing import Any
 
 from fly_rules import RuleViolation, fly, registry
 from fly_rules.actions import Exchange
-from fly_rules.analysis import analyse
-from fly_rules.bots import HINT_BOT, make_bot
+from fly_rules.analysis import Review, analyse, estimate_text, verdict
+from fly_rules.bots import HINT_BOT, hint_bot, hint_rng, make_bot
 from fly_rules.errors import FlyRulesError
 from fly_rules.narration import action_lines, action_shown, card_symbols, records_text, status_line
 from fly_rules.narration import outcome_text as outcome
@@ -117,7 +117,7 @@ class Session:
         others = [s for s in range(players) if s != seat]
         self.bots = {s: make_bot(bots[min(k, len(bots) - 1)], state.rules) for k, s in enumerate(others)}
         self.rng = random.Random(f"{state.seed}:play:{len(state.actions)}")
-        self.hint_bot = make_bot(HINT_BOT, state.rules)
+        self.hint_bot = hint_bot(state.rules)
         previous = state.previous_deal
         first = deal_of(new_game(state.rules, seed=state.seed, dealer=state.first_dealer))
         self.deal_start = records_text(first if previous is None else previous)
@@ -192,37 +192,42 @@ class Session:
         """What the hint bot would do in the reader's place, from the reader's view only."""
         if self.state.is_over or self.state.to_move != self.seat:
             return {"move": None, "text": "", "bot": HINT_BOT}
-        rng = random.Random(f"{self.state.seed}:hint:{len(self.state.actions)}")
+        rng = hint_rng(self.state.seed, len(self.state.actions))
         action = self.hint_bot.choose(self.state.view(self.seat), self.state.legal_actions(), rng)
         return {"move": _move(action), "text": action_shown(action), "bot": HINT_BOT}
 
-    def review(self, deal_number: int) -> dict[str, Any]:
-        """The reader's decisions in deal ``deal_number`` beside the best one with every card open (the solver,
-        through :func:`fly_rules.analysis.analyse`), and what each cost in the game's score."""
+    def review(self, deal_number: int, first: int = 0, count: int | None = None) -> dict[str, Any]:
+        """The reader's decisions in deal ``deal_number`` graded as the hint would (:func:`fly_rules.analysis.analyse`
+        with the hint's expert and randomness, so its best is the hint's): each with its verdict, the expert's
+        estimates on the reader's knowledge, and beside them the open cards' hindsight (the solver's, within
+        :data:`REVIEW_OPEN_LIMIT` positions). ``first`` and ``count`` grade a part of them (the page asks for one at
+        a time and shows its progress); ``next`` is the index of the first decision not yet graded (None: all)."""
         state = new_game(self.state.rules, seed=self.state.seed, dealer=self.state.first_dealer)
-        actions = list(self.state.actions)
         taken: list[Any] = []
         start = state
-        for action in actions:
-            number = deal_of(state).deal_number
-            if number > deal_number:
+        total = 0
+        for action in self.state.actions:
+            deal = deal_of(state)
+            if deal.deal_number > deal_number:
                 break
-            if number < deal_number:
+            if deal.deal_number < deal_number:
                 start = state = state.apply(action)
                 continue
+            total += deal.to_move == self.seat and len(deal.legal_actions()) > 1
             taken.append(action)
             state = state.apply(action)
-        reviews = analyse(start, taken, seat=self.seat, expert=False).reviews
-        rows = [
-            {
-                "phase": r.phase.name.lower(),
-                "played": action_shown(r.played),
-                "best": action_shown(r.open_best),
-                "cost": r.cost,
-            }
-            for r in reviews
-        ]
-        return {"deal_number": deal_number, "decisions": rows, "loss": sum(row["cost"] for row in rows)}
+        reviews = analyse(start, taken, seat=self.seat, first=first, count=count, open_limit=REVIEW_OPEN_LIMIT).reviews
+        rows = [_review_row(r) for r in reviews]
+        done = first + len(rows)
+        return {
+            "deal_number": deal_number,
+            "decisions": rows,
+            "first": first,
+            "next": done if done < total else None,
+            "total": total,
+            "loss": sum(row["cost"] or 0 for row in rows),
+            "open_loss": sum(row["open_cost"] or 0 for row in rows),
+        }
 
     def view(self) -> dict[str, Any]:
         """What the reader sees: the hand, the legal moves, the trick, the records, the picture."""
@@ -253,6 +258,36 @@ class Session:
         """The match so far as our TOML history, saved as ``fly-rules play`` saves one (REC-4.1: with its
         count of actions and digest while in progress), so that the terminal continues it."""
         return dump_history(self.state, saved=True)
+
+
+REVIEW_OPEN_LIMIT = 200_000
+"""The most positions the review's open-card (hindsight) values of one decision may visit: a Dreyfus deal's first
+tricks need millions, a second or more each, and the hindsight is only the second column."""
+
+
+def _review_row(found: Review) -> dict[str, Any]:
+    """One graded decision for the page: what was played, the hint's best and the verdict; the expert's estimates of
+    both (``cost``: how much less it expects of the action played, in its unit) and the open cards' best and cost."""
+    values, unit = found.expert_values, found.expert_unit
+
+    def estimate(action: Any) -> str | None:
+        return estimate_text(values[action], found.expert_intervals.get(action), unit) if action in values else None
+
+    cost = found.expert_cost
+    return {
+        "phase": found.phase.name.lower(),
+        "trick": found.trick,
+        "rules": list(found.rules),
+        "played": action_shown(found.played),
+        "best": action_shown(found.best),
+        "verdict": verdict(found),
+        "unit": unit,
+        "played_value": estimate(found.played),
+        "best_value": estimate(found.best),
+        "cost": None if cost is None else round(cost, 3),
+        "open_best": None if found.open_best is None else action_shown(found.open_best),
+        "open_cost": found.cost,
+    }
 
 
 def _hidden(action: Any) -> str:
@@ -312,10 +347,10 @@ def hint() -> dict[str, Any]:
     return _session.hint()
 
 
-def review(deal_number: int) -> dict[str, Any]:
-    """The review of the reader's play in a deal of the current match (the solver's, every card open)."""
+def review(deal_number: int, first: int = 0, count: int | None = None) -> dict[str, Any]:
+    """The review of the reader's play in a deal of the current match (:meth:`Session.review`)."""
     assert _session is not None, "no match started"
-    return _session.review(deal_number)
+    return _session.review(deal_number, first, count)
 
 
 def history() -> str:

@@ -14,7 +14,8 @@ True
 
 from __future__ import annotations
 
-from typing import Final
+import random
+from typing import Any, Final
 
 from fly_rules.bots.arena import BOTS, MatchResult, Tally, make_bot, play_match, run_matches, wilson_interval
 from fly_rules.bots.base import Bot, RandomBot
@@ -32,6 +33,8 @@ __all__ = [
     "RandomBot",
     "RuleOfThumbBot",
     "Tally",
+    "hint_bot",
+    "hint_rng",
     "make_bot",
     "play_match",
     "run_matches",
@@ -41,3 +44,20 @@ __all__ = [
 HINT_BOT: Final = "expert" if "expert" in BOTS else "monte-carlo"
 """The bot whose choice a player asks for as a hint (``hint`` in ``fly-rules play``, the browser table's
 hint button): the strongest bot registered, the expert when it is there."""
+
+
+def hint_bot(rules: Any) -> Bot[Any]:
+    """The bot that gives the hints for ``rules`` (:data:`HINT_BOT`, as it is registered): the terminal's, the
+    browser table's, and the one the review of a game (:mod:`fly_rules.analysis`) grades each decision with, so
+    that the review's best action is the one the hint gives."""
+    return make_bot(HINT_BOT, rules)
+
+
+def hint_rng(seed: object, count: int) -> random.Random:
+    """The randomness of the hint at the decision after ``count`` actions of the match (or deal) with ``seed``:
+    the same wherever the hint is asked (the terminal, the browser, the review), so that they agree.
+
+    >>> hint_rng(4, 7).random() == hint_rng(4, 7).random() != hint_rng(4, 8).random()
+    True
+    """
+    return random.Random(f"{seed}:hint:{count}")

@@ -171,6 +171,12 @@ class ExpertBot:
         self.decisions: list[float] = []
         """The CPU seconds each decision took (with more than one legal action)."""
 
+    @property
+    def guesses(self) -> tuple[Mapping[Any, float], ...]:
+        """The last decision's values guess by guess (each guess solved, in the order drawn), whose means
+        :meth:`values` gives: what an interval around each mean is computed from. Empty when no guess was solved."""
+        return tuple(self._worlds)
+
     @functools.cached_property
     def match_chance(self) -> Callable[[Sequence[int], int], float] | None:
         """The seat's chance of winning the match from the records, which the search maximises; None: record
@@ -216,6 +222,7 @@ class ExpertBot:
         """The mean value for the seat of each action searched (in the play every legal card, in the exchange
         the game's candidates), in tie order; empty if no guess could be solved."""
         started = time.process_time()
+        self._worlds = []
         playing = view.phase is Phase.PLAY
         candidates = list(legal_actions) if playing else self.hints.candidates(view, legal_actions)
         if len(candidates) == 1:

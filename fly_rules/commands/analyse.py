@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from fly_rules import registry
-from fly_rules.analysis import Analysis, Review, analyse_history
+from fly_rules.analysis import Analysis, Review, analyse_history, estimate_text, verdict
 from fly_rules.commands.common import CommandError, seat_of, seconds_argument, whole_number_argument
 from fly_rules.commands.files import read
 from fly_rules.narration import action_shown
 from fly_rules.notation.games import action_text
 from fly_rules.notation.history import load_history
+from fly_rules.registry import wrapped_lines
 
 __all__ = ["add", "run"]
 
@@ -23,7 +25,7 @@ def add(sub: Any) -> None:
     """Add ``analyse`` to the ``fly-rules`` parser's subparsers ``sub``."""
     analyse = sub.add_parser(
         "analyse",
-        help="go through a saved game: each decision beside the best, with every card open and as the expert sees it",
+        help="go through a saved game: each decision beside the hint's best on the seat's view, and every card open",
     )
     analyse.add_argument("file", type=Path, help="the history file (TOML), as play --save writes it")
     analyse.add_argument("--seat", default=None, help="only this seat's decisions (default: every seat's)")
@@ -45,20 +47,50 @@ def _cell(action: Any) -> str:
     return "-" if action is None else action_shown(action)
 
 
-def _line(review: Review) -> str:
-    played = review.open_values[review.played]
-    best = review.open_values[review.open_best]
-    expert = "" if review.expert_best is None else f"; expert: {_cell(review.expert_best)}"
-    cost = f"  costs {review.cost}" if review.cost else ""
-    return (
-        f"   {review.step + 1:>3}. seat {review.seat} {_cell(review.played):<12} ({played:+d})"
-        f"   best open: {_cell(review.open_best)} ({best:+d}){expert}{cost}"
-    )
+_INDENT = " " * 7
+
+
+def _wrapped(line: str) -> list[str]:
+    """``line`` in lines of at most 80 columns, the later ones under the decision's text."""
+    return wrapped_lines(line, "", _INDENT + "  ") or [line]
+
+
+def _lines(review: Review) -> list[str]:
+    """A decision in three lines: where it was made and what was played, then the two columns, each its best
+    action and the values of the best and the action played: the seat's view (the expert, the hint's choice, with
+    its 95% intervals) and the open cards (hindsight)."""
+    head = verdict(review).partition(";")[0].removesuffix(", the hint's choice")
+    lines = _wrapped(f"  {review.step + 1:>3}. seat {review.seat}, {head}")
+    if review.expert_best is not None:
+        values, intervals, unit = review.expert_values, review.expert_intervals, review.expert_unit
+
+        def shown(action: Any) -> str:
+            if action not in values:
+                return "not weighed"
+            return estimate_text(values[action], intervals.get(action), unit)
+
+        lead = review.expert_cost
+        gave = "" if not lead else f"; gives {lead * 100:.0f}%" if unit == "match" else f"; gives {lead:.1f}"
+        played = "" if review.played == review.expert_best else f", played {shown(review.played)}"
+        lines += _wrapped(
+            f"{_INDENT}seat's view: {_cell(review.expert_best)} {shown(review.expert_best)}{played}{gave}"
+        )
+    if review.open_values:
+        values_open, best = review.open_values, review.open_best
+        played = "" if review.played == best else f", played {values_open[review.played]:+d}"
+        cost = f"; cost {review.cost}" if review.cost else ""
+        lines += _wrapped(f"{_INDENT}open cards:  {_cell(best)} {values_open[best]:+d}{played}{cost}")
+    else:
+        lines.append(f"{_INDENT}open cards:  not solved")
+    return lines
 
 
 def _data(analysis: Analysis) -> dict[str, Any]:
     def values(found: dict[Any, float]) -> dict[str, float]:
         return {action_text(action): value for action, value in found.items()}
+
+    def bounds(interval: tuple[float, float] | None) -> list[float | None] | None:
+        return None if interval is None else [bound if math.isfinite(bound) else None for bound in interval]
 
     return {
         "decisions": [
@@ -68,15 +100,26 @@ def _data(analysis: Analysis) -> dict[str, Any]:
                 "seat": r.seat,
                 "phase": r.phase.value,
                 "played": action_text(r.played),
-                "open_best": action_text(r.open_best),
+                "open_best": None if r.open_best is None else action_text(r.open_best),
                 "open_values": values(dict(r.open_values)),
                 "expert_best": None if r.expert_best is None else action_text(r.expert_best),
                 "expert_values": values(r.expert_values),
                 "cost": r.cost,
+                "best": None if r.best is None else action_text(r.best),
+                "expert_intervals": {action_text(a): bounds(i) for a, i in r.expert_intervals.items()},
+                "expert_guesses": r.expert_guesses,
+                "expert_unit": r.expert_unit,
+                "expert_cost": r.expert_cost,
+                "expert_cost_interval": bounds(r.expert_cost_interval),
+                "trick": r.trick,
+                "table": [[seat, str(card)] for seat, card in r.table],
+                "rules": list(r.rules),
+                "verdict": verdict(r),
             }
             for r in analysis.reviews
         ],
         "loss": {str(seat): analysis.loss(seat) for seat in analysis.seats},
+        "expert_loss": {str(seat): analysis.expert_loss(seat) for seat in analysis.seats},
         "stopped": analysis.stopped,
     }
 
@@ -108,15 +151,34 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         print(json.dumps(_data(analysis), indent=2, ensure_ascii=False), file=out)
         return 0
-    stopped = " (stopped at --max-seconds)" if analysis.stopped else ""
-    print(f"{title} history {args.file}: {len(analysis.reviews)} decisions analysed{stopped}", file=out)
-    print("   (in brackets: the seat's gain in the game's score to the end of the deal, every card open)", file=out)
+    stopped = f" (stopped at --max-seconds {args.max_seconds:g})" if analysis.stopped else ""
+    for line in _wrapped(f"{title} history {args.file}: {len(analysis.reviews)} decisions analysed{stopped}"):
+        print(line, file=out)
+    print(_LEGEND, file=out)
     number = None
     for review in analysis.reviews:
         if review.deal_number != number:
             number = review.deal_number
             print(f"== Deal {number + 1}", file=out)
-        print(_line(review), file=out)
+        print("\n".join(_lines(review)), file=out)
+    expert = not args.no_expert
     for each in analysis.seats:
-        print(f"seat {each} gave away {analysis.loss(each)} in all against the best open play", file=out)
+        fair = f"{_amount(analysis, each)} by the seat's view, " if expert else ""
+        print(f"seat {each} gave away {fair}{analysis.loss(each)} with every card open", file=out)
     return 0
+
+
+_LEGEND = """\
+   seat's view: the best action on what the seat could know (the expert, as the
+     hint gives it), its value and the value of the action played, each a mean
+     over the expert's guessed deals ±95%; points are the seat's gain to the end
+     of the deal, a % its chance of winning the match
+   open cards: the best with every card open, the stock's order too, which no
+     player can know (hindsight), and what the action played cost by it"""
+
+
+def _amount(analysis: Analysis, seat: int) -> str:
+    """A seat's loss by the expert's estimates, in its unit."""
+    units = {review.expert_unit for review in analysis.reviews if review.seat == seat}
+    loss = analysis.expert_loss(seat)
+    return f"{loss * 100:.0f}% of a match" if units == {"match"} else f"{loss:.1f}"

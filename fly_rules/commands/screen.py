@@ -10,7 +10,6 @@ state of the deal. Who judges an action that is not legal is the caller's: ``pla
 from __future__ import annotations
 
 import contextlib
-import random
 import sys
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
@@ -20,7 +19,7 @@ import attrs
 
 from fly_rules import registry
 from fly_rules.actions import Exchange, Fold, Play, Stand
-from fly_rules.bots import HINT_BOT, make_bot
+from fly_rules.bots import HINT_BOT, hint_bot, hint_rng
 from fly_rules.cards import Card, CardSet
 from fly_rules.commands.common import InputEnded
 from fly_rules.engine import Phase
@@ -131,7 +130,7 @@ class Screen:
         self.game = registry.game_of(rules)
         self.verbs = [*_COMMANDS, *(form.verb for form in self.game.actions)]
         self.read, self.offer = reader(out)
-        self.hint_bot = make_bot(HINT_BOT, rules)
+        self.hint_bot = hint_bot(rules)
         self.seed = seed
         self.quit_note = quit_note
         self.refused_rule: str | None = None  # the rule behind the last refusal, for 'rules'
@@ -199,7 +198,7 @@ class Screen:
 
     def hint(self, turn: Turn) -> str:
         """What the hint bot would do, from the seat's view only, with randomness of its own."""
-        rng = random.Random(f"{self.seed}:hint:{turn.number}")
+        rng = hint_rng(self.seed, turn.number)
         action = self.hint_bot.choose(turn.view, turn.legal, rng)
         return f"   hint ({HINT_BOT} bot): {action_shown(action)}"
 

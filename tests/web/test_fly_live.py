@@ -269,9 +269,9 @@ def test_the_expert_is_the_hint_and_an_opponent_to_choose() -> None:
 
 
 def test_the_review_of_a_deal_sets_each_of_the_readers_decisions_beside_the_best() -> None:
-    """FLY-8.4, FLY-5.1: the summary's review (fly_rules.analysis, every card open) lists each decision of the reader
-    in the deal that had a choice, what was played and the best, and what it cost; the loss is their sum,
-    and a decision that was the best cost nothing."""
+    """FLY-8.4, FLY-5.1: the summary's review (fly_rules.analysis) lists each decision of the reader in the deal that
+    had a choice, what was played, the hint's best and what the expert expects it to cost, with the open cards'
+    best and cost beside it; the losses are their sums, and a decision that was the best cost nothing."""
     match = LIVE.play_through("fly", 3, "default", "5", 0, "rule-of-thumb", 2)
     assert len(match["records"]) == 2
     for number in (0, 1):
@@ -280,8 +280,16 @@ def test_the_review_of_a_deal_sets_each_of_the_readers_decisions_beside_the_best
         assert review["decisions"]
         assert review["decisions"][0]["phase"] == "exchange"
         for decision in review["decisions"]:
-            assert decision["cost"] >= 0
+            assert decision["open_cost"] >= 0
             if decision["played"] == decision["best"]:
                 assert decision["cost"] == 0
-        assert review["loss"] == sum(d["cost"] for d in review["decisions"])
-    assert LIVE.review(0)["decisions"][0] == {"phase": "exchange", "played": "stand", "best": "x 8♣ 9♦ 7♥", "cost": 6}
+        assert review["loss"] == sum(d["cost"] or 0 for d in review["decisions"])
+        assert review["open_loss"] == sum(d["open_cost"] for d in review["decisions"])
+    first = LIVE.review(0)["decisions"][0]
+    assert (first["phase"], first["played"], first["open_best"], first["open_cost"]) == (
+        "exchange",
+        "stand",
+        "x 8♣ 9♦ 7♥",
+        6,
+    )
+    assert first["verdict"].startswith("the exchange: stand; the hint: x 8♣ 9♦ 7♥ Q♥, 4.9 points better")

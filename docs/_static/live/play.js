@@ -71,7 +71,7 @@ function showSummary(s) {
   const review = el("button", "Review my play");
   review.type = "button";
   review.name = "review";
-  review.title = "your decisions beside the best with every card open (the solver)";
+  review.title = "your decisions graded as the hint would, with every card open beside them";
   review.addEventListener("click", () => reviewDeal(s.deal_number, review, next), { once: true });
   summary.append(next, " ", review);
   summary.hidden = false;
@@ -85,21 +85,30 @@ function showSummary(s) {
   });
 }
 
-// The solver's review of the reader's decisions in a deal: each beside the best with every card open, and
-// what it cost (fly_rules.analysis). It can take a few seconds in the browser: the summary waits.
+// The review of the reader's decisions in a deal, graded one at a time as the hint would grade them (the
+// expert on what the seat could know, fly_rules.analysis), with the open cards' hindsight beside each; the
+// summary waits, and says how far the review has come.
 async function reviewDeal(dealNumber, button, next) {
   button.disabled = true;
   next.disabled = true;
-  button.textContent = "The solver is looking at every card…";
+  const list = el("ol", null, "fly-review");
+  let loss = 0;
+  let openLoss = 0;
   try {
-    const answer = await call("review", dealNumber);
-    const list = el("ol", null, "fly-review");
-    for (const d of answer.decisions) {
-      const said = d.cost ? `${d.played} (best: ${d.best}, cost ${d.cost})` : `${d.played}: the best`;
-      list.append(el("li", said, d.cost ? "fly-cost" : ""));
+    let answer = { next: 0, total: null };
+    while (answer.next !== null) {
+      button.textContent = answer.total === null ? "Grading your decisions…" : `Grading decision ${answer.next + 1} of ${answer.total}…`;
+      answer = await call("review", dealNumber, answer.next, 1);
+      for (const d of answer.decisions) {
+        const values = d.best_value === null ? "" : ` Hint ${d.best}: ${d.best_value}` + (d.played === d.best ? "." : `; yours: ${d.played_value ?? "not weighed"}.`);
+        const hindsight = d.open_best === null ? "" : ` With every card open: ${d.open_best}${d.open_cost ? `, cost ${d.open_cost}` : ""}.`;
+        list.append(el("li", `${d.verdict}.${values}${hindsight}`, d.cost ? "fly-cost" : ""));
+        loss += d.cost ?? 0;
+        openLoss += d.open_cost ?? 0;
+      }
     }
-    const head = answer.decisions.length
-      ? `Your play cost ${answer.loss} point(s) against the best with every card open:`
+    const head = list.childElementCount
+      ? `Graded as the hint would on what you could see (the expert's estimates ±95%); with every card open your play cost ${openLoss}:`
       : "You had no choice to make in this deal.";
     button.replaceWith(el("p", head, "fly-review-head"), list);
   } catch (error) {
