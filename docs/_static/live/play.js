@@ -88,24 +88,28 @@ function showSummary(s) {
 // The review of the reader's decisions in a deal, graded one at a time as the hint would grade them (the
 // expert on what the seat could know, fly_rules.analysis), with the open cards' hindsight beside each; the
 // summary waits, and says how far the review has come.
+const REVIEW_MS = 60000; // the page's bound on a review: a Dreyfus deal's first tricks take the expert seconds each
+
 async function reviewDeal(dealNumber, button, next) {
   button.disabled = true;
   next.disabled = true;
   const list = el("ol", null, "fly-review");
-  let loss = 0;
   let openLoss = 0;
   try {
     let answer = { next: 0, total: null };
-    while (answer.next !== null) {
+    const started = performance.now();
+    while (answer.next !== null && performance.now() - started < REVIEW_MS) {
       button.textContent = answer.total === null ? "Grading your decisions…" : `Grading decision ${answer.next + 1} of ${answer.total}…`;
       answer = await call("review", dealNumber, answer.next, 1);
       for (const d of answer.decisions) {
         const values = d.best_value === null ? "" : ` Hint ${d.best}: ${d.best_value}` + (d.played === d.best ? "." : `; yours: ${d.played_value ?? "not weighed"}.`);
         const hindsight = d.open_best === null ? "" : ` With every card open: ${d.open_best}${d.open_cost ? `, cost ${d.open_cost}` : ""}.`;
         list.append(el("li", `${d.verdict}.${values}${hindsight}`, d.cost ? "fly-cost" : ""));
-        loss += d.cost ?? 0;
         openLoss += d.open_cost ?? 0;
       }
+    }
+    if (answer.next !== null) {
+      list.append(el("li", `Decisions ${answer.next + 1} to ${answer.total} were not graded: the review stops after ${REVIEW_MS / 1000} s.`));
     }
     const head = list.childElementCount
       ? `Graded as the hint would on what you could see (the expert's estimates ±95%); with every card open your play cost ${openLoss}:`
