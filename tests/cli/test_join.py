@@ -118,11 +118,11 @@ def test_tbl_3_5_join_plays_a_seat_at_80x24_to_the_end_through_a_server_restart(
 ) -> None:
     """TBL-3.5, TBL-4.4, TBL-2.4, FLY-4.3: ``fly-rules join`` on a seat's invite link plays a one-deal match
     against the server's bots in an 80x24 terminal on the play screen (status block, ``?`` list, no line
-    over 80 columns); an exchange of a card not held is refused by the server with its rule, which ``rules``
-    shows; the server is SIGKILLed at a prompt and started again on its database, the client connects again
-    on the same link and the match goes on to the end; a watcher on the watch link sees it too, without any
-    hand; at the end the seed and nonce are shown with the verify command, the history is saved and checks
-    out against the commitment published at the start."""
+    over 80 columns); ``hint`` answers from the seat's view; an exchange of a card not held is refused by the
+    server with its rule, which ``rules`` shows; the server is SIGKILLed at a prompt and started again on its
+    database, the client connects again on the same link and the match goes on to the end; a watcher on the
+    watch link sees it too, without any hand; at the end the seed and nonce are shown with the verify
+    command, the history is saved and checks out against the commitment published at the start."""
     made, invite = _short_match(server)
     watched = tmp_path / "watcher.txt"
     with watched.open("w") as sink:
@@ -138,6 +138,8 @@ def test_tbl_3_5_join_plays_a_seat_at_80x24_to_the_end_through_a_server_restart(
     _check_prompt(screen, term)
     assert "seats 0: you, 1: rule-of-thumb bot, 2: rule-of-thumb bot" in screen
     assert "   Goal: take your record from 25 to exactly 0" in screen
+    term.type("hint")
+    assert re.search(r"hint \(\S+ bot\): (stand|fold|x .+)\n", term.prompt())  # from the seat's view, here
     hand = {Card.parse(word) for word in screen.rsplit("your hand: ", 1)[1].split("\n", 1)[0].split()}
     missing = next(card for card in map(Card.parse, ("AS", "KS", "QS", "JS", "AH", "KH")) if card not in hand)
     term.type(f"x {str(missing).lower()}")
