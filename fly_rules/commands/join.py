@@ -189,8 +189,8 @@ class _Client:
         """One connection: every message until the match is over [TBL-3.2]."""
         self.pending.clear()  # nothing sent is kept across connections [TBL-3.5]
         while True:
-            message: dict[str, Any] = json.loads(socket.recv())
-            kind = message.get("type") if isinstance(message, dict) else None
+            message = _message(socket.recv())
+            kind = message.get("type")
             if kind == "view":
                 self._show(message)
                 if message["over"]:
@@ -319,6 +319,37 @@ class _Client:
             f"  --nonce {nonce} \\",
             f"  --commitment {committed}",
         )
+
+
+_VIEW_KEYS: Final[dict[str, type | tuple[type, ...]]] = {
+    "seq": int,
+    "match": int,
+    "seat": (int, type(None)),
+    "to_move": (int, type(None)),
+    "legal": list,
+    "last": list,
+    "view": dict,
+    "over": bool,
+    "commitment": str,
+}
+"""The keys of a view message this client reads [TBL-3.3], and their kinds."""
+
+
+def _message(text: str | bytes) -> dict[str, Any]:
+    """A message of the server, checked as far as this client reads it; a clear error for anything else."""
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise CommandError(f"the server sent a message that is not JSON: {str(text)[:60]!r}") from None
+    if not isinstance(message, dict):
+        raise CommandError(f"the server sent a message that is not a JSON object: {str(text)[:60]!r}")
+    if message.get("type") == "view":
+        wrong = [key for key, kind in _VIEW_KEYS.items() if not isinstance(message.get(key), kind)]
+        if wrong:
+            raise CommandError(f"the server sent a view without a readable {', '.join(wrong)} [TBL-3.3]")
+    if message.get("type") == "seats" and not isinstance(message.get("seats"), list):
+        raise CommandError("the server sent a seats message without its list of seats [TBL-3.2]")
+    return message
 
 
 def _websockets() -> tuple[Any, Any, Any, Any]:

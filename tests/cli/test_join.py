@@ -23,6 +23,7 @@ import pytest
 
 from fly_rules.cards import Card
 from fly_rules.cli import main
+from fly_rules.commands import CommandError, join
 from tests.cli.test_terminal import ROOT, Terminal, _check_prompt, _check_unwrapped, _play_out, terminal
 
 __all__ = ["terminal"]  # the fixture, imported for the tests here
@@ -258,3 +259,20 @@ def test_join_without_the_websockets_package_says_which_extra_to_install(
         monkeypatch.setitem(sys.modules, name, None)
     assert main(["join", f"http://127.0.0.1:{_free_port()}/table/x"]) == 1
     assert "pip install 'fly_rules[server]'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("sent", "said"),
+    [
+        ("not json", "not JSON"),
+        ("[1, 2]", "not a JSON object"),
+        ('{"type": "view", "seq": "7"}', "without a readable seq, match"),
+        ('{"type": "seats", "seats": null}', "without its list of seats"),
+    ],
+)
+def test_tbl_3_3_a_server_message_the_client_cannot_read_is_said_in_one_line(sent: str, said: str) -> None:
+    """TBL-3.3, TBL-3.2: a message from the server that is not JSON, not an object, or a view or seats message
+    without the keys the client reads is a clear error naming what is wrong, never a traceback."""
+    with pytest.raises(CommandError, match=said):
+        join._message(sent)
+    assert join._message('{"type": "news", "x": 1}') == {"type": "news", "x": 1}  # an unknown type passes
