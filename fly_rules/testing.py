@@ -42,7 +42,7 @@ from fly_rules.bots import make_bot
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.cards import ALL_CARDS, CardSet
 from fly_rules.engine import MatchBase
-from fly_rules.engine.protocols import DealState, GameState
+from fly_rules.engine.protocols import DealState, GameState, Rules
 from fly_rules.errors import RuleViolation
 from fly_rules.notation.history import dump_history, load_history
 from fly_rules.notation.position import parse_position, position_of
@@ -88,7 +88,7 @@ class ContractReport:
 def check_game(
     game: str | registry.Game[Any, Any, Any],
     *,
-    rules: object = None,
+    rules: Rules | None = None,
     seeds: Iterable[int | str] = (0, 1, 2),
     max_actions: int = 120,
     refusals: int = 2,

@@ -20,13 +20,13 @@ from fly_rules.bots.base import Bot, RandomBot
 from fly_rules.bots.expert import ExpertBot
 from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.rule_of_thumb import RuleOfThumbBot
-from fly_rules.engine.protocols import SeatView
+from fly_rules.engine.protocols import Rules, SeatView
 from fly_rules.notation.games import new_game
 
 __all__ = ["BOTS", "MatchResult", "Tally", "make_bot", "play_match", "run_matches", "wilson_interval"]
 
 
-def _learned(rules: Any) -> Bot[SeatView]:
+def _learned(rules: Rules) -> Bot[SeatView]:
     """The learned bot (:mod:`fly_rules.adapters.learned`: NumPy, a layer above the bots, so imported by name)."""
     try:
         bot: Bot[SeatView] = registry.lazy("fly_rules.adapters.learned", "LearnedBot")(rules)
@@ -45,7 +45,7 @@ BOTS: dict[str, Callable[[Any], Bot[SeatView]]] = {
 """The bots by name; each entry makes a bot for the given rules."""
 
 
-def make_bot(name: str, rules: Any) -> Bot[SeatView]:
+def make_bot(name: str, rules: Rules) -> Bot[SeatView]:
     """The bot called ``name`` (see :data:`BOTS`) for ``rules``.
 
     Raises:
@@ -72,7 +72,7 @@ class MatchResult:
     """Fly: of those, the deals where its holder took a trick."""
 
 
-def play_match(rules: Any, names: Sequence[str], seed: int | str, index: int, max_deals: int | None) -> MatchResult:
+def play_match(rules: Rules, names: Sequence[str], seed: int | str, index: int, max_deals: int | None) -> MatchResult:
     """Play match ``index`` of the run with ``seed`` between the bots ``names`` (rotated, see the module).
 
     Args:
@@ -100,7 +100,8 @@ def play_match(rules: Any, names: Sequence[str], seed: int | str, index: int, ma
     seats = tuple(names[(s - index) % players] for s in range(players))
     match_seed = f"{seed}:{index}"
     if max_deals is not None:
-        rules = attrs.evolve(rules, max_deals=max_deals)
+        limited: Any = rules  # every game's rules are an attrs class with max_deals
+        rules = attrs.evolve(limited, max_deals=max_deals)
     state: Any = new_game(rules, seed=match_seed)
     bots = [make_bot(name, rules) for name in seats]
     rngs = [random.Random(f"{match_seed}:bot:{s}") for s in range(players)]
@@ -120,7 +121,7 @@ def play_match(rules: Any, names: Sequence[str], seed: int | str, index: int, ma
 
 
 def run_matches(
-    rules: Any, names: Sequence[str], seed: int | str, indices: range, max_deals: int | None
+    rules: Rules, names: Sequence[str], seed: int | str, indices: range, max_deals: int | None
 ) -> list[MatchResult]:
     """The matches ``indices`` of the run with ``seed`` (one worker's share)."""
     return [play_match(rules, names, seed, i, max_deals) for i in indices]

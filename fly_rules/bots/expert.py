@@ -60,11 +60,12 @@ from typing import Any, Final
 
 from fly_rules import registry
 from fly_rules._numbers import check_count, check_seconds
+from fly_rules.actions import Action
 from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
 from fly_rules.engine.hints import ExpertHints, ModelHints
-from fly_rules.engine.protocols import Bot
+from fly_rules.engine.protocols import Bot, Rules, SeatView
 from fly_rules.errors import FlyRulesError, shown
 from fly_rules.solve import Concept, Search, SolveLimitReached, evaluate, kernel_of
 from fly_rules.solve.respond import Respond
@@ -122,7 +123,7 @@ class ExpertBot:
 
     def __init__(
         self,
-        rules: Any,
+        rules: Rules,
         samples: int | None = None,
         budget: int | None = None,
         seconds: float | None = None,
@@ -185,16 +186,18 @@ class ExpertBot:
             return None
         return self.modelling.match_chance()
 
-    def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    def choose(self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         """The action with the best mean value over the guessed deals (the Monte-Carlo bot's if none was solved)."""
         if len(legal_actions) == 1:
             return legal_actions[0]
         started = time.process_time()
-        action = self.decide(view, legal_actions, rng)[0]
+        action: Action = self.decide(view, legal_actions, rng)[0]
         self.decisions.append(time.process_time() - started)
         return action
 
-    def decide(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> tuple[Any, dict[Any, float]]:
+    def decide(
+        self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random
+    ) -> tuple[Any, dict[Any, float]]:
         """The action :meth:`choose` takes, and the :meth:`values` it took it by (empty when the Monte-Carlo bot
         decided).
 
@@ -218,7 +221,7 @@ class ExpertBot:
         error = statistics.stdev(differences) / math.sqrt(len(differences))
         return (best if statistics.fmean(differences) > 2 * error else default), values
 
-    def values(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> dict[Any, float]:
+    def values(self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random) -> dict[Any, float]:
         """The mean value for the seat of each action searched (in the play every legal card, in the exchange
         the game's candidates), in tie order; empty if no guess could be solved."""
         started = time.process_time()
@@ -257,7 +260,7 @@ class ExpertBot:
         return {action: total / guessed for action, total in totals.items()}
 
     def _modelled_values(
-        self, view: Any, candidates: list[Any], rng: random.Random, started: float
+        self, view: SeatView, candidates: list[Any], rng: random.Random, started: float
     ) -> dict[Any, float]:
         """:meth:`values` against the model: each guess valued by the seat's best response to it."""
         playing = view.phase is Phase.PLAY
@@ -287,7 +290,7 @@ class ExpertBot:
             return None
         return lambda state: chance(state.records, seat)
 
-    def _choices(self, state: Any, legal_actions: Sequence[Any]) -> list[Any]:
+    def _choices(self, state: Any, legal_actions: Sequence[Action]) -> list[Any]:
         """The seat's actions worth searching in a guessed deal after a declaration: in the exchange the hints'
         candidates; in the play every legal card, or only the model's if the hints value declarations sight-free
         (``sight_free_declarations``)."""
@@ -298,7 +301,7 @@ class ExpertBot:
         return self.hints.candidates(state.view(state.to_move), legal_actions)
 
     def kept_guesses(
-        self, view: Any, rng: random.Random, count: int, *, guided: bool = True
+        self, view: SeatView, rng: random.Random, count: int, *, guided: bool = True
     ) -> tuple[list[tuple[int, Any]], int]:
         """The ``count`` guessed deals the bot keeps at ``view`` against its model, each with its misses (the others'
         moves the model would have made otherwise), and how many guesses it drew for them.
@@ -339,16 +342,16 @@ class ExpertBot:
         found.sort(key=lambda entry: entry[:2])
         return [(misses, deal) for misses, _, deal in found[:count]], drawn
 
-    def _replay_records(self, view: Any) -> tuple[int, ...] | None:
+    def _replay_records(self, view: SeatView) -> tuple[int, ...] | None:
         """The records a guess replays the deal from: the hints' ``replay_records`` (in Fly, high enough that the
         replay cannot end the match; None: the guess's own)."""
         return self.hints.replay_records(view)
 
-    def _named_default(self, view: Any, legal_actions: Sequence[Any]) -> Any:
+    def _named_default(self, view: SeatView, legal_actions: Sequence[Action]) -> Any:
         """The declaration the game's hints name as the one to keep (``default_declaration``), or None."""
         return self.hints.default_declaration(view, legal_actions)
 
-    def _default(self, view: Any, legal_actions: Sequence[Any]) -> Any:
+    def _default(self, view: SeatView, legal_actions: Sequence[Action]) -> Any:
         """The declaration kept unless another is clearly better: the hints' own, else the rule of thumb's."""
         named = self._named_default(view, legal_actions)
         return named if named is not None else self.policy.choose(view, legal_actions, random.Random(0))
@@ -370,7 +373,7 @@ class ExpertBot:
         finally:
             self._spent(search)
 
-    def _declaration_values(self, deal: Any, view: Any, candidates: list[Any]) -> dict[Any, int] | None:
+    def _declaration_values(self, deal: Any, view: SeatView, candidates: list[Any]) -> dict[Any, int] | None:
         """Each candidate declaration's value for the seat: made in ``deal``, then the later seats declare by
         the rule of thumb and the play is solved."""
         seat = view.seat

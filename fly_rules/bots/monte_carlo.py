@@ -15,8 +15,10 @@ from typing import Any
 
 from fly_rules import registry
 from fly_rules._numbers import check_count
+from fly_rules.actions import Action
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
+from fly_rules.engine.protocols import Bot, Rules, SeatView
 
 __all__ = ["MonteCarloBot"]
 
@@ -40,14 +42,14 @@ class MonteCarloBot:
     name = "monte-carlo"
     """The bot's name in tables."""
 
-    def __init__(self, rules: Any, samples: int | None = None) -> None:
+    def __init__(self, rules: Rules, samples: int | None = None) -> None:
         self.rules = rules
         game = registry.game_of(rules)
         self._far_records = game.playout_far_records  # Fly's records end the match at zero
         self.samples = check_count(samples, "samples", 1) if samples is not None else game.playout_samples
-        self.policy: Any = game.rule_of_thumb(rules.rank_order)
+        self.policy: Bot[Any] = game.rule_of_thumb(rules.rank_order)
 
-    def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    def choose(self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         """The play with the best average playout; the rule of thumb elsewhere."""
         if view.phase is not Phase.PLAY or len(legal_actions) == 1:
             return self.policy.choose(view, legal_actions, rng)
@@ -78,8 +80,8 @@ class MonteCarloBot:
 
     # --- guessing the hidden cards --------------------------------------------------------
 
-    def _determinise(self, view: Any, rng: random.Random) -> Any:
+    def _determinise(self, view: SeatView, rng: random.Random) -> Any:
         """A deal consistent with ``view``, at the same point of play, or None if the guess fails."""
-        records = (_BIG,) * view.players if self._far_records else None
+        records = (_BIG,) * self.rules.players if self._far_records else None
         sample = sample_deal(view, self.rules, rng, records=records, tries=1)
         return None if sample is None else sample.deal

@@ -28,6 +28,7 @@ import attrs
 
 from fly_rules import registry
 from fly_rules.bots.arena import make_bot
+from fly_rules.engine.protocols import Rules
 from fly_rules.notation.games import deal_of
 
 __all__ = ["PairedDeal", "mean_interval", "paired_deals", "play_deal", "play_table", "seat_under_test"]
@@ -59,7 +60,7 @@ def seat_under_test(index: int, players: int) -> int:
 
 
 def play_table(
-    rules: Any, lineup: Sequence[Any], seed: int | str, index: int, timed: int | None = None
+    rules: Rules, lineup: Sequence[Any], seed: int | str, index: int, timed: int | None = None
 ) -> tuple[list[int], list[float]]:
     """Deal ``index`` of the run ``seed`` played by the bots ``lineup`` (one a seat: a bot's name, or a bot):
     each seat's score change, and the CPU seconds of each decision with a choice of the seat ``timed`` (none if
@@ -82,7 +83,7 @@ def play_table(
     return [end - begin for end, begin in zip(deal.scores, start, strict=True)], seconds
 
 
-def play_deal(rules: Any, seat: int, bot: str, others: str, seed: int | str, index: int) -> tuple[int, list[float]]:
+def play_deal(rules: Rules, seat: int, bot: str, others: str, seed: int | str, index: int) -> tuple[int, list[float]]:
     """Deal ``index`` of the run ``seed`` with ``bot`` at ``seat`` and ``others`` elsewhere: the seat's score change
     and the CPU seconds of each of its decisions that had a choice."""
     lineup = [bot if s == seat else others for s in range(rules.players)]
@@ -91,7 +92,7 @@ def play_deal(rules: Any, seat: int, bot: str, others: str, seed: int | str, ind
 
 
 def paired_deals(
-    rules: Any, bots: Sequence[str], others: str, seed: int | str, indices: Sequence[int]
+    rules: Rules, bots: Sequence[str], others: str, seed: int | str, indices: Sequence[int]
 ) -> list[PairedDeal]:
     """The deals ``indices`` of the run ``seed``, each played once with every bot of ``bots`` in the rotating
     seat and ``others`` in the other seats (one worker's share of a run)."""

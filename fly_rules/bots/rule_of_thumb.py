@@ -10,7 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from fly_rules import registry
+from fly_rules.actions import Action
 from fly_rules.cards import ACE_HIGH, RankOrder
+from fly_rules.engine.protocols import SeatView
 
 __all__ = ["RuleOfThumbBot"]
 
@@ -25,7 +27,7 @@ class RuleOfThumbBot:
         self.order = order
         self._policies: dict[str, Any] = {}  # each game's bot, made when its first view comes
 
-    def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    def choose(self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         """The game's rule-of-thumb choice."""
         policy = self._policies.get(view.game)
         if policy is None:

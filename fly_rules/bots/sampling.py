@@ -28,14 +28,15 @@ from typing import Any
 from fly_rules import registry
 from fly_rules.cards import CardSet
 from fly_rules.engine.hidden import Guess, Sample
+from fly_rules.engine.protocols import Rules, SeatView
 from fly_rules.errors import RuleViolation
 
 __all__ = ["sample_deal"]
 
 
 def sample_deal(
-    view: Any,
-    rules: Any,
+    view: SeatView,
+    rules: Rules,
     rng: random.Random,
     *,
     dealt: CardSet | None = None,

@@ -224,7 +224,7 @@ def test_drf_4_4_dreyfus_rule_of_thumb_respects_an_incremental_exchange() -> Non
     match = dreyfus.new_match(dreyfus.DreyfusRules(exchange_mode="incremental"), seed=7, dealer=0)
     view = match.view(match.to_move)  # type: ignore[arg-type]
     choice = RuleOfThumbBot().choose(view, match.legal_actions(), random.Random(0))
-    assert choice == Stand() or len(choice.cards) == 1
+    assert choice == Stand() or (isinstance(choice, Exchange) and len(choice.cards) == 1)
 
 
 def test_fly_10_1_rule_of_thumb_beats_random_clearly() -> None:
