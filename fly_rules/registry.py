@@ -54,6 +54,7 @@ __all__ = [
     "get",
     "lazy",
     "register",
+    "rules_game",
     "seat_text",
     "tricks_text",
     "unregister",
@@ -422,6 +423,30 @@ def game_of(value: object) -> Game[Any, Any, Any]:
     if not isinstance(name, str) or name not in _GAMES:
         raise TypeError(f"not a state, view or rules of a registered game: {type(value).__name__}")
     return _GAMES[name]
+
+
+def rules_game(rules: object, game: str | None = None) -> Game[Any, Any, Any]:
+    """The game whose rules object ``rules`` is (``game``'s, if named): every function that takes a game's rules
+    checks them so, rather than reading a game's name, a match or another game's rules as rules.
+
+    Raises:
+        TypeError: ``rules`` is not a registered game's rules object, or not ``game``'s.
+
+    >>> rules_game("fly")
+    Traceback (most recent call last):
+    ...
+    TypeError: rules must be a registered game's rules (FlyRules, DreyfusRules), not str
+    """
+    name = getattr(rules, "game", None)
+    if isinstance(name, str) and name not in _GAMES:
+        _load()
+    found = _GAMES.get(name) if isinstance(name, str) else None
+    wanted = None if game is None else get(game)
+    if found is None or (wanted is not None and wanted is not found) or not isinstance(rules, found.rules_class):
+        known = ", ".join(_GAMES[each].rules_class.__name__ for each in games())
+        needed = f"a registered game's rules ({known})" if wanted is None else wanted.rules_class.__name__
+        raise TypeError(f"rules must be {needed}, not {type(rules).__name__}")
+    return found
 
 
 @functools.cache

@@ -3,15 +3,19 @@ each game's own actions read and written only through its descriptor [REC-3.2] [
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import attrs
 import pytest
 
 from fly_rules import dreyfus, fly, registry
+from fly_rules.bots import ExpertBot, MonteCarloBot, make_bot, play_match
+from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import MatchBase
 from fly_rules.errors import InvalidNotation, InvalidRules
-from fly_rules.notation.games import action_text, game_of, parse_action
+from fly_rules.fly.race import race_of
+from fly_rules.notation.games import action_text, game_of, options_of, parse_action
 from fly_rules.notation.position import parse_position
 
 
@@ -142,3 +146,36 @@ def test_hints_without_a_member_of_the_protocol_are_refused_by_the_expert(monkey
     monkeypatch.setitem(registry._GAMES, "dreyfus", attrs.evolve(registry.get("dreyfus"), expert=partial))
     with pytest.raises(TypeError, match="Dreyfus's expert hints are not an ExpertHints: Partial"):
         ExpertBot(dreyfus.DreyfusRules())
+
+
+def test_every_function_that_takes_a_game_s_rules_refuses_other_values_by_name() -> None:
+    """A game's name, a number, a match or another game's rules given as rules are refused with a TypeError naming
+    the rules class wanted, wherever a function takes rules (they were read as something else, or failed deep
+    inside: ``make_bot("random", "fly")`` made a bot)."""
+    fly_rules, dreyfus_rules = fly.FlyRules(players=3), dreyfus.DreyfusRules()
+    match = fly.new_match(fly_rules, seed=1, dealer=0)
+    seat = match.to_move
+    assert seat is not None
+    view = match.view(seat)
+    calls: list[Any] = [
+        options_of,
+        lambda bad: make_bot("random", bad),
+        MonteCarloBot,
+        ExpertBot,
+        lambda bad: play_match(bad, ["random"] * 3, 1, 0, 1),
+    ]
+    for bad in ("fly", 3, match):
+        for call in calls:
+            with pytest.raises(TypeError, match=r"rules must be a registered game's rules \(FlyRules, DreyfusRules"):
+                call(bad)
+    pettingzoo = pytest.importorskip("fly_rules.adapters.pettingzoo")
+    with pytest.raises(TypeError, match="rules must be FlyRules, not DreyfusRules"):
+        pettingzoo.fly_env(dreyfus_rules)
+    with pytest.raises(TypeError, match="rules must be DreyfusRules, not FlyRules"):
+        pettingzoo.dreyfus_env(fly_rules)
+    with pytest.raises(TypeError, match="rules must be FlyRules, not str"):
+        race_of("fly")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules must be FlyRules, not DreyfusRules"):
+        sample_deal(view, dreyfus_rules, random.Random(0))
+    assert registry.rules_game(fly_rules).name == "fly"
+    assert make_bot("random", dreyfus_rules) is not None

@@ -50,7 +50,9 @@ def make_bot(name: str, rules: Rules) -> Bot[SeatView]:
 
     Raises:
         KeyError: for an unknown name.
+        TypeError: ``rules`` is not a registered game's rules.
     """
+    registry.rules_game(rules)
     return BOTS[name](rules)
 
 
@@ -90,12 +92,14 @@ def play_match(rules: Rules, names: Sequence[str], seed: int | str, index: int, 
 
     Raises:
         KeyError: a name that is no bot of :data:`BOTS`.
+        TypeError: ``rules`` is not a registered game's rules.
 
     >>> from fly_rules.fly import FlyRules
     >>> result = play_match(FlyRules(players=3), ["random", "rule-of-thumb", "random"], 7, 1, 2)
     >>> result.seats, result.deals <= 2
     (('random', 'random', 'rule-of-thumb'), True)
     """
+    registry.rules_game(rules)
     players = len(names)
     seats = tuple(names[(s - index) % players] for s in range(players))
     match_seed = f"{seed}:{index}"

@@ -130,7 +130,7 @@ class ExpertBot:
         model: Any = GAME_MODEL,
         for_match: bool | None = None,
     ) -> None:
-        game = registry.game_of(rules)
+        game = registry.rules_game(rules)
         samples, budget, seconds = _checked(samples, budget, seconds, model, for_match)
         if game.expert is None:
             raise TypeError(f"the expert bot does not know how to play {game.title}")

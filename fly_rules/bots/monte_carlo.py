@@ -44,7 +44,7 @@ class MonteCarloBot:
 
     def __init__(self, rules: Rules, samples: int | None = None) -> None:
         self.rules = rules
-        game = registry.game_of(rules)
+        game = registry.rules_game(rules)
         self._far_records = game.playout_far_records  # Fly's records end the match at zero
         self.samples = check_count(samples, "samples", 1) if samples is not None else game.playout_samples
         self.policy: Bot[Any] = game.rule_of_thumb(rules.rank_order)

@@ -67,7 +67,9 @@ def sample_deal(
 
     Raises:
         ValueError: ``exchanges`` without ``dealt``, or ``forbidden`` not one mask a seat.
+        TypeError: ``rules`` are not the rules of ``view``'s game.
     """
+    registry.rules_game(rules, registry.game_of(view).name)
     if exchanges is not None and dealt is None:
         raise ValueError("a seat's own exchanges are only of use with its hand as dealt (dealt=)")
     game: Guess = (guesser or registry.game_of(view).guesser)(view, rules)

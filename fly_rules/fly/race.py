@@ -33,6 +33,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from fly_rules._options import check_rules
 from fly_rules.fly.bot import FlyRuleOfThumbBot
 from fly_rules.fly.match import new_match
 from fly_rules.fly.rules import FlyRules
@@ -141,7 +142,12 @@ def race_of(rules: FlyRules) -> Race | None:
     """The race model of ``rules``, or None where a match is not a race of whole tricks to zero: ``trick_value``
     above 1, ``stop_mode`` ``"end_of_deal"``, or a ``max_deals`` that a match from the start records would
     reach more than once in a thousand (:meth:`Race.length`; then the lowest record at the limit wins, which the
-    race does not model) [FLY-8.2] [FLY-9.1] [FLY-10.1]."""
+    race does not model) [FLY-8.2] [FLY-9.1] [FLY-10.1].
+
+    Raises:
+        TypeError: ``rules`` is not a :class:`FlyRules`.
+    """
+    check_rules(rules, FlyRules)
     if rules.trick_value != 1 or rules.stop_mode != "immediate":
         return None
     race = _race(attrs.evolve(rules, max_deals=None))

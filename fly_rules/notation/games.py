@@ -122,7 +122,12 @@ def option_value(value: object) -> object:
 
 def options_of(rules: Rules) -> dict[str, object]:
     """The options of ``rules`` that differ from the game's defaults (for its number of players), by name
-    [REC-2.3]."""
+    [REC-2.3].
+
+    Raises:
+        TypeError: ``rules`` is not a registered game's rules.
+    """
+    registry.rules_game(rules)
     return {name: option_value(value) for name, value in sorted(rules.non_default_options().items())}
 
 

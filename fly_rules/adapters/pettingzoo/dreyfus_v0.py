@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fly_rules import dreyfus
+from fly_rules import dreyfus, registry
 from fly_rules.adapters.pettingzoo._env import CardGameEnv, rules_from_options, wrap
 
 __all__ = ["env", "raw_env"]
@@ -41,6 +41,8 @@ def raw_env(
         rules = rules_from_options(dreyfus.DreyfusRules.preset(preset), "dreyfus_v0", options)
     elif preset != "default" or options:
         raise ValueError("dreyfus_v0: give either a DreyfusRules or preset/rules options, not both")
+    else:
+        registry.rules_game(rules, "dreyfus")
     return CardGameEnv(
         rules, max_deals=max_deals, max_cycles=max_cycles, render_mode=render_mode, relative_seats=relative_seats
     )

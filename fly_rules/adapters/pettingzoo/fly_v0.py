@@ -40,6 +40,8 @@ def raw_env(
         rules = rules_from_options(registry.get("fly").make_rules(preset, num_players, {}), "fly_v0", options)
     elif num_players is not None or preset != "default" or options:
         raise ValueError("fly_v0: give either a FlyRules or num_players/preset/rules options, not both")
+    else:
+        registry.rules_game(rules, "fly")
     return CardGameEnv(
         rules, max_deals=max_deals, max_cycles=max_cycles, render_mode=render_mode, relative_seats=relative_seats
     )
