@@ -16,7 +16,7 @@ from fly_rules import registry
 from fly_rules._numbers import check_count
 from fly_rules.adapters.encoding import OBSERVATION_HIGH
 from fly_rules.adapters.pettingzoo import rules_from_options
-from fly_rules.errors import shown
+from fly_rules.errors import FlyRulesError, shown
 
 __all__ = ["BatchSeatEnv", "OpponentPool", "Policy", "batch_env", "env_id", "rules_for"]
 
@@ -130,6 +130,13 @@ class BatchSeatEnv(VectorEnv[Any, Any, Any]):
     is dealt anew in the step that ends it; its last observation is in ``info["final_obs"]`` and its info
     in ``info["final_info"]``, as Gymnasium's own vector environments give them).
 
+    Under ``NEXT_STEP`` the observation of a game that has just ended has an **all-zero** ``action_mask``
+    row (no action is legal in a finished game; the next step's action for it is ignored). A policy that
+    masks by setting the logits of illegal actions to ``-inf`` must not sample from such a row (it is all
+    ``-inf``: NaN probabilities); sample only where ``terminated | truncated`` was false, or use ``SAME_STEP``,
+    where every row returned has a legal action. ``info["action_mask"]`` repeats the mask, with
+    ``info["_action_mask"]`` (true for every game), Gymnasium's vector form of an info key.
+
     Raises:
         ValueError: a bad seat, opponent or autoreset mode.
     """
@@ -192,10 +199,28 @@ class BatchSeatEnv(VectorEnv[Any, Any, Any]):
 
     # --- Gymnasium's interface --------------------------------------------------------------------
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[_Observation, _Info]:
+    def reset(
+        self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[_Observation, _Info]:
         """Deal every game anew from ``seed`` (or from the generator's next draws); the other seats move
-        first where they are to, so the learning seat is to move in every game."""
-        super().reset(seed=None if seed is None else check_count(seed, "seed"))
+        first where they are to, so the learning seat is to move in every game.
+
+        ``seed`` may also be Gymnasium's vector form, one seed (or None) per game: the batch draws every game
+        from one generator, so the list as a whole seeds it (the same list deals the same games).
+        ``options={"reset_mask": mask}`` (a bool per game) deals anew only the games it marks, as Gymnasium's
+        vector environments do, keeping the others where they are.
+
+        Raises:
+            FlyRulesError: a seed that is not a whole number >= 0 (or a list of them, one per game); a
+                ``reset_mask`` that is not one bool per game, given before the first reset or with a seed; any
+                other option.
+        """
+        reset_mask = self._reset_mask(options, seed)
+        if reset_mask is not None:
+            self._finished[reset_mask] = False
+            self._restart(np.flatnonzero(reset_mask))
+            return self._observe()
+        super().reset(seed=self._one_seed(seed))
         self._seed = int(self.np_random.integers(_SEED_RANGE))
         self.state = self.engine.init(self._seed)
         self._dealt = self.num_envs
@@ -285,12 +310,43 @@ class BatchSeatEnv(VectorEnv[Any, Any, Any]):
     def _next_step(self) -> bool:
         return bool(self.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP)
 
+    def _one_seed(self, seed: object) -> int | None:
+        """The generator's seed: ``seed`` itself, or one drawn from a list of per-game seeds."""
+        if seed is None or not isinstance(seed, Sequence | np.ndarray) or isinstance(seed, str | bytes):
+            return None if seed is None else check_count(seed, "seed")
+        seeds = list(seed)
+        if len(seeds) != self.num_envs:
+            raise FlyRulesError(f"seed: a list of seeds has one per game, {self.num_envs}, not {len(seeds)}")
+        given = [(game, check_count(each, "seed")) for game, each in enumerate(seeds) if each is not None]
+        if not given:
+            return None
+        entropy = [part for pair in given for part in pair]  # the games' places too: [5, None] is not [None, 5]
+        return int(np.random.SeedSequence(entropy).generate_state(1, np.uint64)[0])
+
+    def _reset_mask(self, options: object, seed: object) -> Any:
+        """The ``reset_mask`` of ``options`` as a bool per game, or None (a whole reset); anything else refused."""
+        if options is None:
+            return None
+        if not isinstance(options, dict) or set(options) - {"reset_mask"}:
+            raise FlyRulesError(f"options: the only option of reset is reset_mask, not {shown(options)}")
+        if "reset_mask" not in options:
+            return None
+        mask = np.asarray(options["reset_mask"])
+        if mask.shape != (self.num_envs,) or mask.dtype != bool:
+            raise FlyRulesError(
+                f"reset_mask must be {self.num_envs} bools (one per game), not {shown(options['reset_mask'])}"
+            )
+        if self.state is None or seed is not None:
+            raise FlyRulesError("reset_mask deals some games anew after a first reset, and takes no seed")
+        return mask
+
     def _observe(self, over: Any = None) -> tuple[_Observation, _Info]:
         observation = self.engine.observe(self.state, self.seats, relative=self.relative_seats)
         mask = self.state.legal_action_mask.astype(np.int8)
         if over is not None:
             mask[over] = 0
-        return {"observation": observation, "action_mask": mask}, {"action_mask": mask.copy()}
+        every = np.ones(self.num_envs, bool)
+        return {"observation": observation, "action_mask": mask}, {"action_mask": mask.copy(), "_action_mask": every}
 
     def _rewards(self) -> Any:
         """The learning seat's reward from the engine's last step, in every game."""
