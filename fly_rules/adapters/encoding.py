@@ -112,7 +112,7 @@ def action_space(game: str) -> ActionSpace[object]:
     return space
 
 
-def action_count(rules: Any) -> int:
+def action_count(rules: Rules) -> int:
     """Distinct action ids of the game of ``rules``.
 
     >>> from fly_rules.dreyfus import DreyfusRules
@@ -193,7 +193,7 @@ class BotDriver:
         ValueError: for an unknown bot name.
     """
 
-    def __init__(self, name: str, rules: Any, seed: int = 0) -> None:
+    def __init__(self, name: str, rules: Rules, seed: int = 0) -> None:
         from fly_rules.bots import BOTS  # noqa: PLC0415 - the bots import the engine, not the adapters
 
         if name not in BOTS:
@@ -237,7 +237,7 @@ def hand_mask(deal: Deal, seat: int) -> int:
 # --- observations -------------------------------------------------------------------------------
 
 
-def observation_layout(rules: Any) -> tuple[Segment, ...]:
+def observation_layout(rules: Rules) -> tuple[Segment, ...]:
     """The parts of one seat's observation under ``rules``, in order.
 
     >>> from fly_rules.fly import FlyRules
@@ -247,7 +247,7 @@ def observation_layout(rules: Any) -> tuple[Segment, ...]:
     return _encoding(rules.game).layout(rules)
 
 
-def observation_size(rules: Any) -> int:
+def observation_size(rules: Rules) -> int:
     """Floats in one seat's observation.
 
     >>> from fly_rules.dreyfus import DreyfusRules
@@ -303,7 +303,7 @@ def trick_cards(out: Floats, at: int, players: int, view: View) -> int:
     return at + 52 * players
 
 
-def write_observation(view: View, marked: int, rules: Any, out: Floats, *, relative: bool = False) -> None:
+def write_observation(view: View, marked: int, rules: Rules, out: Floats, *, relative: bool = False) -> None:
     """Fill ``out`` (zeros) with the observation of ``view``'s seat, for either game; with ``relative``,
     its per-seat parts counted from that seat (see the module's introduction)."""
     _encoding(view.game).write(view, marked, rules, out)

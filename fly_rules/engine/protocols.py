@@ -64,6 +64,9 @@ class Rules(Protocol):
     def non_default_options(self) -> dict[str, object]:
         """The options that differ from the game's defaults (for this number of players), by name."""
 
+    def __hash__(self) -> int:
+        """Rules are frozen values: equal, and hash alike, by their options."""
+
 
 @runtime_checkable
 class SeatView(Protocol):
