@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from fly_rules import _startup, cli
+import fly_rules
+from fly_rules import cli
 from fly_rules.cli import main
 from fly_rules.commands import CommandError, files, jobs, write_atomically
 from fly_rules.commands.common import Stopped
@@ -354,7 +355,7 @@ def test_startup_answers_ctrl_c_only_for_the_program() -> None:
         (["python", "train.py"], False),
         (["python"], False),
     ):
-        assert _startup.is_the_program(argv) is expected, argv
+        assert fly_rules._is_the_program(argv) is expected, argv
 
 
 def test_rec_1_1_a_lock_file_removed_by_its_last_holder_is_made_again(
@@ -403,7 +404,7 @@ def test_startup_puts_its_handler_in_place_for_the_program(monkeypatch: pytest.M
     saved = signal.getsignal(signal.SIGINT)
     try:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        _startup.answer_ctrl_c()
-        assert signal.getsignal(signal.SIGINT) is _startup._interrupted
+        fly_rules._answer_ctrl_c()
+        assert signal.getsignal(signal.SIGINT) is fly_rules._interrupted
     finally:
         signal.signal(signal.SIGINT, saved)
