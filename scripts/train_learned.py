@@ -57,7 +57,7 @@ def load_rows(folder: Path, game: str, players: int, *, thumb: bool = True) -> d
         raise SystemExit(
             f"no chunk of {game} with {players} players in {folder} (scripts/expert_dataset.py writes them)"
         )
-    keys = ("obs", "mask", "action", "outcome", "deal", "seat", "phase")
+    keys = ("obs", "mask", "action", "values", "outcome", "deal", "seat", "phase")
     parts: dict[str, list[Any]] = {key: [] for key in keys}
     runs = set()
     hints = []
@@ -76,7 +76,7 @@ def load_rows(folder: Path, game: str, players: int, *, thumb: bool = True) -> d
     return rows
 
 
-ROW_KEYS = ("obs", "mask", "action", "outcome", "deal", "seat", "phase", "hint")
+ROW_KEYS = ("obs", "mask", "action", "values", "outcome", "deal", "seat", "phase", "hint")
 """The arrays of a row."""
 
 
@@ -147,6 +147,7 @@ def relabelled(rows: dict[str, Any], rules: Any, relabel: tuple[int, ...]) -> di
     out = subset(rows, kept)
     out["obs"] = out["obs"][:, source]
     mask = np.zeros_like(out["mask"])
+    values = np.full_like(out["values"], np.nan)
     hand_at = sum(
         part.width * (rules.players if part.per_seat else 1)
         for part in itertools.takewhile(lambda part: part.name != "hand", observation_layout(rules))
@@ -159,11 +160,30 @@ def relabelled(rows: dict[str, Any], rules: Any, relabel: tuple[int, ...]) -> di
             for i in np.flatnonzero(out["mask"][k])
         }
         mask[k, list(ids.values())] = True
+        values[k, list(ids.values())] = out["values"][k, list(ids)]
         out["action"][k] = ids[int(out["action"][k])]
         if "hint" in out:
             out["hint"][k] = ids.get(int(out["hint"][k]), -1)
     out["mask"] = mask
+    out["values"] = values
     return out
+
+
+def soft_targets(rows: dict[str, Any], weight: float, temperature: float) -> Any:
+    """Per row, ``weight`` × the softmax of the expert's values (each row's values over their spread, divided by
+    ``temperature``) over the ids it valued; rows it valued fewer than two ids of get none."""
+    values = rows["values"]
+    valued = ~np.isnan(values)
+    count = valued.sum(axis=1, keepdims=True)
+    filled = np.where(valued, values, 0.0)
+    mean = filled.sum(axis=1, keepdims=True) / np.maximum(count, 1)
+    spread = np.sqrt(np.where(valued, (filled - mean) ** 2, 0.0).sum(axis=1, keepdims=True) / np.maximum(count, 1))
+    z = np.where(valued, (filled - mean) / np.maximum(spread, 1e-9) / temperature, -np.inf)
+    z = z - np.where(count > 0, np.max(np.where(valued, z, -np.inf), axis=1, keepdims=True), 0.0)
+    exp = np.where(valued, np.exp(np.where(valued, z, 0.0)), 0.0)
+    total = exp.sum(axis=1, keepdims=True)
+    soft = np.where(count >= 2, weight * exp / np.maximum(total, 1e-30), 0.0)
+    return soft.astype(np.float32)
 
 
 def initial(inputs: int, hidden: int, actions: int, rng: np.random.Generator) -> Params:
@@ -184,8 +204,11 @@ def initial(inputs: int, hidden: int, actions: int, rng: np.random.Generator) ->
     ]
 
 
-def loss_and_grads(params: Params, obs: Any, mask: Any, action: Any, target: Any, value_weight: float) -> Any:
-    """The minibatch's mean loss (policy cross-entropy + ``value_weight`` × value squared error), its gradient
+def loss_and_grads(
+    params: Params, obs: Any, mask: Any, action: Any, target: Any, value_weight: float, soft: Any = None
+) -> Any:
+    """The minibatch's mean loss (policy cross-entropy + ``value_weight`` × value squared error, + the
+    cross-entropy of the ``soft`` targets where given: rows × ids, each row summing to its weight), its gradient
     for each of ``params``, and how many rows the legal logit of highest value agrees with ``action``."""
     w0, b0, w1, b1, wp, bp, wv, bv = params
     rows = len(action)
@@ -200,11 +223,16 @@ def loss_and_grads(params: Params, obs: Any, mask: Any, action: Any, target: Any
     total = exp.sum(axis=1, keepdims=True)
     probs = exp / total
     picked = np.arange(rows), action
-    policy_loss = float(np.mean(np.log(total[:, 0]) - shifted[picked]))
+    log_probs = np.where(mask, shifted - np.log(total), 0.0)
+    policy_loss = float(np.mean(-log_probs[picked]))
     error = value - target
     loss = policy_loss + value_weight * float(np.mean(error**2))
-    d_logits = probs
+    d_logits = probs.copy()
     d_logits[picked] -= 1.0
+    if soft is not None:
+        weight = soft.sum(axis=1, keepdims=True)
+        loss -= float(np.sum(soft * log_probs)) / rows
+        d_logits += probs * weight - soft
     d_logits /= rows
     d_value = (2.0 * value_weight / rows) * error[:, None]
     d_h1 = (d_logits @ wp.T + d_value @ wv.T) * (z1 > 0)
@@ -279,6 +307,7 @@ def train(
     scale = float(np.std(fit["outcome"])) or 1.0
     inputs = inputs_of(fit)
     target = (fit["outcome"] / scale).astype(np.float32)
+    soft = soft_targets(fit, args.soft, args.temperature) if args.soft else None
     params = initial(inputs.shape[1], args.hidden, fit["mask"].shape[1], rng)
     adam = Adam(params, args.lr, args.decay)
     best: tuple[float, int, Params] = (-1.0, 0, [p.copy() for p in params])
@@ -289,7 +318,13 @@ def train(
         for start in range(0, count, args.batch):
             batch = np.sort(order[start : start + args.batch])
             loss, grads, agree = loss_and_grads(
-                params, inputs[batch], fit["mask"][batch], fit["action"][batch], target[batch], args.value_weight
+                params,
+                inputs[batch],
+                fit["mask"][batch],
+                fit["action"][batch],
+                target[batch],
+                args.value_weight,
+                None if soft is None else soft[batch],
             )
             adam.step(grads)
             losses.append(loss)
@@ -334,6 +369,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--value-weight", type=float, default=0.25)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-thumb", action="store_true", help="the observation alone, without the rule of thumb's id")
+    parser.add_argument("--soft", type=float, default=0.0, help="weight of the expert's values as soft targets")
+    parser.add_argument("--temperature", type=float, default=0.5, help="of the soft targets (values over their spread)")
     parser.add_argument("--augment", action="store_true", help="also the play rows with their suits relabelled")
     parser.add_argument("--holdout", type=int, default=10, help="hold out deals whose index is a multiple of this")
     return parser
@@ -369,6 +406,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                 "value_weight": args.value_weight,
                 "decay": args.decay,
                 "augment": args.augment,
+                "soft": args.soft,
+                "temperature": args.temperature,
                 "holdout": args.holdout,
                 **figures,
             },

@@ -34,16 +34,18 @@ def test_the_backward_pass_matches_finite_differences() -> None:
     mask[np.arange(6), rng.integers(0, 4, 6)] = True
     action = np.array([int(rng.choice(np.flatnonzero(row))) for row in mask])
     target = rng.standard_normal(6)
-    _, grads, _ = TRAIN.loss_and_grads(params, obs, mask, action, target, 0.5)
+    soft = rng.random((6, 4)) * mask
+    soft *= 0.7 / soft.sum(axis=1, keepdims=True)  # the expert's values as targets, of weight 0.7
+    _, grads, _ = TRAIN.loss_and_grads(params, obs, mask, action, target, 0.5, soft)
     step = 1e-6
     for layer, grad in zip(params, grads, strict=True):
         numeric = np.zeros_like(layer)
         for index in np.ndindex(layer.shape):
             saved = layer[index]
             layer[index] = saved + step
-            up = TRAIN.loss_and_grads(params, obs, mask, action, target, 0.5)[0]
+            up = TRAIN.loss_and_grads(params, obs, mask, action, target, 0.5, soft)[0]
             layer[index] = saved - step
-            down = TRAIN.loss_and_grads(params, obs, mask, action, target, 0.5)[0]
+            down = TRAIN.loss_and_grads(params, obs, mask, action, target, 0.5, soft)[0]
             layer[index] = saved
             numeric[index] = (up - down) / (2 * step)
         np.testing.assert_allclose(grad, numeric, rtol=1e-3, atol=1e-6)
