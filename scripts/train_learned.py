@@ -1,14 +1,19 @@
 """Train the learned player's network on the expert's decisions (issue 49), with NumPy alone.
 
 Usage: python scripts/train_learned.py --game fly|dreyfus [--players N] [--data /work/datasets/expert]
-       [--out fly_rules/adapters/weights/GAMEN.npz] [--hidden 128] [--epochs 40] [--batch 256] [--lr 0.001]
-       [--value-weight 0.25] [--seed 0] [--holdout 10]
+       [--chunks N] [--out fly_rules/adapters/weights/GAMEN.npz] [--hidden 128] [--epochs 40] [--batch 256]
+       [--lr 0.001] [--decay 0.01] [--value-weight 0.25] [--soft 0.5] [--temperature 0.5] [--augment]
+       [--no-thumb] [--seed 0] [--holdout 10]
 
-It reads every chunk of ``scripts/expert_dataset.py`` for the game and players in ``--data``, holds out the deals
-whose index is a multiple of ``--holdout`` to choose the epoch, and trains :class:`fly_rules.adapters.learned.Network`
-by Adam on minibatches: cross-entropy of the expert's id under the softmax of the legal ids' logits, plus
+It reads the chunks of ``scripts/expert_dataset.py`` for the game and players in ``--data`` (all, or the first
+``--chunks``), replays them for the rule of thumb's id at each row (the network's input after the observation,
+unless ``--no-thumb``), holds out the deals whose index is a multiple of ``--holdout`` to choose the epoch, and
+trains :class:`fly_rules.adapters.learned.Network` by Adam on minibatches: cross-entropy of the expert's id under
+the softmax of the legal ids' logits, plus ``--soft`` times the cross-entropy of the softmax of the expert's values
+(each row's over their spread, divided by ``--temperature``: how much better the expert found each choice), plus
 ``--value-weight`` times the squared error of the value against the seat's score change over the deal (divided by
-the outcomes' standard deviation, the ``value_scale`` in the file). The backward pass is written out below
+the outcomes' standard deviation, the ``value_scale`` in the file). ``--augment`` adds every row again with the
+suits the rules treat alike renamed (Dreyfus: its play rows). The backward pass is written out below
 (:func:`loss_and_grads`; its test checks it against finite differences). The weights of the epoch with the best
 held-out agreement with the expert are written, in half precision, with what they were trained on in ``meta``.
 
@@ -44,15 +49,16 @@ from expert_dataset import read_chunk, thumb_ids
 Params = list[Any]
 
 
-def load_rows(folder: Path, game: str, players: int, *, thumb: bool = True) -> dict[str, Any]:
+def load_rows(folder: Path, game: str, players: int, *, thumb: bool = True, most: int | None = None) -> dict[str, Any]:
     """The rows of every chunk of ``game`` at ``players`` seats in ``folder``, in the chunks' name order, with
     ``inputs``: each row's observation followed (``thumb``) by the rule of thumb's id there, one-hot (replayed:
-    ``expert_dataset.thumb_ids``).
+    ``expert_dataset.thumb_ids``). With ``most``, only the first ``most`` chunks by name (chunk numbers are
+    zero-padded: the run's first chunks), so that a training can be repeated while the run goes on.
 
     Raises:
         SystemExit: no chunk there.
     """
-    paths = sorted(folder.glob(f"{game}{players}-*.npz"))
+    paths = sorted(folder.glob(f"{game}{players}-*.npz"))[:most]
     if not paths:
         raise SystemExit(
             f"no chunk of {game} with {players} players in {folder} (scripts/expert_dataset.py writes them)"
@@ -360,6 +366,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--game", default="fly", choices=registry.games())
     parser.add_argument("--players", type=int, default=None, help="default: the game's (4 for Fly)")
     parser.add_argument("--data", type=Path, default=Path("/work/datasets/expert"))
+    parser.add_argument("--chunks", type=int, default=None, help="only the first this many chunks (default: all)")
     parser.add_argument("--out", type=Path, default=None, help="default: the shipped file of the game and players")
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--epochs", type=int, default=40)
@@ -383,7 +390,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         raise SystemExit("--hidden, --epochs and --batch must be at least 1, --lr above 0, --holdout at least 0")
     rules = registry.get(args.game).make_rules("default", args.players, {})
     began = time.process_time()
-    rows = load_rows(args.data, args.game, rules.players, thumb=not args.no_thumb)
+    rows = load_rows(args.data, args.game, rules.players, thumb=not args.no_thumb, most=args.chunks)
     if rows["obs"].shape[1] != observation_size(rules) or rows["mask"].shape[1] != action_space(args.game).size:
         raise SystemExit(f"the chunks in {args.data} are of another observation layout or action space")
     network, figures = train(args, rows, rules)

@@ -94,6 +94,15 @@ def test_the_same_seed_gives_the_same_weights(chunks: Path, tmp_path: Path) -> N
     assert len(layers[0]) == len(LAYERS)
 
 
+def test_chunks_limits_the_training_to_the_runs_first_chunks(chunks: Path, tmp_path: Path) -> None:
+    """``--chunks 1`` trains on chunk 0 alone, whatever else the folder holds: a training repeatable mid-run."""
+    argv = ["--game", "fly", "--data", str(chunks), "--chunks", "1", "--epochs", "1", "--hidden", "8"]
+    meta = TRAIN.main([*argv, "--out", str(tmp_path / "one.npz")])
+    (first, _) = sorted(chunks.glob("*.npz"))
+    assert meta["trained_on"]["chunks"] == 1
+    assert meta["trained_on"]["rows"] == len(DATASET.read_chunk(first)["action"])
+
+
 def test_bad_arguments_and_missing_chunks_are_named(tmp_path: Path) -> None:
     """No chunk in the folder, or a zero size: the error says which."""
     with pytest.raises(SystemExit, match="no chunk of fly with 4 players"):
