@@ -39,9 +39,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, TextIO
 
 from fly_rules import registry
-from fly_rules.actions import Exchange, Fold, Stand
-from fly_rules.cards import Card
+from fly_rules.actions import Action, Exchange, Fold, Stand
+from fly_rules.cards import Card, RankOrder
 from fly_rules.engine import Phase
+from fly_rules.engine.protocols import DealState, GameState, SeatView
 from fly_rules.notation.games import action_text, deal_of, finished_deal
 from fly_rules.registry import seat_text
 
@@ -67,7 +68,7 @@ def _cards(cards: Iterable[Card]) -> str:
     return " ".join(card.symbol for card in cards)
 
 
-def action_shown(action: Any) -> str:
+def action_shown(action: object) -> str:
     """An action as the screen writes it: cards in symbols (the history's text uses letters) [REC-3.2],
     an exchange as ``x`` and its cards.
 
@@ -95,20 +96,20 @@ def card_symbols(text: str) -> str:
     return _CARD_LETTERS.sub(lambda m: Card.parse(m.group(0)).symbol, text)
 
 
-def deal_lines(deal: Any, seat: int | None = None) -> list[str]:
+def deal_lines(deal: DealState, seat: int | None = None) -> list[str]:
     """The start of a deal: a blank line, its number, the dealer, the trumps and the hands (only ``seat``'s
     when told to one seat)."""
     seats = range(len(deal.hands)) if seat is None else (seat,)
     return _deal_head(deal, [deal.view(s) for s in seats], deal.rules.rank_order)
 
 
-def view_deal_lines(view: Any, order: Any) -> list[str]:
+def view_deal_lines(view: SeatView, order: RankOrder) -> list[str]:
     """The start of a deal told from a seat's view alone (a client of a table server has nothing else), as
     :func:`deal_lines` tells it to that seat: the hand is sorted by ``order``, the rules' rank order."""
     return _deal_head(view, [view], order)
 
 
-def _deal_head(deal: Any, views: Sequence[Any], order: Any) -> list[str]:
+def _deal_head(deal: DealState | SeatView, views: Sequence[SeatView], order: RankOrder) -> list[str]:
     """The lines of :func:`deal_lines` for ``deal`` (a deal or a seat's view: both have the dealer, the
     trumps and the records) and the hands of ``views``."""
     story = registry.game_of(deal).words
@@ -118,7 +119,7 @@ def _deal_head(deal: Any, views: Sequence[Any], order: Any) -> list[str]:
     return lines
 
 
-def _drawn(old: Any, new: Any, mover: int, action: Any) -> str:
+def _drawn(old: Any, new: Any, mover: int, action: object) -> str:
     """The cards ``mover`` drew for an exchange: what his hand holds after it that it did not before
     [FLY-4.4] [DRF-4.3]; none when the stock ran out [FLY-4.5]."""
     before = set(old.view(mover).hand)
@@ -126,7 +127,7 @@ def _drawn(old: Any, new: Any, mover: int, action: Any) -> str:
     return f"; draws {_cards(drawn)}" if drawn else "; draws nothing"
 
 
-def action_lines(before: Any, after: Any, mover: int, action: Any, seat: int | None = None) -> list[str]:
+def action_lines(before: GameState, after: GameState, mover: int, action: Action, seat: int | None = None) -> list[str]:
     """What one action did: the declaration, the trick it completed and who took it, the end of the deal.
 
     ``before`` and ``after`` are the states (deals or matches) around the action. The cards of an
@@ -153,7 +154,7 @@ def action_lines(before: Any, after: Any, mover: int, action: Any, seat: int | N
     return lines
 
 
-def outcome_lines(state: Any) -> list[str]:
+def outcome_lines(state: GameState) -> list[str]:
     """How the match (or the one explicit deal) stands: the winner and the standings or settlement."""
     if not state.is_over:
         return ["", "== In progress"]
@@ -164,22 +165,22 @@ def outcome_lines(state: Any) -> list[str]:
     return ["", over, registry.game_of(state).words.match_end(state)]
 
 
-def outcome_text(state: Any) -> list[str]:
+def outcome_text(state: GameState) -> list[str]:
     """How a finished deal or match came out, as :func:`outcome_lines` tells it without the terminal's
     markers; nothing while it goes on."""
     return [s.strip().removeprefix("== ") for s in outcome_lines(state) if s.strip()] if state.is_over else []
 
 
-def records_text(deal: Any) -> list[str]:
+def records_text(deal: DealState) -> list[str]:
     """Each seat's record as text: the game's record lines side by side (Dreyfus: ``upper/lower``)."""
     lines = list(deal.score_lines.values())
     return ["/".join(str(line[seat]) for line in lines) for seat in range(len(lines[0]))]
 
 
-def status_line(state: Any, seat: int | None) -> str:
+def status_line(state: GameState, seat: int | None) -> str:
     """One line on what the table shows ``seat`` (None: a watcher): the game and deal, the trumps and stock or
     talon, the trick in progress and whose turn it is."""
-    deal: Any = deal_of(state)
+    deal: DealState = deal_of(state)
     if state.is_over:
         return " ".join(outcome_text(state))
     view = deal.view(0 if seat is None else seat)
@@ -201,7 +202,7 @@ def status_line(state: Any, seat: int | None) -> str:
     return " · ".join(parts)
 
 
-def narrate(state: Any, choose: Chooser, out: TextIO, *, seat: int | None = None) -> Any:
+def narrate(state: GameState, choose: Chooser, out: TextIO, *, seat: int | None = None) -> Any:
     """Play ``state`` (a match or a deal of either game) on with ``choose`` and tell it to ``out``.
 
     Args:
@@ -220,6 +221,7 @@ def narrate(state: Any, choose: Chooser, out: TextIO, *, seat: int | None = None
             told = deal.deal_number
             print("\n".join(deal_lines(deal, seat)), file=out)
         mover = state.to_move
+        assert mover is not None, "the game is not over: a seat is to move"
         action = choose(state, state.legal_actions())
         if action is None:
             break
