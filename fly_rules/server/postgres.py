@@ -45,6 +45,8 @@ _GONE: Final = (
     asyncpg.PostgresConnectionError,
     asyncpg.exceptions.OperatorInterventionError,
 )
+# what connecting may also raise: the database refuses connections for now (too many, not accepting them, ...)
+_REFUSED: Final = (*_GONE, asyncpg.PostgresError)
 
 
 class PostgresStorage:
@@ -74,7 +76,7 @@ class PostgresStorage:
                     async with pool.acquire() as connection, connection.transaction():
                         await connection.execute("SELECT pg_advisory_xact_lock($1)", _SCHEMA_LOCK)
                         await connection.execute(_SCHEMA)
-                except _GONE as error:
+                except _REFUSED as error:
                     raise StorageUnavailable(f"the database cannot be reached: {error}") from None
                 self._pool = pool
             return self._pool
@@ -83,10 +85,16 @@ class PostgresStorage:
     async def _connection(self) -> AsyncIterator[Any]:
         pool = await self._ready()
         try:
-            async with pool.acquire(timeout=10) as connection:
-                yield connection
+            connection = await pool.acquire(timeout=10)
+        except _REFUSED as error:
+            raise StorageUnavailable(f"the database cannot be reached: {error}") from None
+        try:
+            yield connection
         except _GONE as error:
             raise StorageUnavailable(f"the database cannot be reached: {error}") from None
+        finally:
+            with contextlib.suppress(*_GONE):
+                await pool.release(connection)
 
     async def _insert_match(self, connection: Any, table_id: str, match: MatchRow) -> None:
         await connection.execute(
@@ -179,7 +187,7 @@ class PostgresStorage:
                 connection = await asyncpg.connect(self.url, timeout=10)
                 connection.add_termination_listener(lambda _, lost=lost: lost.set())
                 await connection.add_listener(CHANNEL, told)
-            except _GONE as error:
+            except _REFUSED as error:
                 _log.warning("listening on %s: %s; trying again in %.1f s", CHANNEL, error, wait)
                 started.set()
                 await asyncio.sleep(wait)

@@ -3,14 +3,32 @@ either see every action, the same ``seq`` offered through both is accepted once,
 
 from __future__ import annotations
 
+import asyncio
 import random
+import signal
 import time
 from collections.abc import Iterator
+from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 
-from tests.server.helpers import Client, check_frames, make_table, play_to_end, serve_process, stop_process, verify_end
+from fly_rules.notation.games import parse_action
+from fly_rules.server import create_app
+from fly_rules.server.postgres import PostgresStorage
+from fly_rules.server.tables import TableService
+from tests.server.cluster import Cluster
+from tests.server.helpers import (
+    Client,
+    check_frames,
+    make_table,
+    play_to_end,
+    serve_process,
+    serving,
+    stop_process,
+    verify_end,
+)
 
 
 @pytest.fixture
@@ -84,3 +102,134 @@ def test_tbl_8_1_one_seq_offered_through_two_servers_is_accepted_once(servers: l
         for client in pair:
             client.wait(lambda v, seq=seq: v["seq"] == seq)
             client.close()
+
+
+def _play_until(clients: list[Client], seq: int, rng: random.Random) -> dict[str, Any]:
+    """Each client acts when its view lets it until the table's seq reaches ``seq``; the latest view."""
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "the table did not reach the seq in time"
+        for client in clients:
+            client.pump(0.02)
+        latest = max((c.view for c in clients if c.view is not None), key=lambda v: v["seq"])
+        if latest["seq"] >= seq:
+            return latest
+        for client in clients:
+            view = client.view
+            if view is not None and view["seq"] == latest["seq"] and view["legal"]:
+                client.act(rng.choice(view["legal"]))
+                client.wait(lambda v, s=view["seq"]: v["seq"] > s)
+
+
+def test_tbl_8_3_a_server_killed_mid_deal_its_players_go_on_through_the_other(postgres_url: str) -> None:
+    """TBL-8.3, TBL-8.2, TBL-5.1: two processes, a 3-seat match with a bot; the process the table was made on is
+    SIGKILLed mid-deal; its player connects to the other process, which runs the bot from then on (the killed one's
+    advisory lock went with its connection), and the match is played to the end with every accepted action in the
+    log once."""
+    killed, killed_base = serve_process(postgres_url)
+    other, other_base = serve_process(postgres_url)
+    try:
+        made = make_table(killed_base, game="fly", players=3, options={"max_deals": 2}, bots={"2": "rule-of-thumb"})
+        tokens = [s["token"] for s in made["seats"]]
+        first = [Client(killed_base, made["table"], tokens[0]), Client(other_base, made["table"], tokens[1])]
+        rng = random.Random(52)
+        at = _play_until(first, 8, rng)["seq"]
+        stop_process(killed, signal.SIGKILL)
+        first[0].wait_closed()
+        assert httpx.get(f"{other_base}/api/tables/{made['table']}", timeout=10).json()["seq"] >= at
+        back = Client(other_base, made["table"], tokens[0])
+        play_to_end([back, first[1]], rng)
+        seed, nonce, _, states = verify_end(other_base, made["table"])
+        for seat, client in [(0, first[0]), (0, back), (1, first[1])]:
+            check_frames(client, seat, states, seed, nonce)
+        texts = [str(a) for a in states[-1].actions]
+        assert len(texts) == httpx.get(f"{other_base}/api/tables/{made['table']}", timeout=10).json()["seq"]
+    finally:
+        if killed.poll() is None:
+            stop_process(killed, signal.SIGKILL)
+        stop_process(other)
+
+
+def test_tbl_8_4_postgresql_restarted_mid_deal_nothing_accepted_is_lost(postgres: Cluster) -> None:
+    """TBL-8.4, TBL-8.2, TBL-8.3: PostgreSQL is stopped mid-deal under two processes; the action sent meanwhile is
+    refused as not committed (send it again); once PostgreSQL is back the same action on the same seq is accepted,
+    the players on both processes see it, and the match ends with every accepted action in the log exactly once."""
+    url = postgres.database()
+    started = [serve_process(url) for _ in range(2)]
+    bases = [base for _, base in started]
+    try:
+        made = make_table(bases[0], game="fly", players=4, options={"max_deals": 2})
+        clients = [Client(bases[s["seat"] // 2], made["table"], s["token"], picture=False) for s in made["seats"]]
+        rng = random.Random(53)
+        view = _play_until(clients, 9, rng)
+        accepted = view["seq"]
+        mover = next(c for c in clients if c.view is not None and c.view["seq"] == accepted and c.view["legal"])
+        action = rng.choice(mover.view["legal"])  # type: ignore[index]
+        postgres.stop()
+        try:
+            before = len(mover.errors())
+            mover.send({"type": "act", "seq": accepted, "action": action})
+            refused = mover.errors(before + 1)[-1]
+            assert refused["rule"] == "TBL-8.4"
+            assert "send it again" in refused["message"]
+            answer = httpx.get(f"{bases[1]}/api/tables/{made['table']}", timeout=10)
+            assert answer.status_code == 503
+        finally:
+            postgres.start()
+        mover.send({"type": "act", "seq": accepted, "action": action})
+        for client in clients:
+            client.wait(lambda v: v["seq"] == accepted + 1)
+        play_to_end(clients, rng)
+        ends = [verify_end(base, made["table"]) for base in bases]
+        assert ends[0][:3] == ends[1][:3]
+        states = ends[0][3]
+        assert str(states[accepted + 1].actions[-1]) == str(parse_action(action, "fly"))
+        for seat, client in enumerate(clients):
+            check_frames(client, seat, states, *ends[0][:2])
+    finally:
+        for process, _ in started:
+            stop_process(process)
+
+
+def test_tbl_8_3_a_lost_notice_is_caught_up_by_seq(postgres: Cluster) -> None:
+    """TBL-8.3: a server's listening connection is cut and kept from connecting again while another process commits
+    an action, so that its notice is lost: the server's clients do not see it until the server listens again, then
+    they do (the server read every table it holds from its last seq)."""
+    url = postgres.database()
+    database = url.rsplit("/", 1)[1]
+    loop = asyncio.new_event_loop()
+    other = TableService(PostgresStorage(url))
+    admin = loop.run_until_complete(asyncpg.connect(postgres.url(), timeout=20))
+    try:
+        with serving(create_app(url)) as base:
+            made = make_table(base, game="fly", players=4, options={"max_deals": 1})
+            clients = [Client(base, made["table"], s["token"], picture=False) for s in made["seats"]]
+            view = clients[0].wait(lambda v: True)
+            table = loop.run_until_complete(other.table(made["table"]))
+            assert table is not None
+            loop.run_until_complete(admin.execute(f"ALTER DATABASE {database} ALLOW_CONNECTIONS false"))
+            cut = loop.run_until_complete(
+                admin.fetchval(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = $1 AND query LIKE 'LISTEN%'",
+                    database,
+                )
+            )
+            assert cut == 1
+            mover = view["to_move"]
+            action = clients[mover].wait(lambda v: bool(v["legal"]))["legal"][0]
+            loop.run_until_complete(other.act(table, mover, 0, action))
+            assert table.seq == 1
+            for client in clients:
+                client.pump(0.5)
+                assert client.view is not None
+                assert client.view["seq"] == 0  # the notice was lost
+            loop.run_until_complete(admin.execute(f"ALTER DATABASE {database} ALLOW_CONNECTIONS true"))
+            for client in clients:
+                client.wait(lambda v: v["seq"] == 1, timeout=15)
+                client.close()
+    finally:
+        loop.run_until_complete(admin.execute(f"ALTER DATABASE {database} ALLOW_CONNECTIONS true"))
+        loop.run_until_complete(admin.close())
+        loop.run_until_complete(other.storage.close())
+        loop.close()
