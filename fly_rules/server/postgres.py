@@ -37,6 +37,17 @@ _log = logging.getLogger("fly_rules.server")
 CHANNEL: Final = "fly_rules_tables"
 """The channel each committed entry is notified on, as ``TABLE:SEQ`` [TBL-8.3]."""
 _SCHEMA_LOCK: Final = 0x666C795F7275  # two processes starting at once create the schema one after the other
+# the entry if its seq is the next, the match a rematch starts (when given), and the notice, all at one commit
+_APPEND: Final = f"""
+WITH added AS (
+    INSERT INTO events SELECT $1, $2, $3, $4, $5
+    WHERE $2 = (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE table_id = $1)
+    RETURNING seq
+), game AS (
+    INSERT INTO matches SELECT $1, $6, $7, $8, $9, $10, $11 FROM added WHERE $6::INTEGER IS NOT NULL
+)
+SELECT pg_notify('{CHANNEL}', $1 || ':' || seq) FROM added
+"""
 # what a lost or refused connection raises: the database is down, restarting, or the network between
 _GONE: Final = (
     OSError,
@@ -131,26 +142,14 @@ class PostgresStorage:
         Two processes offering the same ``seq`` both find it next, and the unique key lets one commit: the other's
         insert waits for it and fails [TBL-8.1].
         """
+        offered = (table_id, entry.seq, entry.kind, entry.seat, entry.text)
+        game = (None,) * 6 if match is None else _match_values(table_id, match)[1:]
         async with self._connection() as connection:
-            try:
-                async with connection.transaction():
-                    status = await connection.execute(
-                        "INSERT INTO events SELECT $1, $2, $3, $4, $5 "
-                        "WHERE $2 = (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE table_id = $1)",
-                        table_id,
-                        entry.seq,
-                        entry.kind,
-                        entry.seat,
-                        entry.text,
-                    )
-                    if status != "INSERT 0 1":
-                        return False
-                    if match is not None:
-                        await self._insert_match(connection, table_id, match)
-                    await connection.execute("SELECT pg_notify($1, $2)", CHANNEL, f"{table_id}:{entry.seq}")
+            try:  # one statement, so one round trip: its own transaction
+                notified = await connection.fetch(_APPEND, *offered, *game)
             except asyncpg.UniqueViolationError:
                 return False
-        return True
+        return len(notified) == 1
 
     async def entries(self, table_id: str, after: int = 0) -> list[Entry]:
         """The table's entries with a ``seq`` above ``after``, in order."""

@@ -1,0 +1,115 @@
+"""The load of server_load.py on three set-ups in one run: one ``fly-rules serve`` on SQLite, one on PostgreSQL,
+and two on one PostgreSQL database with two seats of every table on each process (so every action crosses
+processes by NOTIFY).
+
+    python benchmarks/server_load_postgres.py --tables 100 --seconds 15
+
+PostgreSQL is a throwaway cluster of the machine's PostgreSQL (tests/server/cluster.py: initdb and pg_ctl, fsync
+off, as the postgres user when root). Figures: accepted actions a second, p50/p99 from an action sent to every
+seat's new view, and each server process's resident memory before the tables are made and at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
+
+from server_load import _seat, _Table  # noqa: E402 - the scripted players of server_load.py
+
+from tests.server.cluster import cluster  # noqa: E402
+from tests.server.helpers import serve_process, stop_process  # noqa: E402
+
+
+async def _run(bases: list[str], tables: int, seconds: float, warmup: float) -> dict[str, Any]:
+    async with httpx.AsyncClient(timeout=30) as client:
+        made = []
+        for number in range(tables):
+            answer = await client.post(f"{bases[number % len(bases)]}/api/tables", json={"game": "fly", "players": 4})
+            answer.raise_for_status()
+            data = answer.json()
+            made.append(_Table(data["table"], [s["token"] for s in data["seats"]]))
+    stop = asyncio.Event()
+    rng = random.Random(50)
+    players = [
+        asyncio.create_task(_seat(bases[seat // 2 % len(bases)], table, seat, random.Random(rng.random()), stop, False))
+        for table in made
+        for seat in range(4)
+    ]
+    await asyncio.sleep(warmup)
+    for table in made:
+        table.latencies.clear()
+        table.accepted = 0
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    elapsed = time.perf_counter() - started
+    latencies = sorted(x for table in made for x in table.latencies)
+    accepted = sum(table.accepted for table in made)
+    stop.set()
+    await asyncio.gather(*players, return_exceptions=True)
+    quantiles = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [float("nan")] * 99
+    return {"accepted_per_second": accepted / elapsed, "p50_ms": 1000 * quantiles[49], "p99_ms": 1000 * quantiles[98]}
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _measure(name: str, dbs: list[str], tables: int, seconds: float, warmup: float) -> dict[str, Any]:
+    started = [serve_process(db, 0, "--grace", "30") for db in dbs]
+    try:
+        before = [_rss_mb(process.pid) for process, _ in started]
+        row = asyncio.run(_run([base for _, base in started], tables, seconds, warmup))
+        after = [_rss_mb(process.pid) for process, _ in started]
+    finally:
+        for process, _ in started:
+            stop_process(process)
+    return {"setup": name, "tables": tables, **row, "rss_mb_before": before, "rss_mb_after": after}
+
+
+def main() -> None:
+    """Measure the three set-ups and print their figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100, help="tables (100), each four scripted players")
+    parser.add_argument("--seconds", type=float, default=15.0, help="measured seconds of each set-up (15)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (3)")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = parser.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        db = str(Path(folder) / "load.sqlite3")
+        rows.append(_measure("1 process, SQLite", [db], args.tables, args.seconds, args.warmup))
+    with cluster() as postgres:
+        rows.append(_measure("1 process, PostgreSQL", [postgres.database()], args.tables, args.seconds, args.warmup))
+        url = postgres.database()
+        rows.append(_measure("2 processes, PostgreSQL", [url, url], args.tables, args.seconds, args.warmup))
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return
+    print(f"4-seat Fly, {args.tables} tables ({4 * args.tables} connections), without pictures")
+    print(f"{'set-up':<24} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'RSS MB (per process, end)':>26}")
+    for row in rows:
+        rss = ", ".join(f"{mb:.0f}" for mb in row["rss_mb_after"])
+        print(
+            f"{row['setup']:<24} {row['accepted_per_second']:>10,.0f} {row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f} "
+            f"{rss:>26}"
+        )
+
+
+if __name__ == "__main__":
+    main()
