@@ -72,18 +72,23 @@ async def _seat(base: str, table: _Table, seat: int, rng: random.Random, stop: a
                 await socket.send(json.dumps({"type": "rematch", "seq": seq}))
 
 
-async def _run(base: str, tables: int, seconds: float, warmup: float, pictures: bool) -> dict[str, Any]:
+async def _run(base: str | list[str], tables: int, seconds: float, warmup: float, pictures: bool) -> dict[str, Any]:
+    # several bases (server processes on one PostgreSQL database, benchmarks/server_load_postgres.py): the tables
+    # are made on each in turn, and two seats of every table play through each, so that every action crosses them
+    bases = [base] if isinstance(base, str) else base
     async with httpx.AsyncClient(timeout=30) as client:
         made = []
-        for _ in range(tables):
-            answer = await client.post(f"{base}/api/tables", json={"game": "fly", "players": 4})
+        for number in range(tables):
+            answer = await client.post(f"{bases[number % len(bases)]}/api/tables", json={"game": "fly", "players": 4})
             answer.raise_for_status()
             data = answer.json()
             made.append(_Table(data["table"], [s["token"] for s in data["seats"]]))
     stop = asyncio.Event()
     rng = random.Random(50)
     players = [
-        asyncio.create_task(_seat(base, table, seat, random.Random(rng.random()), stop, pictures))
+        asyncio.create_task(
+            _seat(bases[seat // 2 % len(bases)], table, seat, random.Random(rng.random()), stop, pictures)
+        )
         for table in made
         for seat in range(4)
     ]

@@ -14,53 +14,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import random
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
-
-import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
-from server_load import _seat, _Table  # noqa: E402 - the scripted players of server_load.py
+from server_load import _run  # noqa: E402 - the scripted players of server_load.py
 
 from tests.server.cluster import cluster  # noqa: E402
 from tests.server.helpers import serve_process, stop_process  # noqa: E402
-
-
-async def _run(bases: list[str], tables: int, seconds: float, warmup: float) -> dict[str, Any]:
-    async with httpx.AsyncClient(timeout=30) as client:
-        made = []
-        for number in range(tables):
-            answer = await client.post(f"{bases[number % len(bases)]}/api/tables", json={"game": "fly", "players": 4})
-            answer.raise_for_status()
-            data = answer.json()
-            made.append(_Table(data["table"], [s["token"] for s in data["seats"]]))
-    stop = asyncio.Event()
-    rng = random.Random(50)
-    players = [
-        asyncio.create_task(_seat(bases[seat // 2 % len(bases)], table, seat, random.Random(rng.random()), stop, False))
-        for table in made
-        for seat in range(4)
-    ]
-    await asyncio.sleep(warmup)
-    for table in made:
-        table.latencies.clear()
-        table.accepted = 0
-    started = time.perf_counter()
-    await asyncio.sleep(seconds)
-    elapsed = time.perf_counter() - started
-    latencies = sorted(x for table in made for x in table.latencies)
-    accepted = sum(table.accepted for table in made)
-    stop.set()
-    await asyncio.gather(*players, return_exceptions=True)
-    quantiles = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [float("nan")] * 99
-    return {"accepted_per_second": accepted / elapsed, "p50_ms": 1000 * quantiles[49], "p99_ms": 1000 * quantiles[98]}
 
 
 def _rss_mb(pid: int) -> float:
@@ -74,7 +39,7 @@ def _measure(name: str, dbs: list[str], tables: int, seconds: float, warmup: flo
     started = [serve_process(db, 0, "--grace", "30") for db in dbs]
     try:
         before = [_rss_mb(process.pid) for process, _ in started]
-        row = asyncio.run(_run([base for _, base in started], tables, seconds, warmup))
+        row = asyncio.run(_run([base for _, base in started], tables, seconds, warmup, False))
         after = [_rss_mb(process.pid) for process, _ in started]
     finally:
         for process, _ in started:
