@@ -210,20 +210,26 @@ def _restrictions(deal: Any, seat: int, legal: Sequence[Any]) -> tuple[tuple[str
         probes: list[Any] = [Play(card) for card in deal.view(seat).hand]
     else:
         probes = [Stand(), Fold()]
+    foreign = _refusal(deal, object())  # the rule refusing what is no action here (Dreyfus has no fold)
     found: dict[str, None] = {}
     refused = 0
     for action in probes:
-        if action in legal:
-            continue
-        try:
-            deal.apply(action)
-        except RuleViolation as error:
-            if error.rule is not None:
-                found[error.rule] = None
-                refused += 1
-        except FlyRulesError:  # an action this game does not have (Dreyfus has no fold): nothing was refused
-            continue
+        rule = None if action in legal else _refusal(deal, action)
+        if rule is not None and rule != foreign:
+            found[rule] = None
+            refused += 1
     return tuple(found), refused
+
+
+def _refusal(deal: Any, action: object) -> str | None:
+    """The rule that refuses ``action`` at ``deal`` (None: none named)."""
+    try:
+        deal.apply(action)
+    except RuleViolation as error:
+        return error.rule
+    except FlyRulesError:
+        return None
+    return None
 
 
 def _estimates(bot: ExpertBot, values: dict[Any, float], choice: Any, played: Any) -> tuple[Any, Any]:
@@ -264,12 +270,13 @@ def review(
         expert: the expert bot that gives its values (None: none).
         seed: the expert's guesses are drawn from ``random.Random(f"{seed}")`` (the hint's:
             ``f"{match.seed}:hint:{len(match.actions)}"``, :func:`fly_rules.bots.hint_rng`).
-        deadline: a :func:`time.monotonic` instant past which the searches stop (None: none).
+        deadline: a :func:`time.monotonic` instant past which the searches stop (None: none); with the expert, a
+            deadline that passes during the open values leaves them out (the verdict is kept).
         open_limit: the most positions the open (hindsight) values may visit; past it they are left out
             (:attr:`Review.open_values` empty; None: no limit).
 
     Raises:
-        SolveTimeUp: the searches were not done by ``deadline``.
+        SolveTimeUp: the searches were not done by ``deadline`` (with the expert: its own were not).
     """
     deal = deal_of(state)
     game = registry.game_of(deal)
@@ -278,23 +285,27 @@ def review(
     policy = game.rule_of_thumb(deal.rules.rank_order)
     seat = deal.to_move
     legal = deal.legal_actions()
-    try:
-        opened = _open_values(state, played, later, hints, policy, deadline, open_limit)
-    except SolveLimitReached:
-        opened = {}
-    if opened and played not in opened:  # a played action outside those valued cannot be: every legal one in play is
-        raise ValueError(f"the action {played!r} is not among the actions of the position")
-    best = max(opened, key=opened.__getitem__) if opened else None
     mean: dict[Any, float] = {}
     choice = None
     intervals: dict[Any, tuple[float, float]] = {}
     lead = None
     unit = "points"
-    if expert is not None:
+    if expert is not None:  # the verdict first: past the deadline a decision keeps it, without its hindsight
         expert.deadline = deadline
         choice, mean = expert.decide(deal.view(seat), legal, random.Random(f"{seed}"))
         intervals, lead = _estimates(expert, mean, choice, played)
         unit = "match" if expert.match_chance is not None else "points"
+    try:
+        opened = _open_values(state, played, later, hints, policy, deadline, open_limit)
+    except SolveLimitReached:
+        opened = {}
+    except SolveTimeUp:
+        if expert is None:
+            raise
+        opened = {}
+    if opened and played not in opened:  # a played action outside those valued cannot be: every legal one in play is
+        raise ValueError(f"the action {played!r} is not among the actions of the position")
+    best = max(opened, key=opened.__getitem__) if opened else None
     playing = deal.phase is Phase.PLAY
     rules, refused = _restrictions(deal, seat, legal)
     return Review(
@@ -346,7 +357,8 @@ def analyse(
             hint at the table does.
         progress: called with the number of decisions analysed so far.
         max_seconds: stop after this many seconds (wall clock, within some milliseconds) with the decisions
-            finished by then (:attr:`Analysis.stopped`); None: no bound.
+            finished by then (:attr:`Analysis.stopped`; the last of them may lack its open values, the expert's
+            verdict being done); None: no bound.
         first: skip this many of the decisions that would be analysed (those an earlier call did).
         count: analyse at most this many decisions (None: all); fewer remaining is not :attr:`Analysis.stopped`.
         open_limit: the most positions each decision's open (hindsight) values may visit (None: no limit); a
@@ -386,6 +398,8 @@ def analyse(
             reviews.append(found)
             if progress is not None:
                 progress(len(reviews))
+            if deadline is not None and time.monotonic() >= deadline:  # its hindsight was cut short
+                return Analysis(tuple(reviews), stopped=True)
         state = state.apply(action)
     return Analysis(tuple(reviews))
 

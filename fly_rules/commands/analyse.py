@@ -72,9 +72,10 @@ def _lines(review: Review) -> list[str]:
         lead = review.expert_cost
         gave = "" if not lead else f"; gives {lead * 100:.0f}%" if unit == "match" else f"; gives {lead:.1f}"
         played = "" if review.played == review.expert_best else f", played {shown(review.played)}"
-        lines += _wrapped(
-            f"{_INDENT}seat's view: {_cell(review.expert_best)} {shown(review.expert_best)}{played}{gave}"
-        )
+        best = f"{_cell(review.expert_best)} {shown(review.expert_best)}"
+        if not values:
+            best, played, gave = f"{_cell(review.expert_best)} (no guess solved within the expert's budget)", "", ""
+        lines += _wrapped(f"{_INDENT}seat's view: {best}{played}{gave}")
     if review.open_values:
         values_open, best = review.open_values, review.open_best
         played = "" if review.played == best else f", played {values_open[review.played]:+d}"
