@@ -13,6 +13,8 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 from fly_rules.notation.games import parse_action
 from fly_rules.server import create_app
@@ -233,3 +235,18 @@ def test_tbl_8_3_a_lost_notice_is_caught_up_by_seq(postgres: Cluster) -> None:
         loop.run_until_complete(admin.close())
         loop.run_until_complete(other.storage.close())
         loop.close()
+
+
+def test_tbl_8_4_a_server_whose_database_is_down_says_so() -> None:
+    """TBL-8.4: a server started on a PostgreSQL nobody answers keeps running: making a table and reading one answer
+    503 with the rule, and a WebSocket handshake is refused with 503; nothing is made."""
+    with serving(create_app("postgresql://fly@127.0.0.1:1/none")) as base:
+        answer = httpx.post(f"{base}/api/tables", json={"game": "fly", "players": 4}, timeout=30)
+        assert answer.status_code == 503
+        assert answer.json()["rule"] == "TBL-8.4"
+        assert "cannot be reached" in answer.json()["error"]
+        facts = httpx.get(f"{base}/api/tables/abc", timeout=30)
+        assert facts.status_code == 503
+        with pytest.raises(InvalidStatus) as refused:
+            connect(base.replace("http", "ws", 1) + "/api/tables/abc/ws", open_timeout=30)
+        assert refused.value.response.status_code == 503
