@@ -79,6 +79,7 @@ nitpick_ignore_regex = [
     ("py:class", r"(numpy|np|pyspiel|pettingzoo|gymnasium)\..*"),
     # the table server's libraries (Starlette's app and sockets, the standard library's executors and locks)
     ("py:class", r"(starlette|concurrent\.futures|asyncio)\..*"),
+    ("py:class", r"Player(\[.*\])?"),  # the registry's name for the engine's Bot protocol, in its annotations
     ("py:class", r"Floats"),  # the adapters' alias of a numpy array of float32
     ("py:class", r"Array"),  # the batch engine's alias of a numpy array
     ("py:class", r"fly_rules\.batch\._\w+\.\w+"),  # a batch engine's parts, in private modules (FlyBatch's bases)

@@ -270,7 +270,7 @@ def review(
         expert: the expert bot that gives its values (None: none).
         seed: the expert's guesses are drawn from ``random.Random(f"{seed}")`` (the hint's:
             ``f"{match.seed}:hint:{len(match.actions)}"``, :func:`fly_rules.bots.hint_rng`).
-        deadline: a :func:`time.monotonic` instant past which the searches stop (None: none); with the expert, a
+        deadline: a ``time.monotonic()`` instant past which the searches stop (None: none); with the expert, a
             deadline that passes during the open values leaves them out (the verdict is kept).
         open_limit: the most positions the open (hindsight) values may visit; past it they are left out
             (:attr:`Review.open_values` empty; None: no limit).

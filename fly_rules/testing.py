@@ -107,7 +107,7 @@ def check_game(
         views_every: every this many positions, each seat's view is compared with a guessed deal's, and the
             history, the position, the ids and the pictures are checked.
         rule_ids: the rule IDs a refusal may name (default: those of the library's ``specs/``).
-        bots: bots (:data:`fly_rules.bots.BOTS` names) whose choices are checked legal at each position.
+        bots: bots (:data:`~fly_rules.bots.arena.BOTS` names) whose choices are checked legal at each position.
 
     Raises:
         ContractBroken: a check failed.

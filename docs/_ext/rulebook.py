@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import pkgutil
 import re
 from collections import defaultdict
@@ -342,11 +343,31 @@ def homes(modules: list[str]) -> dict[tuple[str, int], str]:
     return found
 
 
+def _home_of(module: Any, name: str, modules: list[str], home: dict[tuple[str, int], str]) -> str:
+    """The module that documents ``module.name``: ``module`` when its source assigns the name, the module it imports
+    the name from when that is a public one (constants: equal small ints are one object, so identity cannot tell two
+    modules' ``STAND`` apart), else what :func:`homes` found."""
+    try:
+        tree = ast.parse(inspect.getsource(module))
+    except (OSError, TypeError):
+        return home.get((name, id(getattr(module, name))), module.__name__)
+    for node in tree.body:
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return str(module.__name__)
+        imported = isinstance(node, ast.ImportFrom) and node.module in modules
+        if imported and any(a.name == name for a in node.names) and not callable(getattr(module, name)):
+            return _home_of(importlib.import_module(str(node.module)), name, modules, home)
+    return home.get((name, id(getattr(module, name))), module.__name__)
+
+
 def api_page(module_name: str, modules: list[str], home: dict[tuple[str, int], str]) -> str:
     """The MyST source of the API page of one module: its own names in full, links to the names it re-exports."""
     module = importlib.import_module(module_name)
     exported = [name for name in getattr(module, "__all__", ()) if not name.startswith("__")]
-    where = {name: home.get((name, id(getattr(module, name))), module_name) for name in exported}
+    where = {name: _home_of(module, name, modules, home) for name in exported}
     own = [name for name in exported if where[name] == module_name]
     others = [name for name in exported if where[name] != module_name]
     out = [MARKER, f"# `{module_name}`", "", "```{eval-rst}", f".. automodule:: {module_name}"]

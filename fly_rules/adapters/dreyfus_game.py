@@ -41,8 +41,8 @@ __all__ = [
 
 
 def write_dreyfus_observation(view: DreyfusView, marked: int, target: int, out: Floats) -> None:
-    """Fill ``out`` (zeros, in the layout of :func:`observation_layout`, seats absolute) with a Dreyfus
-    seat's observation [DRF-11.1]."""
+    """Fill ``out`` (zeros, in the layout of :func:`~fly_rules.dreyfus.encoding.observation_layout`, seats
+    absolute) with a Dreyfus seat's observation [DRF-11.1]."""
     at = write_cards(out, 0, view.hand)
     at = write_cards(out, at, marked)
     at = write_cards(out, at, view.discarded)

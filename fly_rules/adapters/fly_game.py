@@ -1,8 +1,8 @@
 """Fly's part of the adapters: its observation as floats and as text, and its deal as OpenSpiel's chance (the
 ``adapter`` of Fly's descriptor in :mod:`fly_rules.registry`).
 
-Its action ids (:data:`NUM_ACTIONS` = 90) and observation layout are in :mod:`fly_rules.fly.encoding` (no NumPy),
-re-exported here.
+Its action ids (:data:`~fly_rules.fly.encoding.NUM_ACTIONS` = 90) and observation layout are in
+:mod:`fly_rules.fly.encoding` (no NumPy), re-exported here.
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ __all__ = [
 
 
 def write_fly_observation(view: FlyView, start_record: int, out: Floats) -> None:
-    """Fill ``out`` (zeros, in the layout of :func:`observation_layout`, seats absolute) with a Fly
-    seat's observation [FLY-5.1]."""
+    """Fill ``out`` (zeros, in the layout of :func:`~fly_rules.fly.encoding.observation_layout`, seats absolute)
+    with a Fly seat's observation [FLY-5.1]."""
     n = view.players
     at = write_cards(out, 0, view.hand)
     at = write_cards(out, at, view.trump_card.bit)

@@ -10,7 +10,7 @@ are a small ``.npz`` file shipped in the package, one per game and number of pla
 made by ``scripts/train_learned.py`` from the chunks of ``scripts/expert_dataset.py``; the file's ``meta`` says
 what it was trained on and how.
 
-:class:`LearnedBot` (``learned`` in :data:`fly_rules.bots.BOTS`) plays the legal id with the highest logit. It
+:class:`LearnedBot` (``learned`` in :data:`~fly_rules.bots.arena.BOTS`) plays the legal id with the highest logit. It
 sees only the view and the legal actions, and takes nothing from ``rng``: the same view gives the same action
 (the rule of thumb's hint is asked with ``random.Random(0)``, as the expert asks its model). A
 choice made in several ids (Dreyfus's discard, card by card [DRF-4.3]) is made id by id, each mark shown to the

@@ -165,7 +165,7 @@ class ExpertBot:
         if for_match and self.match_chance is None:
             raise TypeError(f"the expert has no race model for these rules of {game.title} (for_match=False)")
         self.deadline: float | None = None
-        """A :func:`time.monotonic` instant at which a search still running raises
+        """A ``time.monotonic()`` instant at which a search still running raises
         :class:`~fly_rules.solve.search.SolveTimeUp` (None: none), for a caller with a bound on all its work."""
         self._left = self.budget
         self._worlds: list[Mapping[Any, float]] = []  # the last decision's values, guess by guess

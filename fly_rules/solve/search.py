@@ -65,7 +65,7 @@ class Search:
     Args:
         kernel: the game's search kernel.
         limit: the most positions to visit in all (None: no limit); past it :class:`SolveLimitReached`.
-        deadline: a :func:`time.monotonic` instant (None: none); a search still running then raises
+        deadline: a ``time.monotonic()`` instant (None: none); a search still running then raises
             :class:`SolveTimeUp` (the clock is read every few thousand positions, so some milliseconds later).
 
     Raises:
