@@ -35,6 +35,7 @@ Told to seat 1, the others' hands and exchanged cards stay hidden:
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, TextIO
 
@@ -52,6 +53,7 @@ __all__ = [
     "action_shown",
     "card_symbols",
     "deal_lines",
+    "fitted",
     "narrate",
     "outcome_lines",
     "outcome_text",
@@ -202,6 +204,32 @@ def status_line(state: GameState, seat: int | None) -> str:
     return " · ".join(parts)
 
 
+def fitted(line: str, width: int = 80) -> list[str]:
+    """``line`` in lines of at most ``width`` columns (a terminal's), cut after a ``", "`` so that each reason
+    of a record change stays whole, the lines after the first indented two more; a part longer than a line is
+    cut between words. A line that fits is itself.
+
+    >>> for cut in fitted("   seat 1: record 3 -> 0: " + ", ".join(["-1 for the trick [FLY-8.2]"] * 3), 60):
+    ...     print(cut)
+       seat 1: record 3 -> 0: -1 for the trick [FLY-8.2],
+         -1 for the trick [FLY-8.2], -1 for the trick [FLY-8.2]
+    """
+    if len(line) <= width:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    lines: list[str] = []
+    current = ""
+    for part in line.split(", "):
+        joined = f"{current}, {part}" if current else part
+        if len(joined) + 1 <= width or not current:  # room for the comma that may follow
+            current = joined
+            continue
+        lines.append(current + ",")
+        current = indent + part
+    lines.append(current)
+    return [cut for each in lines for cut in (textwrap.wrap(each, width, subsequent_indent=indent) or [each])]
+
+
 def narrate(state: GameState, choose: Chooser, out: TextIO, *, seat: int | None = None) -> Any:
     """Play ``state`` (a match or a deal of either game) on with ``choose`` and tell it to ``out``.
 
@@ -227,6 +255,6 @@ def narrate(state: GameState, choose: Chooser, out: TextIO, *, seat: int | None 
             break
         before, state = state, state.apply(action)
         for line in action_lines(before, state, mover, action, seat):
-            print(line, file=out)
+            print("\n".join(fitted(line)), file=out)
     print("\n".join(outcome_lines(state)), file=out)
     return state

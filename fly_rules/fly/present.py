@@ -95,10 +95,6 @@ class _Words:
         return lines
 
 
-_KEEP = "\u00a0"
-"""A space that :func:`textwrap.wrap` does not break at: the words of one reason stay on one line."""
-
-
 def _record_changes(old: FlyDeal, new: FlyDeal, taker: int) -> list[str]:
     """Every record change of a trick beyond its one point, in words with its rule: the A♠ bonus
     [FLY-8.3], an overshoot [FLY-9.2], the exemption [FLY-9.3], exact zero [FLY-9.1], and at the end of
@@ -115,9 +111,8 @@ def _record_changes(old: FlyDeal, new: FlyDeal, taker: int) -> list[str]:
     raw = was - rules.trick_value - bonus
     if raw < 0:
         why.append("below 0: exemption, 0 [FLY-9.3]" if bonus else f"overshoot: back to {now} [FLY-9.2]")
-    if bonus or raw < 0:  # three reasons may not fit one line: cut between reasons, never inside one
-        text = f"{seat_text(taker)}: record {was} -> {now}: {', '.join(each.replace(' ', _KEEP) for each in why)}"
-        lines += [line.replace(_KEEP, " ") for line in _wrapped(text, " " * 6, " " * 8)]
+    if bonus or raw < 0:
+        lines.append(f"      {seat_text(taker)}: record {was} -> {now}: {', '.join(why)}")
     if now == 0 and taker in new.winners:
         lines.append(f"      {seat_text(taker)} reaches exactly 0 and wins [FLY-9.1]")
     for seat in range(len(new.records)):
