@@ -347,20 +347,28 @@ def _home_of(module: Any, name: str, modules: list[str], home: dict[tuple[str, i
     """The module that documents ``module.name``: ``module`` when its source assigns the name, the module it imports
     the name from when that is a public one (constants: equal small ints are one object, so identity cannot tell two
     modules' ``STAND`` apart), else what :func:`homes` found."""
+    own = str(module.__name__)
+    found = home.get((name, id(getattr(module, name))), own)
     try:
         tree = ast.parse(inspect.getsource(module))
     except (OSError, TypeError):
-        return home.get((name, id(getattr(module, name))), module.__name__)
+        return found
     for node in tree.body:
-        targets = (
-            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-        )
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
         if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-            return str(module.__name__)
-        imported = isinstance(node, ast.ImportFrom) and node.module in modules
-        if imported and any(a.name == name for a in node.names) and not callable(getattr(module, name)):
+            return own
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module in modules
+            and any(a.name == name for a in node.names)
+            and not callable(getattr(module, name))
+        ):
             return _home_of(importlib.import_module(str(node.module)), name, modules, home)
-    return home.get((name, id(getattr(module, name))), module.__name__)
+    return found
 
 
 def api_page(module_name: str, modules: list[str], home: dict[tuple[str, int], str]) -> str:

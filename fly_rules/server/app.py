@@ -227,6 +227,13 @@ class TableServer:
     async def _drive(self, table_id: str) -> None:
         while True:
             self._again.discard(table_id)
+            held = self.service.held(table_id)
+            if (
+                held is not None
+                and not held.over
+                and self._player_for(held, held.state.to_move, time.monotonic()) is None
+            ):
+                return  # a person is to move: nothing to read (a move elsewhere comes as a notice, and drives again)
             try:
                 table = await self.service.table(table_id)
                 if table is None or table.over:
