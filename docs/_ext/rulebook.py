@@ -359,8 +359,8 @@ def _home_of(module: Any, name: str, modules: list[str], home: dict[tuple[str, i
             targets = node.targets
         elif isinstance(node, ast.AnnAssign):
             targets = [node.target]
-        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-            return own
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets) and not callable(getattr(module, name)):
+            return own  # a constant assigned here (a function or class bound here keeps the module that defines it)
         if (
             isinstance(node, ast.ImportFrom)
             and node.module in modules
