@@ -359,8 +359,10 @@ def _home_of(module: Any, name: str, modules: list[str], home: dict[tuple[str, i
             targets = node.targets
         elif isinstance(node, ast.AnnAssign):
             targets = [node.target]
-        if any(isinstance(t, ast.Name) and t.id == name for t in targets) and not callable(getattr(module, name)):
-            return own  # a constant assigned here (a function or class bound here keeps the module that defines it)
+        value = getattr(module, name)
+        alias = not callable(value) or getattr(value, "__name__", name) != name  # a constant, or a new name
+        if alias and any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return own  # assigned here (a function or class re-bound under its own name keeps its defining module)
         if (
             isinstance(node, ast.ImportFrom)
             and node.module in modules
