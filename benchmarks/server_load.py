@@ -6,9 +6,16 @@ an action sent to every seat's new view (p50, p99).
 Starts ``fly-rules serve`` (a fresh SQLite file, bots never wait) as its own process, makes the tables (4-seat
 Fly, every seat a scripted player on its own connection; ``--pictures`` asks for the SVG picture in every view,
 as the browser does), and drives them from this process with asyncio: whenever a seat's view lets it act, it
-sends a legal action drawn at random; a finished match is followed by a rematch. The latency of an action is
-from its send to the moment the last seat of the table has the view one seq higher. ``--profile FILE`` runs
-the server under cProfile and writes its statistics there.
+sends a legal action drawn at random; a finished match is followed by a rematch.
+
+Each table is paced at ``--rate`` actions a second (12): the seat to act waits until a 1/rate interval has passed
+since the table's previous action, or acts at once when the table is behind. So the load offered is the tables
+times the rate, and a slow server shows as latency, not as players who stop asking (a closed loop at full speed
+would also break the server's flood limit of 10 messages a second a connection [TBL-6.2], as a seat leading
+trick after trick does). The latency of an action is from its send to the moment the last seat of the table has
+the view one seq higher. A connection the server closes is counted and its close reason printed: the figures of a
+run with closed connections are not the server's. ``--profile FILE`` runs the server under cProfile and writes
+its statistics there.
 """
 
 from __future__ import annotations
@@ -43,9 +50,12 @@ class _Table:
         self.seen: dict[int, int] = {}  # seq -> seats that have its view
         self.latencies: list[float] = []
         self.accepted = 0
+        self.next_action = 0.0  # perf_counter time before which no seat of the table acts
 
 
-async def _seat(base: str, table: _Table, seat: int, rng: random.Random, stop: asyncio.Event, pictures: bool) -> None:
+async def _seat(
+    base: str, table: _Table, seat: int, rng: random.Random, stop: asyncio.Event, pictures: bool, rate: float
+) -> None:
     url = base.replace("http", "ws", 1) + f"/api/tables/{table.table}/ws?token={table.tokens[seat]}"
     if not pictures:
         url += "&picture=0"
@@ -65,14 +75,39 @@ async def _seat(base: str, table: _Table, seat: int, rng: random.Random, stop: a
                 table.latencies.append(time.perf_counter() - table.sent.pop(seq - 1))
                 table.accepted += 1
             if message["legal"]:
-                table.sent[seq] = time.perf_counter()
-                await socket.send(json.dumps({"type": "act", "seq": seq, "action": rng.choice(message["legal"])}))
+                sent = {"type": "act", "seq": seq, "action": rng.choice(message["legal"])}
             elif message["over"] and seat == 0:
-                table.sent[seq] = time.perf_counter()
-                await socket.send(json.dumps({"type": "rematch", "seq": seq}))
+                sent = {"type": "rematch", "seq": seq}
+            else:
+                continue
+            wait = table.next_action - time.perf_counter()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            now = time.perf_counter()
+            table.next_action = now + 1 / rate
+            table.sent[seq] = now
+            await socket.send(json.dumps(sent))
 
 
-async def _run(base: str | list[str], tables: int, seconds: float, warmup: float, pictures: bool) -> dict[str, Any]:
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds (user and system) the processes have used so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+async def _run(
+    base: str | list[str],
+    tables: int,
+    seconds: float,
+    warmup: float,
+    pictures: bool,
+    rate: float = 12.0,
+    servers: list[int] | None = None,
+) -> dict[str, Any]:
     # several bases (server processes on one PostgreSQL database, benchmarks/server_load_postgres.py): the tables
     # are made on each in turn, and two seats of every table play through each, so that every action crosses them
     bases = [base] if isinstance(base, str) else base
@@ -87,7 +122,7 @@ async def _run(base: str | list[str], tables: int, seconds: float, warmup: float
     rng = random.Random(50)
     players = [
         asyncio.create_task(
-            _seat(bases[seat // 2 % len(bases)], table, seat, random.Random(rng.random()), stop, pictures)
+            _seat(bases[seat // 2 % len(bases)], table, seat, random.Random(rng.random()), stop, pictures, rate)
         )
         for table in made
         for seat in range(4)
@@ -96,13 +131,14 @@ async def _run(base: str | list[str], tables: int, seconds: float, warmup: float
     for table in made:
         table.latencies.clear()
         table.accepted = 0
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_seconds(servers or [])
     await asyncio.sleep(seconds)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, cpu_seconds(servers or []) - cpu
     latencies = sorted(x for table in made for x in table.latencies)
     accepted = sum(table.accepted for table in made)
     stop.set()
-    await asyncio.gather(*players, return_exceptions=True)
+    ended = await asyncio.gather(*players, return_exceptions=True)
+    closed = [str(outcome) for outcome in ended if isinstance(outcome, BaseException)]
     quantiles = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [float("nan")] * 99
     return {
         "tables": tables,
@@ -111,6 +147,10 @@ async def _run(base: str | list[str], tables: int, seconds: float, warmup: float
         "p50_ms": 1000 * quantiles[49],
         "p99_ms": 1000 * quantiles[98],
         "actions": accepted,
+        "offered_per_second": tables * rate,
+        "server_cpu_ms": 1000 * cpu / accepted if servers and accepted else float("nan"),
+        "closed": len(closed),
+        "closed_why": sorted(set(closed))[:3],
     }
 
 
@@ -127,12 +167,30 @@ def _serve(db: Path, profile: Path | None) -> tuple[subprocess.Popen[str], str]:
     return process, line.split("open ")[1].split("/ ")[0]
 
 
+def print_rows(rows: list[dict[str, Any]], first: str, width: int) -> None:
+    """Print the figures a row a run, first column ``first``; then why any connection was closed."""
+    print(
+        f"{first:>{width}} {'conns':>6} {'offered/s':>10} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'CPU ms/action':>14} {'closed':>7}"
+    )
+    for row in rows:
+        print(
+            f"{row[first]:>{width}} {row['connections']:>6} {row['offered_per_second']:>10,.0f} "
+            f"{row['accepted_per_second']:>10,.0f} {row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f} "
+            f"{row['server_cpu_ms']:>14.3f} {row['closed']:>7}"
+        )
+    for row in rows:
+        for why in row["closed_why"]:
+            print(f"closed at {row[first]}: {why}")
+
+
 def main() -> None:
     """Run the load at each table count and print a table of the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default="10,100,500", help="table counts, comma-separated (10,100,500)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds at each count (20)")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (3)")
+    parser.add_argument("--rate", type=float, default=12.0, help="actions a second offered by each table (12)")
     parser.add_argument("--pictures", action="store_true", help="every view with its SVG picture (as the browser)")
     parser.add_argument("--profile", type=Path, default=None, help="run the server under cProfile, stats to FILE")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
@@ -143,7 +201,9 @@ def main() -> None:
             profile = None if args.profile is None else args.profile.with_suffix(f".{count}{args.profile.suffix}")
             process, base = _serve(Path(folder) / "load.sqlite3", profile)
             try:
-                rows.append(asyncio.run(_run(base, count, args.seconds, args.warmup, args.pictures)))
+                rows.append(
+                    asyncio.run(_run(base, count, args.seconds, args.warmup, args.pictures, args.rate, [process.pid]))
+                )
             finally:
                 process.send_signal(signal.SIGINT)
                 process.wait(60)
@@ -153,12 +213,7 @@ def main() -> None:
         print(json.dumps(rows, indent=2))
         return
     print(f"4-seat Fly, one server process, SQLite, {'with' if args.pictures else 'without'} pictures")
-    print(f"{'tables':>7} {'conns':>6} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8}")
-    for row in rows:
-        print(
-            f"{row['tables']:>7} {row['connections']:>6} {row['accepted_per_second']:>10,.0f} "
-            f"{row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f}"
-        )
+    print_rows(rows, "tables", 7)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
-from server_load import _run  # noqa: E402 - the scripted players of server_load.py
+from server_load import _run, print_rows  # noqa: E402 - the scripted players of server_load.py
 
 from tests.server.cluster import cluster  # noqa: E402
 from tests.server.helpers import serve_process, stop_process  # noqa: E402
@@ -35,11 +35,12 @@ def _rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def _measure(name: str, dbs: list[str], tables: int, seconds: float, warmup: float) -> dict[str, Any]:
+def _measure(name: str, dbs: list[str], tables: int, seconds: float, warmup: float, rate: float) -> dict[str, Any]:
     started = [serve_process(db, 0, "--grace", "30") for db in dbs]
     try:
         before = [_rss_mb(process.pid) for process, _ in started]
-        row = asyncio.run(_run([base for _, base in started], tables, seconds, warmup, False))
+        servers = [process.pid for process, _ in started]
+        row = asyncio.run(_run([base for _, base in started], tables, seconds, warmup, False, rate, servers))
         after = [_rss_mb(process.pid) for process, _ in started]
     finally:
         for process, _ in started:
@@ -53,27 +54,26 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=100, help="tables (100), each four scripted players")
     parser.add_argument("--seconds", type=float, default=15.0, help="measured seconds of each set-up (15)")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (3)")
+    parser.add_argument("--rate", type=float, default=12.0, help="actions a second offered by each table (12)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "load.sqlite3")
-        rows.append(_measure("1 process, SQLite", [db], args.tables, args.seconds, args.warmup))
+        rows.append(_measure("1 process, SQLite", [db], args.tables, args.seconds, args.warmup, args.rate))
     with cluster() as postgres:
-        rows.append(_measure("1 process, PostgreSQL", [postgres.database()], args.tables, args.seconds, args.warmup))
+        rows.append(
+            _measure("1 process, PostgreSQL", [postgres.database()], args.tables, args.seconds, args.warmup, args.rate)
+        )
         url = postgres.database()
-        rows.append(_measure("2 processes, PostgreSQL", [url, url], args.tables, args.seconds, args.warmup))
+        rows.append(_measure("2 processes, PostgreSQL", [url, url], args.tables, args.seconds, args.warmup, args.rate))
     if args.json:
         print(json.dumps(rows, indent=2))
         return
     print(f"4-seat Fly, {args.tables} tables ({4 * args.tables} connections), without pictures")
-    print(f"{'set-up':<24} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'RSS MB (per process, end)':>26}")
+    print_rows(rows, "setup", 24)
     for row in rows:
-        rss = ", ".join(f"{mb:.0f}" for mb in row["rss_mb_after"])
-        print(
-            f"{row['setup']:<24} {row['accepted_per_second']:>10,.0f} {row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f} "
-            f"{rss:>26}"
-        )
+        print(f"{row['setup']}: resident MB a process, before {row['rss_mb_before']}, at the end {row['rss_mb_after']}")
 
 
 if __name__ == "__main__":

@@ -179,13 +179,15 @@ def records_text(deal: DealState) -> list[str]:
     return ["/".join(str(line[seat]) for line in lines) for seat in range(len(lines[0]))]
 
 
-def status_line(state: GameState, seat: int | None) -> str:
+def status_line(state: GameState, seat: int | None, view: SeatView | None = None) -> str:
     """One line on what the table shows ``seat`` (None: a watcher): the game and deal, the trumps and stock or
-    talon, the trick in progress and whose turn it is."""
+    talon, the trick in progress and whose turn it is. ``view`` is the deal's view of any seat, when the caller
+    has one already (only its public part is read)."""
     deal: DealState = deal_of(state)
     if state.is_over:
         return " ".join(outcome_text(state))
-    view = deal.view(0 if seat is None else seat)
+    if view is None:
+        view = deal.view(0 if seat is None else seat)
     game = registry.game_of(deal)
     trick = ", ".join(f"{seat_text(s)} {c.symbol}" for s, c in view.trick)
     phase = "exchange" if deal.phase is Phase.EXCHANGE else "play"

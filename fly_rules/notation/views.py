@@ -33,7 +33,7 @@ from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.engine import Phase
 from fly_rules.errors import InvalidNotation
 
-__all__ = ["private_data", "public_view", "view_data", "view_from_data"]
+__all__ = ["private_data", "private_names", "public_view", "view_data", "view_from_data"]
 
 
 def _value(value: object) -> object:
@@ -75,9 +75,22 @@ def view_data(view: Any) -> dict[str, Any]:
 def private_data(view: Any) -> dict[str, Any]:
     """The JSON form of ``view``'s seat-private fields alone (its hand; Dreyfus's own discards too): with the
     public view's form, the whole of :func:`view_data` (a server tells many seats one public part)."""
-    return {
-        field.name: _value(getattr(view, field.name)) for field in _fields(type(view)) if field.metadata.get("private")
-    }
+    return {name: _value(getattr(view, name)) for name in private_names(view.game)}
+
+
+def private_names(game: str) -> tuple[str, ...]:
+    """The names of the seat-private fields of the game ``game``'s view (``("hand",)`` for Fly).
+
+    Raises:
+        InvalidRules: no game of that name is registered.
+    """
+    names = _PRIVATE.get(game)
+    if names is None:
+        names = _PRIVATE[game] = tuple(f.name for f in _fields(_view_class(game)) if f.metadata.get("private"))
+    return names
+
+
+_PRIVATE: dict[str, tuple[str, ...]] = {}
 
 
 def public_view(view: Any) -> Any:

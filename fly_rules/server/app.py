@@ -114,9 +114,8 @@ class TableServer:
 
     def message(self, table: Table, seat: int | None, picture: bool) -> str:
         """The view message of ``seat`` as text, with the seats' presence."""
-        told = dict(self.service.view(table, seat, picture=picture))
-        told["seats"] = self.service.seats(table, self.connected(table.row.table_id))
-        return json.dumps(told, ensure_ascii=False)
+        seats = self.service.seats(table, self.connected(table.row.table_id))
+        return self.service.view_text(table, seat, seats, picture=picture)
 
     async def broadcast(self, table: Table) -> None:
         """Send every connection of the table its seat's view."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 from collections.abc import Mapping
 from typing import Any, Final
@@ -22,7 +23,7 @@ from fly_rules.errors import FlyRulesError, RuleViolation
 from fly_rules.narration import action_lines, outcome_text, records_text, status_line
 from fly_rules.notation import dump_history
 from fly_rules.notation.games import action_text, deal_of, make_rules, parse_action, upgrade_options
-from fly_rules.notation.views import private_data, public_view, view_data
+from fly_rules.notation.views import private_data, private_names, public_view, view_data
 from fly_rules.server.storage import Entry, MatchRow, Storage, TableRow
 from fly_rules.svg import deal_picture
 
@@ -104,7 +105,18 @@ class Table:
     """The entries of the log applied so far."""
     last: Last | None = None
     """The latest action of the match in play."""
-    _told: dict[tuple[int | str | None, bool], dict[str, Any]] = attrs.field(factory=dict)
+    _told: dict[tuple[int | None, bool], dict[str, Any]] = attrs.field(factory=dict)
+    """Each (seat, picture)'s view message at this seq."""
+    _shared: dict[str, Any] | None = None
+    """The part of the view messages told alike to every seat at this seq."""
+    _texts: dict[str, str] = attrs.field(factory=dict)
+    """The shared part's JSON members at this seq, encoded once for every connection."""
+
+    def moved_on(self) -> None:
+        """Forget what was told at the previous seq."""
+        self._told.clear()
+        self._shared = None
+        self._texts.clear()
 
     @property
     def match(self) -> MatchRow:
@@ -243,8 +255,11 @@ class TableService:
             self._apply(table, entry, pending)
         return table
 
-    def _apply(self, table: Table, entry: Entry, pending: list[MatchRow]) -> None:
-        """Apply one committed entry to the table's replay (once: two readers of the log may both have read it)."""
+    def _apply(
+        self, table: Table, entry: Entry, pending: list[MatchRow], applied: tuple[Any, Any] | None = None
+    ) -> None:
+        """Apply one committed entry to the table's replay (once: two readers of the log may both have read it);
+        ``applied`` is the entry's action and the state after it when the caller has them already."""
         if entry.seq != table.seq + 1:
             return
         if entry.kind == "rematch":
@@ -256,11 +271,12 @@ class TableService:
             table.last = None
         else:
             before = table.state
-            action = parse_action(entry.text, table.row.game)
-            table.state = before.apply(action)
+            action, table.state = applied or (parse_action(entry.text, table.row.game), None)
+            if table.state is None:
+                table.state = before.apply(action)
             table.last = Last(before, table.state, entry.seat if entry.seat is not None else _NOBODY, action)
         table.seq = entry.seq
-        table._told.clear()
+        table.moved_on()
 
     def held(self, table_id: str) -> Table | None:
         """The table if this service holds its replay now, else None (nothing is read)."""
@@ -293,7 +309,28 @@ class TableService:
             raise Refusal("TBL-6.4", f"seq must be a whole number, not {str(seq)[:20]!r}")
         if not isinstance(text, str) or len(text) > MAX_ACTION_TEXT:
             raise Refusal("TBL-6.4", f"action must be an action text of at most {MAX_ACTION_TEXT} characters")
-        await self.refresh(table)
+        if seq != table.seq:  # a view told by another process: the log may be further on than this replay
+            await self.refresh(table)
+        try:
+            action, after = self._check_act(table, seat, seq, text)
+        except Refusal:
+            await self.refresh(table)  # refused on a replay another process had moved on from: the seq is stale
+            if seq != table.seq:
+                raise Refusal("TBL-4.2", f"seq {seq} is not the table's: the latest view has seq {table.seq}") from None
+            raise
+        entry = Entry(seq + 1, "act", seat, action_text(action))
+        if not await self.storage.append(table.row.table_id, entry):
+            await self.refresh(table)
+            raise Refusal("TBL-4.2", f"seq {seq} is not the table's: the latest view has seq {table.seq}")
+        self._apply(table, entry, [], (action, after))
+
+    @staticmethod
+    def _check_act(table: Table, seat: int, seq: int, text: str) -> tuple[Any, Any]:
+        """The action ``text`` parsed and the state it leads to, if ``seat`` may take it on the view ``seq``.
+
+        Raises:
+            Refusal: as :meth:`act`; nothing changed.
+        """
         if seq != table.seq:
             raise Refusal("TBL-4.2", f"seq {seq} is not the table's: the latest view has seq {table.seq}")
         state = table.state
@@ -306,14 +343,9 @@ class TableService:
         if state.to_move != seat:
             raise Refusal("TBL-4.3", f"it is not your turn: seat {state.to_move} is to move")
         try:
-            state.apply(action)
+            return action, state.apply(action)
         except RuleViolation as error:
             raise Refusal(error.rule, error.detail) from None
-        entry = Entry(seq + 1, "act", seat, action_text(action))
-        if not await self.storage.append(table.row.table_id, entry):
-            await self.refresh(table)
-            raise Refusal("TBL-4.2", f"seq {seq} is not the table's: the latest view has seq {table.seq}")
-        self._apply(table, entry, [])
 
     async def rematch(self, table: Table, seat: int | None, seq: object) -> None:
         """Start the table's next match [TBL-4.5].
@@ -372,7 +404,7 @@ class TableService:
     def _shared(self, table: Table) -> dict[str, Any]:
         """What every connection's view message shares at the table's seq: the public view's JSON form and the
         rest told alike to every seat but the mover."""
-        shared = table._told.get(("shared", False))
+        shared = table._shared
         if shared is None:
             state = table.state
             deal = deal_of(state)
@@ -392,12 +424,12 @@ class TableService:
                 "records": records_text(deal),
                 "over": bool(state.is_over),
                 "outcome": outcome_text(state),
-                "status": status_line(state, None),
+                "status": status_line(state, None, public),
                 "last": self._last(table, _NOBODY),
                 "commitment": table.match.commitment,
                 **self._reveal(table),
             }
-            table._told["shared", False] = shared
+            table._shared = shared
         return shared
 
     @staticmethod
@@ -433,7 +465,7 @@ class TableService:
                 "seat": seat,
                 "view": shared["view"] | private_data(seen) | {"seat": seat},
                 "legal": [action_text(a) for a in state.legal_actions()] if mover else [],
-                "status": status_line(state, seat) if mover else shared["status"],
+                "status": status_line(state, seat, seen) if mover else shared["status"],
                 "last": self._last(table, seat) if last is not None and last.mover == seat else shared["last"],
             }
             told["hand"] = told["view"]["hand"]
@@ -441,6 +473,20 @@ class TableService:
             told["picture"] = str(deal_picture(seen, last_trick=True, own_hand=seat is not None))
         table._told[key] = told
         return told
+
+    def view_text(self, table: Table, seat: int | None, seats: list[dict[str, Any]], *, picture: bool = True) -> str:
+        """The view message of ``seat`` as the JSON text a connection is sent, with ``seats`` (who is connected):
+        :meth:`view` and ``"seats"``, the members shared by every seat encoded once a seq."""
+        told = self.view(table, seat, picture=picture)
+        view = told["view"]
+        own_view = {name: view[name] for name in private_names(view["game"])} | {"seat": seat}
+        texts = table._texts
+        if not texts:
+            shared = self._shared(table)
+            texts["view"] = _members({k: v for k, v in shared["view"].items() if k not in own_view})
+            texts["common"] = _members({k: v for k, v in shared.items() if k not in _OWN and k != "view"})
+        own = {k: told[k] for k in _OWN if k in told} | {"seats": seats}
+        return f'{{{_members(own)}, "view": {{{_members(own_view)}, {texts["view"]}}}, {texts["common"]}}}'
 
     def history(self, table: Table) -> str:
         """The finished match's whole history with its seed [TBL-2.3].
@@ -451,3 +497,12 @@ class TableService:
         if not table.over:
             raise Refusal("TBL-2.3", "the history is given once the match is over")
         return dump_history(table.state)
+
+
+_OWN: Final = ("seat", "hand", "legal", "status", "last", "picture")
+"""The members of a view message that differ from seat to seat (``view`` too, in part)."""
+
+
+def _members(data: dict[str, Any]) -> str:
+    """The members of ``data``'s JSON object, without the braces."""
+    return json.dumps(data, ensure_ascii=False)[1:-1]

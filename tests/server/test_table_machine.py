@@ -179,7 +179,9 @@ class TableMachine(RuleBasedStateMachine):
             for seat in seen.connected:
                 if seat is not None and seat >= table.row.players:
                     continue
-                told = self.service.view(table, seat)
+                seats = self.service.seats(table, {s: True for s in seen.connected if s is not None})
+                told = json.loads(self.service.view_text(table, seat, seats), object_pairs_hook=_once_each)
+                assert told == self.service.view(table, seat) | {"seats": seats}
                 whole = view_data(table.state.view(seat)) if seat is not None else None
                 assert seat is None or told["view"] == whole  # the shared public part and the seat's own, merged
                 rest = json.dumps({k: v for k, v in told.items() if k != "last"}, ensure_ascii=False)
@@ -195,6 +197,13 @@ class TableMachine(RuleBasedStateMachine):
     def teardown(self) -> None:
         self.run(self.storage.close())
         self.loop.close()
+
+
+def _once_each(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object's members, each name once (the text a connection is sent is spliced from parts)."""
+    names = [name for name, _ in pairs]
+    assert len(names) == len(set(names)), names
+    return dict(pairs)
 
 
 TableMachine.TestCase.settings = settings(
