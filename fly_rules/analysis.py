@@ -59,7 +59,7 @@ from fly_rules.notation.games import deal_of, new_deal, new_game, parse_action
 from fly_rules.notation.history import load_history
 from fly_rules.solve import Search, SolveLimitReached, SolveTimeUp, evaluate, kernel_of
 
-__all__ = ["Analysis", "Review", "analyse", "analyse_history", "estimate_text", "review", "verdict"]
+__all__ = ["Analysis", "Review", "Unreached", "analyse", "analyse_history", "estimate_text", "review", "verdict"]
 
 
 @attrs.frozen
@@ -133,13 +133,34 @@ class Review:
 
 
 @attrs.frozen
+class Unreached:
+    """A decision that :func:`analyse` did not grade within its ``max_seconds``."""
+
+    deal_number: int
+    """The deal's number in the match (0 for the first)."""
+    step: int
+    """The decision's place among the deal's actions (0 for the first)."""
+    seat: int
+    """The seat that decided."""
+    phase: Phase
+    """The exchange or the play."""
+    played: Any
+    """The action taken."""
+    trick: int | None = None
+    """In the play, the number of the trick (1 for the first); None in the exchange."""
+
+
+@attrs.frozen
 class Analysis:
     """Every decision analysed, in the order they were made."""
 
     reviews: tuple[Review, ...]
     """The decisions."""
     stopped: bool = False
-    """Whether ``max_seconds`` ran out first: then :attr:`reviews` are the decisions finished, in order."""
+    """Whether ``max_seconds`` ran out first: then :attr:`reviews` are the decisions finished (the cheapest were
+    graded first), in the order made, and :attr:`unreached` the others."""
+    unreached: tuple[Unreached, ...] = ()
+    """The decisions ``max_seconds`` left ungraded, in the order made (empty when not :attr:`stopped`)."""
 
     def loss(self, seat: int) -> int:
         """The sum of ``seat``'s costs: what its decisions gave away against the best open ones (hindsight)."""
@@ -358,7 +379,8 @@ def analyse(
         progress: called with the number of decisions analysed so far.
         max_seconds: stop after this many seconds (wall clock, within some milliseconds) with the decisions
             finished by then (:attr:`Analysis.stopped`; the last of them may lack its open values, the expert's
-            verdict being done); None: no bound.
+            verdict being done): under a bound the cheapest decisions are graded first (the fewest cards left to
+            search, the exchange last), and those not reached are in :attr:`Analysis.unreached`; None: no bound.
         first: skip this many of the decisions that would be analysed (those an earlier call did).
         count: analyse at most this many decisions (None: all); fewer remaining is not :attr:`Analysis.stopped`.
         open_limit: the most positions each decision's open (hindsight) values may visit (None: no limit); a
@@ -372,36 +394,83 @@ def analyse(
     taken = list(actions)
     bot = _hint_expert(start.rules, samples) if expert else None
     seed = getattr(start, "seed", 0) if seed is None else seed
-    reviews: list[Review] = []
+    chosen = _decisions(start, taken, seat, first, count)
+    # Under a bound the cheapest decisions go first (the fewest cards left to search; the exchange, which searches
+    # whole deals, last), so that the bound grades all it can; the dearest are named as not reached.
+    order = (
+        range(len(chosen)) if deadline is None else sorted(range(len(chosen)), key=lambda i: _dearness(chosen[i][0]))
+    )
+    graded: dict[int, Review] = {}
+    stopped = False
+    for index in order:
+        state, action, later = chosen[index]
+        try:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise SolveTimeUp()
+            graded[index] = review(
+                state,
+                action,
+                later=later,
+                expert=bot,
+                seed=f"{seed}:hint:{len(state.actions)}",  # as hint_rng draws it
+                deadline=deadline,
+                open_limit=open_limit,
+            )
+        except SolveTimeUp:
+            stopped = True
+            break
+        if progress is not None:
+            progress(len(graded))
+        if deadline is not None and time.monotonic() >= deadline:  # its hindsight was cut short
+            stopped = True
+            break
+    reviews = tuple(graded[index] for index in sorted(graded))
+    unreached = tuple(_unreached(*chosen[index][:2]) for index in range(len(chosen)) if index not in graded)
+    return Analysis(reviews, stopped=stopped, unreached=unreached)
+
+
+def _decisions(
+    start: Any, taken: Sequence[Any], seat: int | None, first: int, count: int | None
+) -> list[tuple[Any, Any, list[tuple[int, Any]]]]:
+    """The decisions :func:`analyse` grades, in the order made: each as the position, the action taken there and (in
+    the exchange) the later declarations of its deal."""
+    chosen: list[tuple[Any, Any, list[tuple[int, Any]]]] = []
     state = start
     skipped = 0
     for k, action in enumerate(taken):
         deal = deal_of(state)
-        mover = deal.to_move
-        if (seat is None or mover == seat) and len(deal.legal_actions()) > 1:
+        if (seat is None or deal.to_move == seat) and len(deal.legal_actions()) > 1:
             if skipped < first:
                 skipped += 1
-                state = state.apply(action)
-                continue
-            if count is not None and len(reviews) >= count:
+            elif count is not None and len(chosen) >= count:
                 break
-            later = _later_declarations(state.apply(action), taken[k + 1 :]) if deal.phase is Phase.EXCHANGE else []
-            hint_seed = f"{seed}:hint:{len(state.actions)}"  # as hint_rng draws it
-            try:
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise SolveTimeUp()
-                found = review(
-                    state, action, later=later, expert=bot, seed=hint_seed, deadline=deadline, open_limit=open_limit
-                )
-            except SolveTimeUp:
-                return Analysis(tuple(reviews), stopped=True)
-            reviews.append(found)
-            if progress is not None:
-                progress(len(reviews))
-            if deadline is not None and time.monotonic() >= deadline:  # its hindsight was cut short
-                return Analysis(tuple(reviews), stopped=True)
+            else:
+                exchange = deal.phase is Phase.EXCHANGE
+                later = _later_declarations(state.apply(action), taken[k + 1 :]) if exchange else []
+                chosen.append((state, action, later))
         state = state.apply(action)
-    return Analysis(tuple(reviews))
+    return chosen
+
+
+def _dearness(state: Any) -> tuple[bool, int]:
+    """How dear a decision is to grade, to sort by: an exchange (whole deals searched) above any play, and in the
+    play the fewer actions the deal has seen, the more cards are left to search."""
+    deal = deal_of(state)
+    return deal.phase is Phase.EXCHANGE, -len(deal.actions)
+
+
+def _unreached(state: Any, played: Any) -> Unreached:
+    """A decision a bound left ungraded."""
+    deal = deal_of(state)
+    playing = deal.phase is Phase.PLAY
+    return Unreached(
+        deal.deal_number,
+        len(deal.actions),
+        deal.to_move,
+        deal.phase,
+        played,
+        sum(deal.tricks_taken) + 1 if playing else None,
+    )
 
 
 def _hint_expert(rules: Any, samples: int | None) -> ExpertBot:

@@ -150,7 +150,7 @@ def test_fly_rules_analyse_shows_both_columns_in_80_columns_and_keeps_its_json_k
 
 def test_analyse_max_seconds_5_ends_a_dreyfus_history_within_6_seconds(tmp_path: Path) -> None:
     """``fly-rules analyse --max-seconds 5`` of a Dreyfus history (minutes without a bound) ends within 6 s with
-    the decisions it finished, and says that it stopped."""
+    decisions graded (the cheapest first), names in its place each decision not reached, and says that it stopped."""
     _, _, final = _played(dreyfus, dreyfus.DreyfusRules(max_deals=2), 5)
     path = tmp_path / "dreyfus.toml"
     path.write_text(dump_history(final))
@@ -158,8 +158,15 @@ def test_analyse_max_seconds_5_ends_a_dreyfus_history_within_6_seconds(tmp_path:
     code, out, err = in_process(["analyse", str(path), "--max-seconds", "5"], "")
     assert time.monotonic() - started <= 6.0
     assert code == 0
-    assert "stopped at --max-seconds 5" in err
-    assert "(stopped at" in out
+    graded = [line for line in out.splitlines() if line.startswith("       seat's view: ")]
+    unreached = [line for line in out.splitlines() if line.endswith(" (not reached)")]
+    assert graded
+    assert unreached
+    told = re.search(r"stopped at --max-seconds 5 after (\d+) decisions \(the cheapest first\); (\d+) not reached", err)
+    assert told is not None
+    assert (int(told[1]), int(told[2])) == (len(graded), len(unreached))
+    head = f"{len(graded)} decisions analysed (stopped at --max-seconds 5, {len(unreached)} not reached)"
+    assert head in re.sub(r"\s+", " ", out)  # the title wraps at 80 columns
 
 
 def test_the_live_review_grades_one_decision_at_a_time_as_it_grades_them_all() -> None:

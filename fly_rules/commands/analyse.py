@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from fly_rules import registry
-from fly_rules.analysis import Analysis, Review, analyse_history, estimate_text, verdict
+from fly_rules.analysis import Analysis, Review, Unreached, analyse_history, estimate_text, verdict
 from fly_rules.commands.common import CommandError, seat_of, seconds_argument, whole_number_argument
 from fly_rules.commands.files import read
 from fly_rules.narration import action_shown
@@ -37,7 +37,8 @@ def add(sub: Any) -> None:
         "--max-seconds",
         type=seconds_argument,
         default=None,
-        help="stop after this many seconds with the decisions finished (default: no bound)",
+        help="stop after this many seconds with the decisions finished, the cheapest graded first, and name those"
+        " not reached (default: no bound)",
     )
     analyse.add_argument("--json", action="store_true", help="print the analysis as JSON")
     analyse.set_defaults(run=run)
@@ -86,6 +87,12 @@ def _lines(review: Review) -> list[str]:
     return lines
 
 
+def _not_reached(found: Unreached) -> list[str]:
+    """A decision the bound left ungraded, in its place: where it was made and what was played."""
+    where = "the exchange" if found.trick is None else f"trick {found.trick}"
+    return _wrapped(f"  {found.step + 1:>3}. seat {found.seat}, {where}: {action_shown(found.played)} (not reached)")
+
+
 def _data(analysis: Analysis) -> dict[str, Any]:
     def values(found: dict[Any, float]) -> dict[str, float]:
         return {action_text(action): value for action, value in found.items()}
@@ -122,6 +129,10 @@ def _data(analysis: Analysis) -> dict[str, Any]:
         "loss": {str(seat): analysis.loss(seat) for seat in analysis.seats},
         "expert_loss": {str(seat): analysis.expert_loss(seat) for seat in analysis.seats},
         "stopped": analysis.stopped,
+        "unreached": [
+            {"deal": u.deal_number + 1, "step": u.step + 1, "seat": u.seat, "played": action_text(u.played)}
+            for u in analysis.unreached
+        ],
     }
 
 
@@ -146,22 +157,28 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         max_seconds=args.max_seconds,
     )
     print(file=sys.stderr)
+    left = len(analysis.unreached)
     if analysis.stopped:
         done = len(analysis.reviews)
-        print(f"fly-rules: stopped at --max-seconds {args.max_seconds:g} after {done} decisions", file=sys.stderr)
+        print(
+            f"fly-rules: stopped at --max-seconds {args.max_seconds:g} after {done} decisions (the cheapest first);"
+            f" {left} not reached",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps(_data(analysis), indent=2, ensure_ascii=False), file=out)
         return 0
-    stopped = f" (stopped at --max-seconds {args.max_seconds:g})" if analysis.stopped else ""
+    stopped = f" (stopped at --max-seconds {args.max_seconds:g}, {left} not reached)" if analysis.stopped else ""
     for line in _wrapped(f"{title} history {args.file}: {len(analysis.reviews)} decisions analysed{stopped}"):
         print(line, file=out)
     print(_LEGEND, file=out)
     number = None
-    for review in analysis.reviews:
-        if review.deal_number != number:
-            number = review.deal_number
+    every: list[Review | Unreached] = [*analysis.reviews, *analysis.unreached]
+    for found in sorted(every, key=lambda each: (each.deal_number, each.step)):
+        if found.deal_number != number:
+            number = found.deal_number
             print(f"== Deal {number + 1}", file=out)
-        print("\n".join(_lines(review)), file=out)
+        print("\n".join(_lines(found) if isinstance(found, Review) else _not_reached(found)), file=out)
     expert = not args.no_expert
     for each in analysis.seats:
         fair = f"{_amount(analysis, each)} by the seat's view, " if expert else ""

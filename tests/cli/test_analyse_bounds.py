@@ -15,8 +15,9 @@ import pytest
 from fly_rules import dreyfus
 from fly_rules.analysis import analyse, analyse_history
 from fly_rules.bots import RuleOfThumbBot
+from fly_rules.engine import Phase
 from fly_rules.errors import FlyRulesError
-from fly_rules.notation.history import dump_history
+from fly_rules.notation.history import dump_history, load_history
 from tests.cli.test_commands import run_once
 from tests.cli.test_stops import one_line
 
@@ -38,21 +39,52 @@ def _dreyfus_history(tmp_path: Path, deals: int = 3) -> Path:
     return path
 
 
-def test_analyse_max_seconds_stops_a_dreyfus_history_in_time_with_what_it_finished(tmp_path: Path) -> None:
-    """A bound of 1.5 s ends the analysis of a three-deal history (some minutes unbounded) within 0.5 s of it,
-    marked as stopped, its reviews the first decisions in order; the command says so on each channel."""
+def _decisions(text: str) -> list[tuple[int, int, bool]]:
+    """Every decision with a choice of the history ``text``: its deal, its step in the deal, whether an exchange."""
+    final: Any = load_history(text)
+    state = dreyfus.new_match(final.rules, seed=final.seed, dealer=final.first_dealer)
+    out = []
+    for action in final.actions:
+        deal = state.deal
+        if len(deal.legal_actions()) > 1:
+            out.append((deal.deal_number, len(deal.actions), deal.phase is Phase.EXCHANGE))
+        state = state.apply(action)
+    return out
+
+
+def test_analyse_max_seconds_grades_the_cheapest_decisions_first_and_names_the_rest(tmp_path: Path) -> None:
+    """A bound of 1.5 s ends the analysis of a three-deal history (minutes unbounded) within 0.5 s of it, marked
+    as stopped, with graded decisions: the cheapest ones (no exchange, nor an earlier play of a deal, graded before a
+    later one), in the order made, each as the analysis without a bound grades it; every other decision is named as
+    not reached. The command says so on each channel."""
     text = _dreyfus_history(tmp_path).read_text(encoding="utf-8")
     started = time.monotonic()
     analysis = analyse_history(text, expert=True, max_seconds=1.5)
     assert time.monotonic() - started < 2.0
     assert analysis.stopped
-    steps = [(r.deal_number, r.step) for r in analysis.reviews]
-    assert steps == sorted(steps)
+    assert analysis.reviews
+    assert analysis.unreached
+    graded = [(r.deal_number, r.step) for r in analysis.reviews]
+    left = [(u.deal_number, u.step) for u in analysis.unreached]
+    assert graded == sorted(graded)
+    assert left == sorted(left)
+    every = _decisions(text)
+    assert sorted(graded + left) == [(deal, step) for deal, step, _ in every]
+    dearness = {(deal, step): (exchange, -step) for deal, step, exchange in every}
+    assert max(dearness[each] for each in graded) <= min(dearness[each] for each in left)
+    assert all(u.phase is Phase.EXCHANGE or u.trick is not None for u in analysis.unreached)
+    cheapest = min(analysis.reviews, key=lambda r: (dearness[r.deal_number, r.step], r.deal_number))  # graded first
+    alone = analyse_history(text, expert=True, first=every.index((cheapest.deal_number, cheapest.step, False)), count=1)
+    assert alone.reviews == (cheapest,)
     done = run_once("analyse", str(tmp_path / "dreyfus.toml"), "--max-seconds", "1", "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["stopped"] is True
+    assert data["decisions"]
+    assert len(data["decisions"]) + len(data["unreached"]) == len(every)
+    assert {"deal", "step", "seat", "played"} == set(data["unreached"][0])
     assert "fly-rules: stopped at --max-seconds 1 after" in done.stderr
+    assert done.stderr.rstrip().endswith(f"(the cheapest first); {len(data['unreached'])} not reached")
 
 
 def test_analyse_without_a_bound_is_not_stopped() -> None:
