@@ -12,13 +12,14 @@ import json
 import random
 import re
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
 from fly_rules import RuleViolation, fly, registry
 from fly_rules.actions import Exchange
 from fly_rules.analysis import Review, analyse, estimate_text, verdict
-from fly_rules.bots import HINT_BOT, hint_bot, hint_rng, make_bot
+from fly_rules.bots import HINT_BOT, ExpertBot, hint_bot, hint_rng, make_bot
 from fly_rules.errors import FlyRulesError
 from fly_rules.narration import action_lines, action_shown, card_symbols, records_text, status_line
 from fly_rules.narration import outcome_text as outcome
@@ -193,8 +194,20 @@ class Session:
         if self.state.is_over or self.state.to_move != self.seat:
             return {"move": None, "text": "", "bot": HINT_BOT}
         rng = hint_rng(self.state.seed, len(self.state.actions))
-        action = self.hint_bot.choose(self.state.view(self.seat), self.state.legal_actions(), rng)
-        return {"move": _move(action), "text": action_shown(action), "bot": HINT_BOT}
+        bot = self.hint_bot
+        started = time.monotonic()
+        if isinstance(bot, ExpertBot):  # the page's bound: the guesses solved by then decide
+            bot.seconds, bot.deadline, bot.keep_guesses = HINT_SECONDS, started + HINT_SECONDS, True
+        action = bot.choose(self.state.view(self.seat), self.state.legal_actions(), rng)
+        text = action_shown(action)
+        if isinstance(bot, ExpertBot) and time.monotonic() - started >= HINT_SECONDS:
+            found = len(bot.guesses)
+            text += (
+                f" (on the {found} deals it guessed within the hint's {HINT_SECONDS:g} s)"
+                if found
+                else f" (a quick choice: no guessed deal was searched within the hint's {HINT_SECONDS:g} s)"
+            )
+        return {"move": _move(action), "text": text, "bot": HINT_BOT}
 
     def review(self, deal_number: int, first: int = 0, count: int | None = None) -> dict[str, Any]:
         """The reader's decisions in deal ``deal_number`` graded as the hint would (:func:`fly_rules.analysis.analyse`
@@ -259,6 +272,11 @@ class Session:
         count of actions and digest while in progress), so that the terminal continues it."""
         return dump_history(self.state, saved=True)
 
+
+HINT_SECONDS = 1.5
+"""The page's bound on the hint's search, in seconds: the expert stops guessing then and decides on the deals it
+has searched (a Dreyfus decision, or a Fly exchange at a large table, can take it several seconds in the browser).
+The review grades with the whole search, so where the bound cut a hint short the two may differ."""
 
 REVIEW_OPEN_LIMIT = 200_000
 """The most positions the review's open-card (hindsight) values of one decision may visit: a Dreyfus deal's first

@@ -67,7 +67,7 @@ from fly_rules.engine import Phase
 from fly_rules.engine.hints import ExpertHints, ModelHints
 from fly_rules.engine.protocols import Bot, Rules, SeatView
 from fly_rules.errors import FlyRulesError, shown
-from fly_rules.solve import Concept, Search, SolveLimitReached, evaluate, kernel_of
+from fly_rules.solve import Concept, Search, SolveLimitReached, SolveTimeUp, evaluate, kernel_of
 from fly_rules.solve.respond import Respond
 
 __all__ = ["GAME_MODEL", "ExpertBot"]
@@ -167,6 +167,9 @@ class ExpertBot:
         self.deadline: float | None = None
         """A ``time.monotonic()`` instant at which a search still running raises
         :class:`~fly_rules.solve.search.SolveTimeUp` (None: none), for a caller with a bound on all its work."""
+        self.keep_guesses = False
+        """Past the ``deadline``, take the decision on the guesses solved by then (the rule of thumb's if none)
+        instead of raising :class:`~fly_rules.solve.search.SolveTimeUp`: for a hint that must answer in time."""
         self._left = self.budget
         self._worlds: list[Mapping[Any, float]] = []  # the last decision's values, guess by guess
         self.decisions: list[float] = []
@@ -177,6 +180,14 @@ class ExpertBot:
         """The last decision's values guess by guess (each guess solved, in the order drawn), whose means
         :meth:`values` gives: what an interval around each mean is computed from. Empty when no guess was solved."""
         return tuple(self._worlds)
+
+    def _means(self) -> dict[Any, float]:
+        """The mean value of each action over the guesses solved so far (empty if none), in their order."""
+        totals: dict[Any, float] = {}
+        for world in self._worlds:
+            for action, value in world.items():
+                totals[action] = totals.get(action, 0.0) + value
+        return {action: total / len(self._worlds) for action, total in totals.items()}
 
     @functools.cached_property
     def match_chance(self) -> Callable[[Sequence[int], int], float] | None:
@@ -205,10 +216,19 @@ class ExpertBot:
         of thumb's) stands unless another beats it on the same guesses by more than twice the standard error of
         the difference: a declaration is valued on few guesses, and the best of several noisy means is more often
         lucky than good. With no guess solved, the hints' default declaration is kept if they name one."""
-        values = self.values(view, legal_actions, rng)
+        late = False
+        try:
+            values = self.values(view, legal_actions, rng)
+        except SolveTimeUp:
+            if not self.keep_guesses:
+                raise
+            values, late = self._means(), True
         if not values:
             named = None if view.phase is Phase.PLAY else self._named_default(view, legal_actions)
-            return (named if named is not None else self.fallback.choose(view, legal_actions, rng)), values
+            if named is None:  # past the deadline there is no time for the Monte-Carlo bot's playouts
+                fallback = self.policy if late else self.fallback
+                named = fallback.choose(view, legal_actions, random.Random(0) if late else rng)
+            return named, values
         best = max(values, key=values.__getitem__)  # max keeps the first of equals: the tie order
         if view.phase is Phase.PLAY or self.model is not None:
             return best, values

@@ -45,11 +45,37 @@ DEALS = 1_000
 HORIZON = 600
 """Deals the race is followed for; the chances are shares of the chance that someone wins by then."""
 
+# _count_changes's counts for the plain rules of each size, FlyRules(players=n), over DEALS deals, by n: the first
+# hint of a match (in the browser too) would otherwise play those deals first, a second or more. tests/fly/test_race.py
+# counts them again.
+# fmt: off
+_COUNTED: dict[int, dict[int, int]] = {
+    3: {-15: 28, -14: 26, -13: 40, -12: 36, -11: 30, -10: 46, -9: 66, -8: 93, -7: 131, -6: 129, -5: 65, -4: 163,
+        -3: 291, -2: 491, -1: 538, 0: 138, 5: 588, 10: 101},
+    4: {-15: 17, -14: 24, -13: 28, -12: 54, -11: 84, -10: 16, -9: 42, -8: 77, -7: 175, -6: 199, -5: 41, -4: 118,
+        -3: 283, -2: 558, -1: 873, 0: 249, 5: 1016, 10: 146},
+    5: {-15: 8, -14: 11, -13: 26, -12: 55, -11: 74, -10: 10, -9: 22, -8: 66, -7: 149, -6: 194, -5: 33, -4: 133,
+        -3: 253, -2: 613, -1: 1144, 0: 506, 5: 1565, 10: 138},
+    6: {-15: 5, -14: 9, -13: 32, -12: 64, -11: 89, -10: 5, -9: 31, -8: 60, -7: 146, -6: 284, -5: 8, -4: 67,
+        -3: 210, -2: 632, -1: 1519, 0: 586, 5: 2065, 10: 188},
+    7: {-14: 16, -13: 31, -12: 56, -11: 138, -10: 4, -9: 20, -8: 45, -7: 143, -6: 270, -5: 7, -4: 47, -3: 198,
+        -2: 668, -1: 1649, 0: 706, 5: 2759, 10: 243},
+}
+# fmt: on
+
 
 def record_changes(rules: FlyRules, deals: int = DEALS) -> dict[int, float]:
     """How one seat's record moves in a deal, change by change (negative: tricks written off), as a share of
     the seat-deals: every seat of ``deals`` seeded deals played by the rule-of-thumb bot from the start record
     [FLY-8.2] [FLY-8.3] [FLY-8.4] [FLY-8.5]."""
+    counted = _COUNTED.get(rules.players) if deals == DEALS and rules == FlyRules(players=rules.players) else None
+    counts = Counter(counted) if counted is not None else _count_changes(rules, deals)
+    total = sum(counts.values())
+    return {change: count / total for change, count in sorted(counts.items())}
+
+
+def _count_changes(rules: FlyRules, deals: int) -> Counter[int]:
+    """Every seat's record changes over ``deals`` seeded deals of rule-of-thumb players (what ``_COUNTED`` holds)."""
     bot = FlyRuleOfThumbBot(rules.rank_order)
     counts: Counter[int] = Counter()
     start = (rules.start_record,) * rules.players
@@ -58,8 +84,7 @@ def record_changes(rules: FlyRules, deals: int = DEALS) -> dict[int, float]:
         while (mover := deal.to_move) is not None:
             deal = deal.apply(bot.choose(deal.view(mover), deal.legal_actions(), random.Random(0)))
         counts.update(end - begin for end, begin in zip(deal.records, start, strict=True))
-    total = sum(counts.values())
-    return {change: count / total for change, count in sorted(counts.items())}
+    return counts
 
 
 class Race:
@@ -74,28 +99,31 @@ class Race:
         if not any(change < 0 and chance > 0 for change, chance in changes.items()):
             raise ValueError("a race needs a change that writes a record down")
         self.cap = 2 * start + max(*changes, 0)
-        steps = [(change, chance) for change, chance in changes.items() if chance > 0]
-        # alive[t][r]: the chance that a record at r has not reached zero within t deals.
-        cap = self.cap
-        alive = [[0.0] + [1.0] * cap]
-        for _ in range(HORIZON):
-            last = alive[-1]
-            alive.append(
+        self._steps = [(change, chance) for change, chance in changes.items() if chance > 0]
+        # _rows[t][r]: the chance that a record at r has not reached zero within t deals; made as far as asked.
+        self._rows = [[0.0] + [1.0] * self.cap]
+
+    def _row(self, deal: int) -> list[float]:
+        """The chances of not having reached zero within ``deal`` deals, by record (counted up to there now)."""
+        cap, steps, rows = self.cap, self._steps, self._rows
+        while len(rows) <= deal:
+            last = rows[-1]
+            rows.append(
                 [0.0]
                 + [
                     sum(chance * last[min(record + change, cap)] for change, chance in steps if record + change > 0)
                     for record in range(1, cap + 1)
                 ]
             )
-        # by record: the chances deal by deal, for the race of one seat against the others
-        self._alive = [tuple(row[record] for row in alive) for record in range(self.cap + 1)]
+        return rows[deal]
 
-    def length(self, records: Sequence[int], share: float = 0.999) -> float:
+    def length(self, records: Sequence[int], share: float = 0.999, within: int = HORIZON) -> float:
         """The deals by which some seat has reached zero from ``records``, with chance ``share`` (infinity if not
-        within the horizon)."""
-        alive = [self._alive[min(record, self.cap)] for record in records]
-        for deal in range(HORIZON + 1):
-            if 1 - math.prod(row[deal] for row in alive) >= share:
+        within ``within`` deals or the horizon)."""
+        capped = [min(record, self.cap) for record in records]
+        for deal in range(min(within, HORIZON) + 1):
+            row = self._row(deal)
+            if 1 - math.prod(row[record] for record in capped) >= share:
                 return deal
         return math.inf
 
@@ -111,13 +139,12 @@ class Race:
         zeros = [s for s, record in enumerate(records) if record <= 0]
         if zeros:
             return tuple(1.0 / len(zeros) if s in zeros else 0.0 for s in range(len(records)))
-        rows = [self._alive[record] for record in records]
         raw = [0.0] * len(records)
         for deal in range(1, HORIZON + 1):
-            before = [row[deal - 1] for row in rows]
+            before = [self._row(deal - 1)[record] for record in records]
             if math.prod(before) < 1e-12:
                 break  # someone has won by now
-            stay = [row[deal] for row in rows]
+            stay = [self._row(deal)[record] for record in records]
             done = [was - still for was, still in zip(before, stay, strict=True)]
             # A seat that finishes in this deal shares the win with the k others that finish in it too, none before:
             # 1/(k+1) times the coefficient of x^k in the product of (stay + done x) over the others, which is that
@@ -151,7 +178,8 @@ def race_of(rules: FlyRules) -> Race | None:
     if rules.trick_value != 1 or rules.stop_mode != "immediate":
         return None
     race = _race(attrs.evolve(rules, max_deals=None))
-    if rules.max_deals is not None and not race.length((rules.start_record,) * rules.players) <= rules.max_deals:
+    start = (rules.start_record,) * rules.players
+    if rules.max_deals is not None and not race.length(start, within=rules.max_deals) <= rules.max_deals:
         return None
     return race
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from fly_rules.engine.hidden import Sample
 from fly_rules.fly.expert import FlyExpertHints
 from fly_rules.fly.race import race_of
 from fly_rules.notation.games import parse_action
-from fly_rules.solve import Respond, best_response, evaluate
+from fly_rules.solve import Respond, SolveTimeUp, best_response, evaluate
 
 
 def _advance(state: Any, steps: int, seed: int) -> Any:
@@ -305,6 +306,36 @@ def test_a_decision_past_its_budget_is_left_to_the_monte_carlo_bot() -> None:
     bot = ExpertBot(match.rules, samples=2, budget=0)
     assert bot.values(view, legal, random.Random(0)) == {}
     assert bot.choose(view, legal, random.Random(0)) == bot.fallback.choose(view, legal, random.Random(0))
+
+
+def test_past_its_deadline_the_expert_raises_or_decides_on_the_guesses_solved_by_then() -> None:
+    """A deadline that passes mid-search raises SolveTimeUp (the review's bound drops the decision); with
+    keep_guesses the decision is taken at once: on the guesses solved by then, else the hints' default declaration or
+    the rule of thumb's card (no time for the Monte-Carlo bot's playouts)."""
+    match = dreyfus.new_match(dreyfus.DreyfusRules(), seed=3, dealer=0)
+    assert match.to_move is not None
+    view, legal = match.view(match.to_move), match.legal_actions()
+    bot = ExpertBot(match.rules)
+    bot.deadline = time.monotonic()
+    with pytest.raises(SolveTimeUp):
+        bot.choose(view, legal, random.Random(0))
+    bot.keep_guesses = True
+    assert bot.choose(view, legal, random.Random(0)) == Stand()  # Dreyfus's default declaration
+    assert bot.guesses == ()
+    played = _advance(match, 3, 1)
+    while played.phase is not Phase.PLAY or len(played.view(0).tricks) < 6:  # later tricks: quick to search
+        played = _advance(played, 1, 1)
+    view, legal = played.view(played.to_move), played.legal_actions()
+    assert len(legal) > 1
+    thumb = bot.policy.choose(view, legal, random.Random(0))
+    bot.deadline = time.monotonic()
+    assert bot.choose(view, legal, random.Random(0)) == thumb
+    # With time enough the decision is the one a bot without a deadline takes, on the same guesses.
+    bot.deadline, bot.samples = time.monotonic() + 600, 2
+    chosen = bot.choose(view, legal, random.Random(5))
+    unbounded = ExpertBot(played.rules, samples=2)
+    assert chosen == unbounded.choose(view, legal, random.Random(5))
+    assert bot.guesses == unbounded.guesses != ()
 
 
 def test_a_declaration_replaces_the_rule_of_thumb_s_only_when_clearly_better(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fly_rules import fly
-from fly_rules.fly.race import Race, race_of, record_changes
+from fly_rules.fly import race as race_module
+from fly_rules.fly.race import DEALS, HORIZON, Race, race_of, record_changes
 
 RULES = fly.FlyRules(players=4)
 RACE = race_of(RULES)
@@ -26,6 +27,19 @@ def test_the_record_changes_are_those_of_rule_of_thumb_deals() -> None:
     assert min(changes) >= -(5 * RULES.trick_value + RULES.ace_bonus_trumps)
     counted = record_changes(RULES, deals=60)
     assert counted == changes  # seeded: the same deals every time
+
+
+@pytest.mark.parametrize("players", range(3, 8))
+def test_the_counted_changes_are_those_the_deals_give(players: int) -> None:
+    """The changes kept for the plain rules of each size (so that a first hint need not play a thousand deals) are
+    those the deals give when played again; other rules, or another number of deals, are played."""
+    rules = fly.FlyRules(players=players)
+    played = race_module._count_changes(rules, DEALS)
+    assert dict(sorted(played.items())) == race_module._COUNTED[players]
+    total = sum(played.values())
+    assert record_changes(rules) == {change: count / total for change, count in sorted(played.items())}
+    other = fly.FlyRules(players=players, remise=4)
+    assert record_changes(other, deals=30) != record_changes(rules, deals=30)
 
 
 @settings(max_examples=100)  # each new set of records is a fresh race to follow: a few ms
@@ -130,8 +144,9 @@ def test_every_table_size_has_its_race() -> None:
 def _first_by_expansion(race: Race, records: tuple[int, ...], seat: int) -> float:
     """The chance that ``seat`` reaches zero first, sharing a deal's win equally: the number of others that finish
     in the same deal counted by multiplying out the product of (stay + done x) over them, term by term."""
-    mine = race._alive[records[seat]]
-    others = [race._alive[record] for s, record in enumerate(records) if s != seat]
+    alive = [[race._row(deal)[record] for deal in range(HORIZON + 1)] for record in records]
+    mine = alive[seat]
+    others = [row for s, row in enumerate(alive) if s != seat]
     total = 0.0
     for deal in range(1, len(mine)):
         shares = [1.0]

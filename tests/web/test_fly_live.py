@@ -8,6 +8,7 @@ import itertools
 import json
 import re
 import sys
+import time
 from pathlib import Path
 
 from fly_rules.bots import BOTS, HINT_BOT
@@ -253,6 +254,25 @@ def test_hint_is_a_legal_move_of_the_hint_bot_from_the_readers_view() -> None:
     match = LIVE.play_through("fly", 3, "default", "2", 0, "rule-of-thumb", 1)
     assert match["outcome"]
     assert LIVE.hint()["move"] is None
+
+
+def test_a_hint_answers_within_the_page_s_bound_and_says_when_the_bound_cut_it_short() -> None:
+    """A Dreyfus hint at the first trick takes the whole expert seconds: the page's hint stops at HINT_SECONDS (with
+    the clock's few milliseconds), still a legal move, and says it was cut short; a quick hint says nothing of it."""
+    view = LIVE.new_match("dreyfus", 3, "default", "1", 0, "rule-of-thumb")["view"]
+    view = LIVE.act("s")["view"]
+    started = time.monotonic()
+    hinted = LIVE.hint()
+    assert time.monotonic() - started < LIVE.HINT_SECONDS + 0.5
+    assert hinted["move"] in view["legal"]
+    assert re.fullmatch(
+        rf"play \S+ \((on the \d+ deals it guessed|a quick choice: no guessed deal was searched) within "
+        rf"the hint's {LIVE.HINT_SECONDS:g} s\)",
+        hinted["text"],
+    ), hinted["text"]
+    LIVE.new_match("fly", 3, "default", "4", 0, "rule-of-thumb")
+    LIVE.act("s")
+    assert re.fullmatch(r"play \S+", LIVE.hint()["text"])
 
 
 def test_the_expert_is_the_hint_and_an_opponent_to_choose() -> None:

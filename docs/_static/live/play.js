@@ -2,7 +2,7 @@
 // The table is the picture: the reader's cards are clicked there (or chosen with the arrow keys and
 // Enter); in the exchange the cards to throw are selected, then "Exchange". Each bot's card appears in
 // turn, a summary closes each deal, every refusal names its rule. All text goes in with textContent.
-import { call, FILE_NOTICE, servedOverFile } from "./engine.js";
+import { call, FILE_NOTICE, servedOverFile, started } from "./engine.js";
 import { createTable, el } from "./cardtable.js";
 
 const form = document.getElementById("fly-play-settings");
@@ -45,6 +45,11 @@ function syncSettings() {
 }
 form.game.addEventListener("change", syncSettings);
 syncSettings();
+// A reader who reaches for the settings or Start means to play: the engine (about 12 MB) starts loading then, not
+// on page view, and its first seconds pass while the reader chooses (benchmarks/first_play.mjs times a cold Start).
+const warm = () => started() || servedOverFile() || call("ready").catch(() => {}); // a failure is told by Start
+form.addEventListener("pointerover", warm, { once: true });
+form.addEventListener("focusin", warm, { once: true });
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -123,8 +128,8 @@ async function reviewDeal(dealNumber, button, next) {
   }
 }
 
-// The events in turn: each bot's card shown with a pause (the speed setting; none "at once"), each
-// deal's end with its summary.
+// The events in turn: each bot's card shown with a pause (the speed setting; none "at once"), a declaration
+// with a quarter of it (each seat's panel keeps what it declared), each deal's end with its summary.
 async function playEvents(events) {
   const pause = Number(speed.value);
   if (events.some((event) => event.seat !== table.view.seat)) actions.replaceChildren(el("span", "The other seats are playing…", "fly-quiet"));
@@ -134,7 +139,7 @@ async function playEvents(events) {
       tableNode.dataset.state = "animating";
       table.showPicture(event.picture);
       status.textContent = event.status;
-      await sleep(event.trick ? 2 * pause : pause);
+      await sleep(event.trick ? 2 * pause : event.move[0] === "p" ? pause : pause / 4);
     }
     if (event.summary) {
       table.showPicture(event.picture);

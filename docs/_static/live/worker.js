@@ -13,7 +13,10 @@ self.onmessage = async (event) => {
   const { id, name, args } = event.data;
   try {
     const live = await engine;
-    self.postMessage({ id, result: name === "ready" ? live.version : live.call(name, args) });
+    const started = performance.now();
+    const result = name === "ready" ? live.version : live.call(name, args);
+    performance.measure(`fly-call-${name}`, { start: started }); // read by benchmarks/first_play.mjs
+    self.postMessage({ id, result });
   } catch (error) {
     self.postMessage({ id, error: String(error && error.message ? error.message : error) });
   }
