@@ -96,15 +96,21 @@ class TableServer:
         self._catching: dict[str, asyncio.Task[None]] = {}
         self._sent: dict[str, int] = {}  # per table, the seq of the views last sent
         self._behind: set[str] = set()  # the tables with news from other processes not yet read
+        self._elsewhere: dict[str, set[int]] = {}  # per table, the seats present at any process [TBL-8.5]
+        self._looking: dict[str, asyncio.Task[None]] = {}  # per table, a read of its presence under way
+        self._presence_behind: set[str] = set()  # the tables with presence news not yet read
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The lock that orders this process's changes to one table."""
         return self._locks.setdefault(table_id, asyncio.Lock())
 
+    def here(self, table_id: str) -> set[int]:
+        """The seats with a player connected to this process."""
+        return {c.seat for c in self.connections.get(table_id, ()) if c.seat is not None}
+
     def connected(self, table_id: str) -> dict[int, bool]:
-        """Which seats have a player connected."""
-        seats = {c.seat for c in self.connections.get(table_id, ()) if c.seat is not None}
-        return dict.fromkeys(seats, True)
+        """Which seats have a player connected, to this process or another serving the table [TBL-8.5]."""
+        return dict.fromkeys(self.here(table_id) | self._elsewhere.get(table_id, set()), True)
 
     def watchers(self, table_id: str) -> int:
         """How many connections watch the table."""
@@ -176,9 +182,48 @@ class TableServer:
         while True:
             await asyncio.sleep(self.limits.lead_check)
             for table_id in [t for t, held in self.connections.items() if held]:
+                self.present_changed(table_id)  # a killed process sends no notice [TBL-8.5]
                 table = self.service._tables.get(table_id)
                 if table is not None and not table.over and table.state.to_move in table.row.bots:
                     self.drive(table_id)
+
+    # --- presence at every process [TBL-8.5] ----------------------------------------------------------------
+
+    def present_changed(self, table_id: str | None) -> None:
+        """Some process's presence at ``table_id`` changed (None: any table's may have): read it again."""
+        for known in [table_id] if table_id is not None else list(self.connections):
+            if self.service.held(known) is None:
+                continue
+            self._presence_behind.add(known)
+            task = self._looking.get(known)
+            if task is None or task.done():
+                self._looking[known] = asyncio.get_running_loop().create_task(self._read_presence(known))
+
+    async def _read_presence(self, table_id: str) -> None:
+        while table_id in self._presence_behind:  # news that came while it was read: read it again
+            self._presence_behind.discard(table_id)
+            table = self.service.held(table_id)
+            if table is None:
+                return
+            before = set(self.connected(table_id))
+            try:
+                self._elsewhere[table_id] = await self.service.storage.present(table_id, table.row.players)
+            except StorageUnavailable:
+                return  # read again at the next notice or look
+            await self._presence_moved(table, before, set(self.connected(table_id)))
+
+    async def _presence_moved(self, table: Table, before: set[int], after: set[int]) -> None:
+        """Seats came or went at some process: the absent ones are held, then stood in for [TBL-7.2]."""
+        if after == before:
+            return
+        table_id = table.row.table_id
+        now = time.monotonic()
+        for seat in before - after:  # gone from every process: held for the grace period, then stood in for
+            self.absent.setdefault((table_id, seat), now)
+            asyncio.get_running_loop().call_later(self.limits.grace + 0.05, lambda: self.drive(table_id))
+        for seat in after:
+            self.absent.pop((table_id, seat), None)
+        await self.announce_seats(table)
 
     # --- bots and stand-ins [TBL-7] -----------------------------------------------------------------------
 
@@ -274,6 +319,7 @@ class TableServer:
     def forget(self, table_id: str) -> None:
         """Let go of a finished table nobody is at (its log stays; a later visit replays it)."""
         self.connections.pop(table_id, None)
+        self._elsewhere.pop(table_id, None)
         self._locks.pop(table_id, None)
         self._turns.pop(table_id, None)
         self._driving.pop(table_id, None)
@@ -329,6 +375,7 @@ class TableServer:
         picture = socket.query_params.get("picture", "1") != "0"
         connection = _Connection(socket, seat, picture, float(self.limits.burst), now)
         first = seat is not None and not self.connected(table_id).get(seat)
+        first_here = seat is not None and seat not in self.here(table_id)
         self.connections.setdefault(table_id, set()).add(connection)
         if seat is not None:
             self.absent.pop((table_id, seat), None)
@@ -337,6 +384,9 @@ class TableServer:
                 with contextlib.suppress(StorageUnavailable):  # the view as this process has it
                     await self.service.refresh(table)
             await socket.send_text(self.message(table, seat, picture))
+            if first_here and seat is not None:
+                with contextlib.suppress(StorageUnavailable):
+                    await self.service.storage.connected(table_id, seat, True)
             if first:
                 await self.announce_seats(table)
             self.drive(table_id)  # a server started again: the table's bots go on once someone is back
@@ -345,6 +395,9 @@ class TableServer:
             pass
         finally:
             self.connections[table_id].discard(connection)
+            if seat is not None and seat not in self.here(table_id):
+                with contextlib.suppress(Exception):
+                    await self.service.storage.connected(table_id, seat, False)
             if seat is not None and not self.connected(table_id).get(seat):
                 self.dropped(table, seat)
                 with contextlib.suppress(Exception):
@@ -455,7 +508,7 @@ async def _current(service: TableService, request: Request) -> Table | Response:
 async def _lifespan(server: TableServer, store: Storage) -> AsyncIterator[None]:
     """At start: hear of the other processes' entries [TBL-8.3]; at shutdown: the bots' workers and the database let
     go."""
-    await store.watch(server.moved)
+    await store.watch(server.moved, server.present_changed)
     looking = asyncio.get_running_loop().create_task(server.look_for_leaders())
     yield
     looking.cancel()

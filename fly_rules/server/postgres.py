@@ -24,6 +24,7 @@ from fly_rules.server.storage import (
     Entry,
     MatchRow,
     Moved,
+    Present,
     StorageUnavailable,
     TableRow,
     _match_values,
@@ -31,11 +32,27 @@ from fly_rules.server.storage import (
     _table_values,
 )
 
-__all__ = ["CHANNEL", "PostgresStorage"]
+__all__ = ["CHANNEL", "LISTENER", "PRESENCE", "PostgresStorage"]
 
 _log = logging.getLogger("fly_rules.server")
 CHANNEL: Final = "fly_rules_tables"
 """The channel each committed entry is notified on, as ``TABLE:SEQ`` [TBL-8.3]."""
+LISTENER: Final = "fly-rules listener"
+"""The ``application_name`` of each process's listening connection (the one holding its advisory locks), as
+``pg_stat_activity`` shows it."""
+PRESENCE: Final = "fly_rules_presence"
+"""The channel a change of a table's presence is notified on, as ``TABLE`` [TBL-8.5]."""
+# a seat's presence lock: shared, keyed by the hash of TABLE/SEAT (seed 1; the leader's lock hashes TABLE, seed 0)
+_SEAT_KEY: Final = "hashtextextended($1 || '/' || $2::INTEGER, 1)"
+# the seats whose presence lock some session of this database holds: a bigint key shows in pg_locks in two halves
+_PRESENT: Final = """
+SELECT s FROM generate_series(0, $2 - 1) AS s WHERE EXISTS (
+    SELECT 1 FROM pg_locks AS l, LATERAL (SELECT hashtextextended($1 || '/' || s, 1) AS k) AS key
+    WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+    AND l.classid = ((key.k >> 32) & 4294967295)::oid AND l.objid = (key.k & 4294967295)::oid
+)
+"""
 _SCHEMA_LOCK: Final = 0x666C795F7275  # two processes starting at once create the schema one after the other
 # the entry if its seq is the next, the match a rematch starts (when given), and the notice, all at one commit
 _APPEND: Final = f"""
@@ -77,6 +94,7 @@ class PostgresStorage:
         self._listening: asyncio.Task[None] | None = None
         self._talk = asyncio.Lock()  # one statement at a time on the listening connection
         self._led: set[str] = set()
+        self._seated: set[tuple[str, int]] = set()  # the seats whose presence lock this process holds [TBL-8.5]
         self._closed = False
 
     async def _ready(self) -> Any:
@@ -163,29 +181,39 @@ class PostgresStorage:
 
     # --- the other processes [TBL-8.3] ------------------------------------------------------------------------
 
-    async def watch(self, moved: Moved) -> None:
+    async def watch(self, moved: Moved, present: Present | None = None) -> None:
         """Create the schema, then listen on :data:`CHANNEL` for good: each ``TABLE:SEQ`` is told to ``moved``, and
-        after the listening connection is lost and made again ``moved(None, 0)`` says some may have been missed."""
+        after the listening connection is lost and made again ``moved(None, 0)`` says some may have been missed;
+        and on :data:`PRESENCE`: each ``TABLE`` is told to ``present`` [TBL-8.5]."""
         with contextlib.suppress(StorageUnavailable):  # not up yet: the listener keeps trying
             await self._ready()
         started = asyncio.Event()
-        self._listening = asyncio.get_running_loop().create_task(self._listen(moved, started))
+        self._listening = asyncio.get_running_loop().create_task(self._listen(moved, present, started))
         await asyncio.wait_for(started.wait(), 15)
 
-    async def _listen(self, moved: Moved, started: asyncio.Event) -> None:
+    async def _listen(self, moved: Moved, present: Present | None, started: asyncio.Event) -> None:
         def told(connection: Any, pid: int, channel: str, payload: str) -> None:
             table_id, _, seq = payload.rpartition(":")
             if table_id and seq.isdigit():
                 moved(table_id, int(seq))
+
+        def seated(connection: Any, pid: int, channel: str, payload: str) -> None:
+            if present is not None and payload:
+                present(payload)
 
         wait = 0.1
         missed = False
         while not self._closed:
             lost = asyncio.Event()
             try:
-                connection = await asyncpg.connect(self.url, timeout=10)
+                connection = await asyncpg.connect(self.url, timeout=10, server_settings={"application_name": LISTENER})
                 connection.add_termination_listener(lambda _, lost=lost: lost.set())
                 await connection.add_listener(CHANNEL, told)
+                await connection.add_listener(PRESENCE, seated)
+                async with self._talk:  # the presence locks went with the lost connection: hold them again
+                    for table_id, seat in self._seated:
+                        await connection.execute(f"SELECT pg_advisory_lock_shared({_SEAT_KEY})", table_id, seat)
+                    self._listener = connection
             except _REFUSED as error:
                 _log.warning("listening on %s: %s; trying again in %.1f s", CHANNEL, error, wait)
                 started.set()
@@ -193,10 +221,12 @@ class PostgresStorage:
                 wait = min(wait * 2, 2.0)
                 missed = True
                 continue
-            self._listener, wait = connection, 0.1
+            wait = 0.1
             started.set()
             if missed:
                 moved(None, 0)  # what was notified while nobody listened is read from the log by seq
+                if present is not None:
+                    present(None)
             await lost.wait()
             self._listener = None
             self._led.clear()  # PostgreSQL let go of the advisory locks with the connection
@@ -219,6 +249,28 @@ class PostgresStorage:
             self._led.add(table_id)
             return True
         return False
+
+    async def connected(self, table_id: str, seat: int, here: bool) -> None:
+        """Hold (``here``) or let go of the seat's shared presence lock on the listening connection, and notify the
+        change on :data:`PRESENCE` [TBL-8.5]. Without a listening connection the change is kept, and the locks are
+        taken again when it is made again."""
+        take = "pg_advisory_lock_shared" if here else "pg_advisory_unlock_shared"
+        async with self._talk:  # the listener's making again takes the locks under it too: none is lost or doubled
+            if here:
+                self._seated.add((table_id, seat))
+            else:
+                self._seated.discard((table_id, seat))
+            connection = self._listener
+            if connection is None:
+                return
+            with contextlib.suppress(*_GONE):
+                await connection.execute(f"SELECT {take}({_SEAT_KEY}), pg_notify('{PRESENCE}', $1)", table_id, seat)
+
+    async def present(self, table_id: str, players: int) -> set[int]:
+        """The seats of the table whose presence lock some process holds [TBL-8.5]."""
+        async with self._connection() as connection:
+            rows = await connection.fetch(_PRESENT, table_id, players)
+        return {row[0] for row in rows}
 
     async def resign(self, table_id: str) -> None:
         """Let go of the table's advisory lock (its match is over), so that locks do not pile up."""

@@ -23,6 +23,7 @@ __all__ = [
     "Entry",
     "MatchRow",
     "Moved",
+    "Present",
     "SQLiteStorage",
     "Storage",
     "StorageUnavailable",
@@ -33,6 +34,9 @@ __all__ = [
 Moved: TypeAlias = Callable[[str | None, int], None]
 """Told ``(table_id, seq)`` when another process commits entry ``seq`` of a table, and ``(None, 0)`` when some such
 news may have been missed (every table must then be read from its last ``seq``) [TBL-8.3]."""
+Present: TypeAlias = Callable[[str | None], None]
+"""Told a table whose seats' presence changed at some process, and None when such news may have been missed
+(every table's presence must then be read again) [TBL-8.5]."""
 
 
 class StorageUnavailable(FlyRulesError):
@@ -112,8 +116,17 @@ class Storage(Protocol):
     async def entries(self, table_id: str, after: int = 0) -> list[Entry]:
         """The table's entries with a ``seq`` above ``after``, in order."""
 
-    async def watch(self, moved: Moved) -> None:
-        """Connect, and from now on call ``moved`` for the entries other processes commit [TBL-8.3]."""
+    async def watch(self, moved: Moved, present: Present | None = None) -> None:
+        """Connect, and from now on call ``moved`` for the entries other processes commit [TBL-8.3] and
+        ``present`` with a table whose presence changed at some process [TBL-8.5]."""
+
+    async def connected(self, table_id: str, seat: int, here: bool) -> None:
+        """A player of ``seat`` is now connected to this process (``here``), or its last connection here closed:
+        told to the other processes [TBL-8.5]."""
+
+    async def present(self, table_id: str, players: int) -> set[int]:
+        """The seats of the table with a player connected to any process sharing the storage [TBL-8.5] (none
+        for a storage one process serves alone: its own connections are all there are)."""
 
     async def lead(self, table_id: str) -> bool:
         """Whether this process runs the table's bots and timers, taking the lead if no process has it [TBL-8.3]."""
@@ -235,8 +248,15 @@ class SQLiteStorage:
         ).fetchall()
         return [Entry(*row) for row in rows]
 
-    async def watch(self, moved: Moved) -> None:
+    async def watch(self, moved: Moved, present: Present | None = None) -> None:
         """Nothing to watch: one process serves a SQLite file, and it commits every entry itself."""
+
+    async def connected(self, table_id: str, seat: int, here: bool) -> None:
+        """Nothing to tell: no other process serves the file."""
+
+    async def present(self, table_id: str, players: int) -> set[int]:
+        """None: the one process serving the file knows its own connections."""
+        return set()
 
     async def lead(self, table_id: str) -> bool:
         """Always: the one process serving the file runs every table's bots."""

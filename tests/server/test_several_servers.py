@@ -18,7 +18,7 @@ from websockets.sync.client import connect
 
 from fly_rules.notation.games import parse_action
 from fly_rules.server import create_app
-from fly_rules.server.postgres import PostgresStorage
+from fly_rules.server.postgres import LISTENER, PostgresStorage
 from fly_rules.server.tables import TableService
 from tests.server.cluster import Cluster
 from tests.server.helpers import (
@@ -213,8 +213,9 @@ def test_tbl_8_3_a_lost_notice_is_caught_up_by_seq(postgres: Cluster) -> None:
             cut = loop.run_until_complete(
                 admin.fetchval(
                     "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                    "WHERE datname = $1 AND query LIKE 'LISTEN%'",
+                    "WHERE datname = $1 AND application_name = $2",
                     database,
+                    LISTENER,
                 )
             )
             assert cut == 1
@@ -250,3 +251,71 @@ def test_tbl_8_4_a_server_whose_database_is_down_says_so() -> None:
         with pytest.raises(InvalidStatus) as refused:
             connect(base.replace("http", "ws", 1) + "/api/tables/abc/ws", open_timeout=30)
         assert refused.value.response.status_code == 503
+
+
+def _seats_connected(client: Client) -> dict[int, bool]:
+    """The latest presence the client was told (a ``seats`` message or a view's ``seats``)."""
+    told = [f for f in client.frames if f["type"] in ("seats", "view")]
+    return {s["seat"]: s["connected"] for s in told[-1]["seats"]}
+
+
+def _pump_for(client: Client, seconds: float) -> None:
+    """Receive for ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        client.pump(min(left, 0.1))
+
+
+def _play_to_turn_of(clients: list[Client], seat: int, rng: random.Random) -> dict[str, Any]:
+    """The clients act when their views let them until ``seat`` is to move; the latest view."""
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, f"seat {seat} did not come to move"
+        for client in clients:
+            client.pump(0.02)
+        latest = max((c.view for c in clients if c.view is not None), key=lambda v: v["seq"])
+        if latest["to_move"] == seat and not latest["over"]:
+            return latest
+        for client in clients:
+            view = client.view
+            if view is not None and view["seq"] == latest["seq"] and view["legal"]:
+                client.act(rng.choice(view["legal"]))
+                client.wait(lambda v, s=view["seq"]: v["seq"] > s)
+
+
+def test_tbl_8_5_presence_is_the_same_at_every_process_and_the_leader_stands_in(postgres_url: str) -> None:
+    """TBL-8.5, TBL-7.2: the process leading a table (its bot's turns) and another; seat 2's player moves from the
+    leader to the other process: the leader's players still see seat 2 connected, and past the grace period seat
+    2's turn waits for its player; once the player is gone from the other process too, the leader's players see
+    seat 2 gone and, past the grace period, the leader's stand-in plays seat 2's turns."""
+    leader, leader_base = serve_process(postgres_url, 0, "--grace", "1")
+    other, other_base = serve_process(postgres_url, 0, "--grace", "1")
+    try:
+        made = make_table(leader_base, game="fly", players=4, options={"max_deals": 3}, bots={"3": "rule-of-thumb"})
+        table, tokens = made["table"], [s["token"] for s in made["seats"]]
+        players = [Client(leader_base, table, tokens[seat]) for seat in range(3)]
+        rng = random.Random(53)
+        _play_to_turn_of(players, 3, rng)  # the bot's turn: the leader takes the table's lead (the other holds none)
+        players[0].wait(lambda v: v["to_move"] != 3)
+        moved = Client(other_base, table, tokens[2])
+        moved.wait(lambda v: v["seq"] >= 0)
+        players[2].close()
+        _pump_for(players[0], 1.5)  # past the grace period
+        assert _seats_connected(players[0]) == {0: True, 1: True, 2: True, 3: False}
+        waiting = _play_to_turn_of([*players[:2], moved], 2, rng)
+        _pump_for(players[0], 2.0)
+        assert players[0].view is not None
+        assert players[0].view["seq"] == waiting["seq"]  # nobody acted for seat 2: its player is at the other
+        own = moved.wait(lambda v: v["seq"] == waiting["seq"])
+        moved.act(rng.choice(own["legal"]))
+        players[0].wait(lambda v: v["seq"] > waiting["seq"])
+        moved.close()
+        deadline = time.monotonic() + 10
+        while _seats_connected(players[0]).get(2):
+            assert time.monotonic() < deadline, "the leader's players still see seat 2 connected"
+            players[0].pump(0.2)
+        stood_in = _play_to_turn_of(players[:2], 2, rng)
+        players[0].wait(lambda v: v["seq"] > stood_in["seq"] or v["over"], timeout=15)  # the stand-in played
+    finally:
+        stop_process(leader)
+        stop_process(other)

@@ -184,6 +184,43 @@ def test_tbl_8_3_one_leader_a_table(opener: Opener) -> None:
     run(body)
 
 
+def test_tbl_8_5_presence_is_shared_and_goes_with_its_process(opener: Opener) -> None:
+    """TBL-8.5: on PostgreSQL the seats one storage says are connected are present to another, each change is
+    notified to both, a seat held by two is present until both let it go, and a storage closed (as a killed process's
+    connection ends) leaves none of its seats present; on SQLite nothing is shared: the one process knows its own."""
+
+    async def body() -> None:
+        first, second, third = opener(), opener(), opener()
+        heard: list[str | None] = []
+
+        async def check() -> None:
+            await first.watch(lambda table_id, seq: None, heard.append)
+            await second.watch(lambda table_id, seq: None)
+            await third.watch(lambda table_id, seq: None)
+            shared = isinstance(first, PostgresStorage)
+            await first.connected("t1", 0, True)
+            await second.connected("t1", 2, True)
+            await first.connected("t1", 2, True)
+            await third.connected("t2", 1, True)
+            assert await second.present("t1", 4) == ({0, 2} if shared else set())
+            await second.connected("t1", 2, False)
+            assert await third.present("t1", 4) == ({0, 2} if shared else set())
+            await first.connected("t1", 2, False)
+            assert await third.present("t1", 4) == ({0} if shared else set())
+            for _ in range(50):  # the notices of the five changes at t1, its own among them, reach the first
+                if heard.count("t1") == 5 or not shared:
+                    break
+                await asyncio.sleep(0.1)
+            assert heard.count("t1") == (5 if shared else 0)
+            await first.close()
+            assert await third.present("t1", 4) == set()
+            assert await third.present("t2", 4) == ({1} if shared else set())
+
+        await _closing([second, third], check)
+
+    run(body)
+
+
 def test_tbl_8_4_an_unreachable_database_is_said(tmp_path: Path) -> None:
     """TBL-8.4: a PostgreSQL URL nobody answers raises StorageUnavailable naming it, on every call; a SQLite path in
     a missing folder is refused at once."""
