@@ -7,7 +7,7 @@ import asyncio
 import random
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import asyncpg
@@ -106,21 +106,26 @@ def test_tbl_8_1_one_seq_offered_through_two_servers_is_accepted_once(servers: l
             client.close()
 
 
-def _play_until(clients: list[Client], seq: int, rng: random.Random) -> dict[str, Any]:
-    """Each client acts when its view lets it until the table's seq reaches ``seq``; the latest view."""
+def _play_until(clients: list[Client], rng: random.Random, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Each client acts when its view lets it until the table's latest view is ``done``; that view."""
     deadline = time.monotonic() + 60
     while True:
-        assert time.monotonic() < deadline, "the table did not reach the seq in time"
+        assert time.monotonic() < deadline, "the table did not come there in time"
         for client in clients:
             client.pump(0.02)
         latest = max((c.view for c in clients if c.view is not None), key=lambda v: v["seq"])
-        if latest["seq"] >= seq:
+        if done(latest):
             return latest
         for client in clients:
             view = client.view
             if view is not None and view["seq"] == latest["seq"] and view["legal"]:
                 client.act(rng.choice(view["legal"]))
                 client.wait(lambda v, s=view["seq"]: v["seq"] > s)
+
+
+def _turn_of(seat: int) -> Callable[[dict[str, Any]], bool]:
+    """Whether a view has ``seat`` to move in a match going on."""
+    return lambda view: view["to_move"] == seat and not view["over"]
 
 
 def test_tbl_8_3_a_server_killed_mid_deal_its_players_go_on_through_the_other(postgres_url: str) -> None:
@@ -135,7 +140,7 @@ def test_tbl_8_3_a_server_killed_mid_deal_its_players_go_on_through_the_other(po
         tokens = [s["token"] for s in made["seats"]]
         first = [Client(killed_base, made["table"], tokens[0]), Client(other_base, made["table"], tokens[1])]
         rng = random.Random(52)
-        at = _play_until(first, 8, rng)["seq"]
+        at = _play_until(first, rng, lambda v: v["seq"] >= 8)["seq"]
         stop_process(killed, signal.SIGKILL)
         first[0].wait_closed()
         assert httpx.get(f"{other_base}/api/tables/{made['table']}", timeout=10).json()["seq"] >= at
@@ -163,7 +168,7 @@ def test_tbl_8_4_postgresql_restarted_mid_deal_nothing_accepted_is_lost(postgres
         made = make_table(bases[0], game="fly", players=4, options={"max_deals": 2})
         clients = [Client(bases[s["seat"] // 2], made["table"], s["token"], picture=False) for s in made["seats"]]
         rng = random.Random(53)
-        view = _play_until(clients, 9, rng)
+        view = _play_until(clients, rng, lambda v: v["seq"] >= 9)
         accepted = view["seq"]
         mover = next(c for c in clients if c.view is not None and c.view["seq"] == accepted and c.view["legal"])
         action = rng.choice(mover.view["legal"])  # type: ignore[index]
@@ -266,23 +271,6 @@ def _pump_for(client: Client, seconds: float) -> None:
         client.pump(min(left, 0.1))
 
 
-def _play_to_turn_of(clients: list[Client], seat: int, rng: random.Random) -> dict[str, Any]:
-    """The clients act when their views let them until ``seat`` is to move; the latest view."""
-    deadline = time.monotonic() + 60
-    while True:
-        assert time.monotonic() < deadline, f"seat {seat} did not come to move"
-        for client in clients:
-            client.pump(0.02)
-        latest = max((c.view for c in clients if c.view is not None), key=lambda v: v["seq"])
-        if latest["to_move"] == seat and not latest["over"]:
-            return latest
-        for client in clients:
-            view = client.view
-            if view is not None and view["seq"] == latest["seq"] and view["legal"]:
-                client.act(rng.choice(view["legal"]))
-                client.wait(lambda v, s=view["seq"]: v["seq"] > s)
-
-
 def test_tbl_8_5_presence_is_the_same_at_every_process_and_the_leader_stands_in(postgres_url: str) -> None:
     """TBL-8.5, TBL-7.2: the process leading a table (its bot's turns) and another; seat 2's player moves from the
     leader to the other process: the leader's players still see seat 2 connected, and past the grace period seat
@@ -295,14 +283,16 @@ def test_tbl_8_5_presence_is_the_same_at_every_process_and_the_leader_stands_in(
         table, tokens = made["table"], [s["token"] for s in made["seats"]]
         players = [Client(leader_base, table, tokens[seat]) for seat in range(3)]
         rng = random.Random(53)
-        _play_to_turn_of(players, 3, rng)  # the bot's turn: the leader takes the table's lead (the other holds none)
+        _play_until(
+            players, rng, _turn_of(3)
+        )  # the bot's turn: the leader takes the table's lead (the other holds none)
         players[0].wait(lambda v: v["to_move"] != 3)
         moved = Client(other_base, table, tokens[2])
         moved.wait(lambda v: v["seq"] >= 0)
         players[2].close()
         _pump_for(players[0], 1.5)  # past the grace period
         assert _seats_connected(players[0]) == {0: True, 1: True, 2: True, 3: False}
-        waiting = _play_to_turn_of([*players[:2], moved], 2, rng)
+        waiting = _play_until([*players[:2], moved], rng, _turn_of(2))
         _pump_for(players[0], 2.0)
         assert players[0].view is not None
         assert players[0].view["seq"] == waiting["seq"]  # nobody acted for seat 2: its player is at the other
@@ -314,7 +304,7 @@ def test_tbl_8_5_presence_is_the_same_at_every_process_and_the_leader_stands_in(
         while _seats_connected(players[0]).get(2):
             assert time.monotonic() < deadline, "the leader's players still see seat 2 connected"
             players[0].pump(0.2)
-        stood_in = _play_to_turn_of(players[:2], 2, rng)
+        stood_in = _play_until(players[:2], rng, _turn_of(2))
         players[0].wait(lambda v: v["seq"] > stood_in["seq"] or v["over"], timeout=15)  # the stand-in played
     finally:
         stop_process(leader)
