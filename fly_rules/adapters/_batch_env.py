@@ -15,6 +15,7 @@ from gymnasium.vector.utils import batch_space
 from fly_rules import registry
 from fly_rules._numbers import check_count
 from fly_rules.adapters.encoding import OBSERVATION_HIGH
+from fly_rules.adapters.learned import Network, batch_ids
 from fly_rules.adapters.pettingzoo import rules_from_options
 from fly_rules.errors import FlyRulesError, shown
 
@@ -65,15 +66,18 @@ class OpponentPool:
         ValueError: no policies, or one that is neither a batch engine bot name nor callable.
     """
 
-    NAMES: Final = ("random", "rule-of-thumb")
-    """The bots the batch engine plays for every game at once."""
+    NAMES: Final = ("random", "rule-of-thumb", "learned")
+    """The bots the batch engine plays for every game at once (``"learned"``: the shipped network of
+    :mod:`fly_rules.adapters.learned`, the rule of thumb where none was trained for the rules)."""
 
-    def __init__(self, policies: Sequence[str | Policy], *, size: int = 8, latest: float = 0.5, keep: int = 1) -> None:
+    def __init__(
+        self, policies: Sequence[str | Policy | Network], *, size: int = 8, latest: float = 0.5, keep: int = 1
+    ) -> None:
         if not policies:
             raise ValueError("an opponent pool needs at least one policy")
         for policy in policies:
             _check_policy(policy)
-        self.policies: list[str | Policy] = list(policies)
+        self.policies: list[str | Policy | Network] = list(policies)
         """The policies, the first ``keep`` fixed, then the snapshots, oldest first."""
         self.size = size
         """The most policies the pool holds."""
@@ -82,8 +86,9 @@ class OpponentPool:
         self.keep = keep
         """How many of the first policies are never dropped."""
 
-    def add(self, policy: str | Policy) -> None:
-        """Add a frozen ``policy`` (a snapshot of the learner); drop the oldest snapshot beyond ``size``."""
+    def add(self, policy: str | Policy | Network) -> None:
+        """Add a frozen ``policy`` (a snapshot of the learner: a batched policy, or a
+        :class:`~fly_rules.adapters.learned.Network` copy); drop the oldest snapshot beyond ``size``."""
         _check_policy(policy)
         self.policies.append(policy)
         if len(self.policies) > self.size:
@@ -98,10 +103,11 @@ class OpponentPool:
 
 
 def _check_policy(policy: object) -> None:
-    if not (policy in OpponentPool.NAMES or callable(policy)):
+    named = isinstance(policy, str) and policy in OpponentPool.NAMES
+    if not (named or callable(policy) or isinstance(policy, Network)):
         raise ValueError(
-            f"an opponent is {', '.join(map(repr, OpponentPool.NAMES))} or a batched policy "
-            f"(observations, action_masks) -> ids, not {shown(policy)}"
+            f"an opponent is {', '.join(map(repr, OpponentPool.NAMES))}, a batched policy "
+            f"(observations, action_masks) -> ids or a learned Network, not {shown(policy)}"
         )
 
 
@@ -148,7 +154,7 @@ class BatchSeatEnv(VectorEnv[Any, Any, Any]):
         engine: Any,
         *,
         seat: int | str = 0,
-        opponents: str | Policy | OpponentPool = "rule-of-thumb",
+        opponents: str | Policy | Network | OpponentPool = "rule-of-thumb",
         illegal_reward: float | None = -1.0,
         relative_seats: bool = False,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
@@ -389,14 +395,18 @@ class BatchSeatEnv(VectorEnv[Any, Any, Any]):
             self.engine.step_in_place(state, actions, games=others)
             rewards += np.where(others, self._rewards(), 0.0)
 
-    def _policy_ids(self, policy: str | Policy, mover: Any, games: Any) -> Any:
+    def _policy_ids(self, policy: str | Policy | Network, mover: Any, games: Any) -> Any:
         """The ids ``policy`` plays for the seats to move in ``games``."""
         if policy == "random":
             return self.engine.sample_legal(self.state, self.np_random)[games]
         if policy == "rule-of-thumb":
             return self.engine.rule_of_thumb(self.state, games)[games]
+        if policy == "learned":  # the network's own inputs: relative seats, the rule of thumb's id
+            return batch_ids(None, self.engine, self.state, mover, games)
+        if isinstance(policy, Network):
+            return batch_ids(policy, self.engine, self.state, mover, games)
         assert callable(policy)
-        observation = self.engine.observe(self.state, mover, relative=self.relative_seats)[games]
+        observation = self.engine.observe(self.state, mover, relative=self.relative_seats, games=games)
         ids = np.asarray(policy(observation, self.state.legal_action_mask[games]), dtype=np.int64).reshape(-1)
         if ids.shape != (int(games.sum()),):
             raise ValueError(f"a policy gave {ids.shape} ids for {int(games.sum())} games")
@@ -408,7 +418,7 @@ def batch_env(
     game: str = "fly",
     players: int | None = None,
     seat: int | str = 0,
-    opponents: str | Policy | OpponentPool = "rule-of-thumb",
+    opponents: str | Policy | Network | OpponentPool = "rule-of-thumb",
     *,
     rules: Any = None,
     preset: str = "default",

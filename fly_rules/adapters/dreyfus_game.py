@@ -4,14 +4,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 from fly_rules.adapters.encoding import (
     PHASES,
     Encoding,
-    Floats,
     OpenSpielGame,
     cards_text,
     one_hot,
@@ -38,6 +37,9 @@ __all__ = [
     "table_shows",
     "write_dreyfus_observation",
 ]
+
+if TYPE_CHECKING:
+    from fly_rules.adapters.encoding import Floats
 
 
 def write_dreyfus_observation(view: DreyfusView, marked: int, target: int, out: Floats) -> None:

@@ -22,10 +22,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Final, NamedTuple, Protocol, TypeVar
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol, TypeVar
 
 from fly_rules import registry
 from fly_rules.actions import Exchange
@@ -71,6 +68,7 @@ __all__ = [
     "observation_size",
     "observation_text",
     "one_hot",
+    "relative_order",
     "seat_order",
     "trick_cards",
     "trick_text",
@@ -83,8 +81,18 @@ OBSERVATION_HIGH: Final = 10.0
 
 Deal = Any
 View = Any
-Floats = npt.NDArray[np.float32]
-Bools = npt.NDArray[np.bool_]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Floats = npt.NDArray[np.float32]
+    Bools = npt.NDArray[np.bool_]
+else:
+    try:
+        import numpy as np
+    except ModuleNotFoundError:  # the browser table's Pyodide: the learned bot writes its observations into lists
+        np = None
+    Floats = Bools = Any
 
 
 def checked_id(value: object, size: int, game: str) -> int:
@@ -259,8 +267,14 @@ def observation_size(rules: Rules) -> int:
 
 
 @functools.lru_cache(maxsize=512)
-def _relative_index(rules: Any, seat: int) -> npt.NDArray[np.intp]:
-    """The absolute slot of each slot of ``seat``'s relative observation."""
+def relative_order(rules: Any, seat: int) -> tuple[int, ...]:
+    """The absolute slot of each slot of ``seat``'s relative observation (``relative=True``).
+
+    >>> from fly_rules.fly import FlyRules
+    >>> order = relative_order(FlyRules(players=3), 1)  # the hand and the trump card, then seat 1's trick card
+    >>> len(order) == observation_size(FlyRules(players=3)), order[103:106], sorted(order) == list(range(len(order)))
+    (True, (103, 156, 157), True)
+    """
     order = seat_order(rules, seat)
     index: list[int] = []
     at = 0
@@ -272,7 +286,12 @@ def _relative_index(rules: Any, seat: int) -> npt.NDArray[np.intp]:
         else:
             index.extend(range(at, at + part.width))
             at += part.width
-    return np.array(index, dtype=np.intp)
+    return tuple(index)
+
+
+@functools.lru_cache(maxsize=512)
+def _relative_index(rules: Any, seat: int) -> npt.NDArray[np.intp]:
+    return np.array(relative_order(rules, seat), dtype=np.intp)
 
 
 def write_cards(out: Floats, at: int, cards: CardSet | int) -> int:
@@ -303,10 +322,25 @@ def trick_cards(out: Floats, at: int, players: int, view: View) -> int:
     return at + 52 * players
 
 
-def write_observation(view: View, marked: int, rules: Rules, out: Floats, *, relative: bool = False) -> None:
+def write_observation(
+    view: View, marked: int, rules: Rules, out: Floats | list[float], *, relative: bool = False
+) -> None:
     """Fill ``out`` (zeros) with the observation of ``view``'s seat, for either game; with ``relative``,
-    its per-seat parts counted from that seat (see the module's introduction)."""
+    its per-seat parts counted from that seat (see the module's introduction). ``out`` may be a list of floats,
+    where NumPy is absent (the browser table's engine).
+
+    >>> from fly_rules import fly
+    >>> match = fly.new_match(fly.FlyRules(players=3), seed=1)
+    >>> out = [0.0] * observation_size(match.rules)
+    >>> write_observation(match.view(1), 0, match.rules, out, relative=True)
+    >>> sum(out[:52])  # the seat's own five cards come first
+    5.0
+    """
     _encoding(view.game).write(view, marked, rules, out)
+    if isinstance(out, list):
+        clipped = [min(value, OBSERVATION_HIGH) for value in out]
+        out[:] = [clipped[slot] for slot in relative_order(rules, view.seat)] if relative else clipped
+        return
     np.minimum(out, OBSERVATION_HIGH, out=out)
     if relative:
         out[:] = out[_relative_index(rules, view.seat)]
@@ -328,7 +362,7 @@ class Encoding(NamedTuple):
 
     layout: Callable[[Any], tuple[Segment, ...]]
     """The parts of one seat's observation, from the rules."""
-    write: Callable[[Any, int, Any, Floats], None]
+    write: Callable[[Any, int, Any, Any], None]  # into float32 NumPy arrays, or lists where NumPy is absent
     """Fill an observation from a view, the marks and the rules."""
     text: Callable[[Any, str], str]
     """The observation as text, from a view and the marks' text."""

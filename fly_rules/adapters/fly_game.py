@@ -7,12 +7,11 @@ Its action ids (:data:`~fly_rules.fly.encoding.NUM_ACTIONS` = 90) and observatio
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from fly_rules.adapters.encoding import (
     PHASES,
     Encoding,
-    Floats,
     OpenSpielGame,
     cards_text,
     one_hot,
@@ -52,6 +51,9 @@ __all__ = [
     "table_shows",
     "write_fly_observation",
 ]
+
+if TYPE_CHECKING:
+    from fly_rules.adapters.encoding import Floats
 
 
 def write_fly_observation(view: FlyView, start_record: int, out: Floats) -> None:

@@ -17,6 +17,11 @@ choice made in several ids (Dreyfus's discard, card by card [DRF-4.3]) is made i
 network in the observation's marked cards, until the exchange. For rules no shipped network was trained for (other
 numbers of players), the bot plays the game's rule of thumb, and says so (:attr:`LearnedBot.network` is None).
 
+NumPy is optional here: without it (the browser table's Pyodide) the bot reads the same file into lists and runs
+:class:`PlainNetwork`, the same forward pass in plain Python (a few milliseconds a decision). With it,
+:func:`batch_ids` plays a network for thousands of games of the batch engine at once: the vector environment's
+``"learned"`` opponents (:mod:`fly_rules.adapters.gymnasium`), or any :class:`Network` trained on the same inputs.
+
 >>> import random
 >>> from fly_rules import fly
 >>> match = fly.new_match(fly.FlyRules(players=4), seed=3, dealer=0)
@@ -27,28 +32,48 @@ numbers of players), the bot plays the game's rule of thumb, and says so (:attr:
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
 import random
+import struct
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Final
 
 from fly_rules import registry
 from fly_rules.actions import Exchange
 from fly_rules.adapters.encoding import ActionSpace, action_space, observation_size, write_observation
 
-__all__ = ["LAYERS", "WEIGHTS", "LearnedBot", "Network", "input_size", "shipped_network", "thumb_id", "weights_file"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Floats = npt.NDArray[np.float32]
+else:
+    try:
+        import numpy as np
+    except ModuleNotFoundError:  # the browser table's Pyodide: PlainNetwork plays
+        np = None
+
+__all__ = [
+    "LAYERS",
+    "WEIGHTS",
+    "LearnedBot",
+    "Network",
+    "PlainNetwork",
+    "batch_ids",
+    "input_size",
+    "shipped_network",
+    "thumb_id",
+    "weights_file",
+]
 
 WEIGHTS: Final = Path(__file__).with_name("weights")
 """The folder of the shipped networks' files."""
 LAYERS: Final = ("w0", "b0", "w1", "b1", "wp", "bp", "wv", "bv")
 """The arrays of a network's file, in order: two hidden layers, the policy head, the value head."""
-
-Floats = npt.NDArray[np.float32]
 
 
 class Network:
@@ -92,7 +117,7 @@ class Network:
             meta = json.loads(str(data["meta"]))
         return cls(arrays, meta)
 
-    def save(self, path: Path, dtype: Any = np.float16) -> None:
+    def save(self, path: Path, dtype: Any = "float16") -> None:
         """Write the network (weights as ``dtype``, half precision by default: half the size) and its ``meta``."""
         arrays: dict[str, Any] = {name: layer.astype(dtype) for name, layer in zip(LAYERS, self.layers, strict=True)}
         with path.open("wb") as handle:
@@ -110,6 +135,102 @@ class Network:
         logits = self.forward(inputs[None, :])[0][0]
         ids = np.asarray(legal, np.intp)
         return int(ids[int(np.argmax(logits[ids]))])
+
+    def hidden(self, observations: Floats, hints: Any = None) -> Floats:
+        """The last hidden layer of a batch of observations (rows × ``observation_size``) and, if the network reads
+        the rule of thumb's id, ``hints`` (one id per row, -1 for none): its one-hot input is a row of the first
+        layer's weights, added instead of multiplied."""
+        w0, b0, w1, b1 = self.layers[:4]
+        size = self.meta["observation_size"]
+        first = observations @ w0[:size] + b0
+        if self.meta.get("thumb"):
+            hinted = np.asarray(hints) >= 0
+            first[hinted] += w0[size + np.asarray(hints)[hinted]]
+        second: Floats = np.maximum(np.maximum(first, 0.0) @ w1 + b1, 0.0)
+        return second
+
+    def choose(self, observations: Floats, hints: Any, masks: Any) -> Any:
+        """The id of highest logit among each row's legal ones (``masks``: rows × ids, booleans; the first of
+        equals), for a batch of observations and the rule of thumb's ids (see :meth:`hidden`)."""
+        _, _, _, _, wp, bp, _, _ = self.layers
+        logits = self.hidden(observations, hints) @ wp + bp
+        return np.where(masks, logits, -np.inf).argmax(axis=1)
+
+    def copy(self) -> Network:
+        """A copy that no later change to this network's weights reaches (a frozen opponent)."""
+        return Network({name: layer.copy() for name, layer in zip(LAYERS, self.layers, strict=True)}, dict(self.meta))
+
+
+def _read_npy(data: bytes) -> tuple[tuple[int, ...], list[Any]]:
+    """The shape and values (row-major) of a little-endian ``.npy`` file of floats or a 0-d string."""
+    if data[:6] != b"\x93NUMPY":
+        raise ValueError("not a .npy file")
+    wide = data[6] != 1  # version 1 has a 2-byte header length, later versions 4
+    start = 12 if wide else 10
+    (length,) = struct.unpack("<I" if wide else "<H", data[8:start])
+    header = ast.literal_eval(data[start : start + length].decode("latin1"))
+    body, shape, descr = data[start + length :], tuple(header["shape"]), header["descr"]
+    if header["fortran_order"]:
+        raise ValueError("a .npy file in Fortran order")
+    if descr.startswith("<U"):
+        return shape, [body.decode("utf-32-le").rstrip("\0")]
+    formats = {"<f2": "e", "<f4": "f", "<f8": "d"}
+    if descr not in formats:
+        raise ValueError(f"a .npy file of {descr}, not of floats")
+    return shape, list(struct.unpack(f"<{len(body) // int(descr[2:])}{formats[descr]}", body))
+
+
+class PlainNetwork:
+    """The same network as :class:`Network`, read from the same file into lists and run in plain Python (where
+    NumPy is absent: the browser table's engine). Its first layer adds the weight rows of the inputs that are not
+    zero (an observation is mostly zeros), and its policy head is worked out for the legal ids alone.
+
+    Args:
+        path: a file written by :meth:`Network.save`.
+
+    Raises:
+        ValueError: a file without the arrays of :data:`LAYERS`, or whose shapes do not chain.
+    """
+
+    def __init__(self, path: Path) -> None:
+        arrays: dict[str, tuple[tuple[int, ...], list[Any]]] = {}
+        with zipfile.ZipFile(path) as archive:
+            for name in (*LAYERS, "meta"):
+                try:
+                    arrays[name] = _read_npy(archive.read(f"{name}.npy"))
+                except KeyError:
+                    raise ValueError(f"{path.name}: the network has no {name}") from None
+        self.meta: dict[str, Any] = json.loads(arrays["meta"][1][0])
+        """What the file says of itself (as :attr:`Network.meta`)."""
+        (inputs, width), w0 = arrays["w0"]
+        (_, width1), w1 = arrays["w1"]
+        actions = arrays["wp"][0][1]
+        if (inputs, actions) != (input_size(self.meta), self.meta["actions"]) or arrays["w1"][0][0] != width:
+            raise ValueError(f"{path.name}: the network's weights do not chain from {inputs} inputs to {actions} ids")
+        self.w0 = [w0[row * width : (row + 1) * width] for row in range(inputs)]
+        """The first layer's weights, a list per input."""
+        self.w1 = [w1[row * width1 : (row + 1) * width1] for row in range(width)]
+        """The second layer's weights, a list per unit of the first."""
+        wp = arrays["wp"][1]
+        self.wp = [wp[action::actions] for action in range(actions)]
+        """The policy head's weights, a list per action id."""
+        self.b0, self.b1, self.bp = arrays["b0"][1], arrays["b1"][1], arrays["bp"][1]
+
+    def best(self, observation: Sequence[float], hint: int | None, legal: Sequence[int]) -> int:
+        """The legal id of highest logit (the first of equals) for one observation and the rule of thumb's id."""
+        rows = [(value, self.w0[slot]) for slot, value in enumerate(observation) if value]
+        if hint is not None and self.meta.get("thumb"):
+            rows.append((1.0, self.w0[len(observation) + hint]))
+        first = list(self.b0)
+        for value, row in rows:
+            first = [total + value * weight for total, weight in zip(first, row, strict=True)]
+        second = list(self.b1)
+        for unit, value in enumerate(first):
+            if value > 0.0:
+                second = [total + value * weight for total, weight in zip(second, self.w1[unit], strict=True)]
+        active = [(unit, value) for unit, value in enumerate(second) if value > 0.0]
+        logits = [self.bp[action] + sum(value * self.wp[action][unit] for unit, value in active) for action in legal]
+        return legal[logits.index(max(logits))]
 
 
 def input_size(meta: dict[str, Any]) -> int:
@@ -135,17 +256,18 @@ def weights_file(game: str, players: int) -> Path:
 
 
 @functools.lru_cache(maxsize=16)
-def _shipped(game: str, players: int, inputs: int, actions: int) -> Network | None:
+def _shipped(game: str, players: int, inputs: int, actions: int) -> Network | PlainNetwork | None:
     path = weights_file(game, players)
     if not path.exists():
         return None
-    network = Network.load(path)
+    network = Network.load(path) if np is not None else PlainNetwork(path)
     return network if (network.meta["observation_size"], network.meta["actions"]) == (inputs, actions) else None
 
 
-def shipped_network(rules: Any) -> Network | None:
-    """The shipped network for the game and number of players of ``rules``, or None if none was trained for them
-    (or the game's observation or action ids have changed since it was)."""
+def shipped_network(rules: Any) -> Any:
+    """The shipped network for the game and number of players of ``rules`` (a :class:`Network`, or without NumPy a
+    :class:`PlainNetwork`), or None if none was trained for them (or the game's observation or action ids have
+    changed since it was)."""
     return _shipped(rules.game, rules.players, observation_size(rules), action_space(rules.game).size)
 
 
@@ -177,7 +299,7 @@ class LearnedBot:
     name = "learned"
     """The bot's name in tables."""
 
-    def __init__(self, rules: Any, network: Network | None = None) -> None:
+    def __init__(self, rules: Any, network: Network | PlainNetwork | None = None) -> None:
         self.rules = rules
         self.network = network if network is not None else shipped_network(rules)
         """The network played; None: none was trained for these rules, and the bot plays the rule of thumb."""
@@ -190,7 +312,6 @@ class LearnedBot:
         self.fallback = registry.game_of(rules).rule_of_thumb(rules.rank_order)
         """The game's rule of thumb: the network's hint, and the bot's player where there is no network."""
         self._size = observation_size(rules)
-        self._inputs = np.zeros(input_size(self.network.meta) if self.network else self._size, np.float32)
 
     def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The legal action the network rates highest (``rng`` unused: the choice is the view's alone)."""
@@ -204,7 +325,7 @@ class LearnedBot:
         marked = 0
         while True:
             hint = None if thumb is None else thumb_id(self.space, position, thumb, marked)
-            chosen = self.network.best(self._input(view, marked, hint), self.space.legal_ids(position, marked))
+            chosen = self._best(view, marked, hint, self.space.legal_ids(position, marked))
             meaning = self.space.meaning(position, marked, chosen)
             if meaning.kind != "mark":
                 break
@@ -214,10 +335,29 @@ class LearnedBot:
             raise AssertionError(f"the learned bot chose {action!r}, not among the legal actions")
         return action
 
-    def _input(self, view: Any, marked: int, hint: int | None) -> Floats:
-        out = self._inputs
-        out[:] = 0.0
-        write_observation(view, marked, self.rules, out[: self._size], relative=True)
-        if hint is not None:
-            out[self._size + hint] = 1.0
-        return out
+    def _best(self, view: Any, marked: int, hint: int | None, legal: list[int]) -> int:
+        """The network's id among ``legal`` for the seat of ``view`` with ``marked`` cards marked."""
+        if isinstance(self.network, PlainNetwork):
+            plain = [0.0] * self._size
+            write_observation(view, marked, self.rules, plain, relative=True)
+            return self.network.best(plain, hint, legal)
+        assert self.network is not None
+        observation = np.zeros((1, self._size), np.float32)
+        write_observation(view, marked, self.rules, observation[0], relative=True)
+        mask = np.zeros((1, self.network.meta["actions"]), bool)
+        mask[0, legal] = True
+        return int(self.network.choose(observation, [-1 if hint is None else hint], mask)[0])
+
+
+def batch_ids(network: Network | None, engine: Any, state: Any, seats: Any, games: Any) -> Any:
+    """The ids ``network`` plays for the seats to move (``seats``, one per game) in the games of the ``bool[B]``
+    mask ``games`` of a batch engine's ``state`` (:mod:`fly_rules.batch`), every game at once: the same choices
+    as a :class:`LearnedBot` of the network from the same views. None: the shipped network of the engine's rules,
+    or the rule of thumb where there is none (as the bot plays)."""
+    if network is None:
+        network = shipped_network(engine.rules)
+        if network is None:
+            return engine.rule_of_thumb(state, games)[games]
+    observations = engine.observe(state, seats, relative=True, games=games)
+    hints = engine.thumb_hint(state, games)[games] if network.meta.get("thumb") else None
+    return network.choose(observations, hints, state.legal_action_mask[games])

@@ -113,10 +113,16 @@ class DreyfusBatch(DreyfusPlay):
         self._check_state(state)
         return dreyfus_rule_of_thumb(self, state, self._games(games))
 
+    def thumb_hint(self, state: BatchState, games: Any = None) -> Array:
+        """The rule of thumb's id as the learned bot is told it: its purchase chosen without the marks, -1 where
+        the marks made do not go on towards it (see :meth:`BatchEngine.thumb_hint`)."""
+        self._check_state(state)
+        return dreyfus_rule_of_thumb(self, state, self._games(games), hint=True)
+
     def _observe(self, state: BatchState, seats: Array, order: Array | None) -> Array:
         """The observation of ``seats[i]`` in game ``i`` (:func:`fly_rules.dreyfus.encoding.observation_layout`)
         [DRF-11.1] [DRF-4.6]; with ``order``, the per-seat parts in that order of seats."""
-        s, b, rules = state, self.batch_size, self.rules
+        s, b, rules = state, len(seats), self.rules  # a batch's games, or some of them (observe's games)
         rows = np.arange(b)
         if order is None:
             order = np.broadcast_to(np.arange(3), (b, 3))

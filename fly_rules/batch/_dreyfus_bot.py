@@ -63,8 +63,12 @@ def _sense(rules: DreyfusRules) -> _Sense:
     return _Sense(rules)
 
 
-def dreyfus_rule_of_thumb(engine: DreyfusBatch, state: BatchState, games: Array | None = None) -> Array:
-    """The rule-of-thumb bot's id for each game's seat to move (0 for a game over, or not in ``games``)."""
+def dreyfus_rule_of_thumb(
+    engine: DreyfusBatch, state: BatchState, games: Array | None = None, *, hint: bool = False
+) -> Array:
+    """The rule-of-thumb bot's id for each game's seat to move (0 for a game over, or not in ``games``). With
+    ``hint``, its purchase is the one it chooses from the view alone, without the marks, as the learned bot is
+    told it (:func:`fly_rules.adapters.learned.thumb_id`): -1 where the seat's marks do not go on towards it."""
     sense = _sense(engine.rules)
     ids = np.zeros(engine.batch_size, _I)
     asked = np.ones(engine.batch_size, bool) if games is None else games
@@ -73,7 +77,7 @@ def dreyfus_rule_of_thumb(engine: DreyfusBatch, state: BatchState, games: Array 
         ids[playing] = _cheapest_winner(engine, state, playing, sense)
     buying = np.flatnonzero(asked & (state.phase == _EXCHANGE_PHASE))
     if len(buying):
-        ids[buying] = _buy(engine, state, buying, sense)
+        ids[buying] = _buy(engine, state, buying, sense, hint=hint)
     return ids
 
 
@@ -93,14 +97,16 @@ def _cheapest_winner(engine: DreyfusBatch, state: BatchState, rows: Array, sense
     return chosen
 
 
-def _buy(engine: DreyfusBatch, state: BatchState, rows: Array, sense: _Sense) -> Array:
+def _buy(engine: DreyfusBatch, state: BatchState, rows: Array, sense: _Sense, *, hint: bool = False) -> Array:
     """The next id of the purchase the bot chooses: its low plain cards, lowest rank first, as many as
     the talon holds, cut back to the longest run of them the rules let it discard (with the cards it
-    has marked); then ``STAND``."""
+    has marked; with ``hint``, without them, and -1 where the marks are not the first of that purchase's
+    cards in ascending order); then ``STAND``."""
     seat = state.current_player[rows]
     hand = state.hands[rows, seat]
     left = 12 - state.talon_taken[rows]
-    marked = state.marked[rows]
+    marked_now = state.marked[rows]
+    marked = np.zeros_like(marked_now) if hint else marked_now
     eligible = hand & state.dealt[rows, seat] & engine._fosk[state.contract[rows]]
     wanted = unpack(hand & sense.low[state.contract[rows]], 52)
     rank = np.arange(52) % 13
@@ -122,5 +128,10 @@ def _buy(engine: DreyfusBatch, state: BatchState, rows: Array, sense: _Sense) ->
             & (extra & ((np.left_shift(np.uint64(1), floor.astype(np.uint64))) - np.uint64(1)) == 0)
         )
         target = np.where(ok, prefix, target)
-    rest = target & ~marked
-    return np.where(rest != 0, lowest_bit(np.where(rest != 0, rest, np.uint64(1))), STAND)
+    rest = target & ~marked_now
+    ids: Array = np.where(rest != 0, lowest_bit(np.where(rest != 0, rest, np.uint64(1))), STAND)
+    if hint:  # the scalar bot's purchase goes on from the marks only if they are its lowest cards
+        below = np.left_shift(np.uint64(1), np.where(marked_now != 0, highest_bit(marked_now) + 1, 0).astype(np.uint64))
+        off = (marked_now & ~target != 0) | (rest & (below - np.uint64(1)) != 0)
+        ids = np.where(off, -1, ids)
+    return ids

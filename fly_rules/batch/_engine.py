@@ -185,13 +185,14 @@ class BatchEngine:
         self._check_state(state)
         return self._sample(state, rng)
 
-    def observe(self, state: BatchState, player: Any, *, relative: bool = False) -> Array:
+    def observe(self, state: BatchState, player: Any, *, relative: bool = False, games: Any = None) -> Array:
         """``float32[B, observation_size]``: what ``player`` (a seat, or one seat per game) sees in each
         game, in the layout of :mod:`fly_rules.adapters.encoding` (its own hand, never another's; its
-        marks only when it is to move); with ``relative``, seats counted from ``player`` going left.
+        marks only when it is to move); with ``relative``, seats counted from ``player`` going left. With
+        ``games`` (``bool[B]``), the rows of those games alone, in order: the same rows, fewer to build.
 
         Raises:
-            ValueError: ``player`` is not a seat, or not one seat per game.
+            ValueError: ``player`` is not a seat, or not one seat per game; ``games`` not one bool per game.
         """
         self._check_state(state)
         seats = np.asarray(player)
@@ -204,6 +205,10 @@ class BatchEngine:
         ):
             raise ValueError(f"player must be a seat 0 to {self.num_players - 1}, or one per game, not {shown(player)}")
         seats = seats.astype(_I)
+        chosen = self._games(games)
+        if chosen is not None:
+            rows = np.flatnonzero(chosen)
+            state, seats = BatchState(self, {name: array[rows] for name, array in state.arrays().items()}), seats[rows]
         order = self._orders[seats] if relative else None
         return self._observe(state, seats, order)
 
@@ -220,6 +225,13 @@ class BatchEngine:
         move, from that seat's view alone, computed for every game at once (or for the games of the
         ``bool[B]`` mask ``games``; 0 for the others and for a game over)."""
         raise NotImplementedError
+
+    def thumb_hint(self, state: BatchState, games: Any = None) -> Array:
+        """The rule of thumb's id as the learned bot (:mod:`fly_rules.adapters.learned`) reads it beside the
+        observation, for each game's seat to move: :meth:`rule_of_thumb`'s, except where a choice is made in
+        several ids (Dreyfus's discard, card by card) and the seat's marks do not go on towards the bot's own
+        choice: -1 there, no hint (:func:`fly_rules.adapters.learned.thumb_id` gives None)."""
+        return self.rule_of_thumb(state, games)
 
     # --- the scalar engine ------------------------------------------------------------------------
 

@@ -112,7 +112,7 @@ class FlyBatch(FlyExchange):
     def _observe(self, state: BatchState, seats: Array, order: Array | None) -> Array:
         """The observation of ``seats[i]`` in game ``i`` (:func:`fly_rules.fly.encoding.observation_layout`)
         [FLY-5.1]; with ``order``, the per-seat parts in that order of seats."""
-        s, n, b = state, self.num_players, self.batch_size
+        s, n, b = state, self.num_players, len(seats)  # a batch's games, or some of them (observe's games)
         rows = np.arange(b)
         out = np.zeros((b, self.observation_size), np.float32)
         out[:, 0:52] = unpack(s.hands[rows, seats], 52)
