@@ -118,19 +118,21 @@ class TableServer:
 
     # --- sending -------------------------------------------------------------------------------------------
 
-    def message(self, table: Table, seat: int | None, picture: bool) -> str:
-        """The view message of ``seat`` as text, with the seats' presence."""
-        seats = self.service.seats(table, self.connected(table.row.table_id))
+    def message(self, table: Table, seat: int | None, picture: bool, seats: list[dict[str, Any]] | None = None) -> str:
+        """The view message of ``seat`` as text, with the seats' presence (``seats``, when the caller has it)."""
+        if seats is None:
+            seats = self.service.seats(table, self.connected(table.row.table_id))
         return self.service.view_text(table, seat, seats, picture=picture)
 
     async def broadcast(self, table: Table) -> None:
         """Send every connection of the table its seat's view."""
         self._sent[table.row.table_id] = table.seq
         texts: dict[tuple[int | None, bool], str] = {}
+        seats = self.service.seats(table, self.connected(table.row.table_id))
         for connection in list(self.connections.get(table.row.table_id, ())):
             key = (connection.seat, connection.picture)
             if key not in texts:
-                texts[key] = self.message(table, connection.seat, connection.picture)
+                texts[key] = self.message(table, connection.seat, connection.picture, seats)
             with contextlib.suppress(Exception):  # a socket closing meanwhile is dropped by its own handler
                 await connection.socket.send_text(texts[key])
 
@@ -244,7 +246,6 @@ class TableServer:
     def changed(self, table: Table) -> None:
         """After a table moved: start its turn timer and let its bots look."""
         self._start_turn(table)
-        self.drive(table.row.table_id)
 
     def _start_turn(self, table: Table) -> None:
         """A new turn began: start its timer [TBL-7.3]."""
@@ -266,18 +267,22 @@ class TableServer:
         if task is not None and not task.done():
             self._again.add(table_id)
             return
+        if self._person_to_move(table_id):
+            return  # nothing to read (a move elsewhere comes as a notice, and drives again)
         self._driving[table_id] = asyncio.get_running_loop().create_task(self._drive(table_id))
+
+    def _person_to_move(self, table_id: str) -> bool:
+        """Whether the table held here goes on and a person (not a bot or stand-in) is to move in it now."""
+        held = self.service.held(table_id)
+        return (
+            held is not None and not held.over and self._player_for(held, held.state.to_move, time.monotonic()) is None
+        )
 
     async def _drive(self, table_id: str) -> None:
         while True:
             self._again.discard(table_id)
-            held = self.service.held(table_id)
-            if (
-                held is not None
-                and not held.over
-                and self._player_for(held, held.state.to_move, time.monotonic()) is None
-            ):
-                return  # a person is to move: nothing to read (a move elsewhere comes as a notice, and drives again)
+            if self._person_to_move(table_id):
+                return  # nothing to read (a move elsewhere comes as a notice, and drives again)
             try:
                 table = await self.service.table(table_id)
                 if table is None or table.over:
