@@ -42,7 +42,7 @@ import random
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import attrs
 
@@ -59,7 +59,17 @@ from fly_rules.notation.games import deal_of, new_deal, new_game, parse_action
 from fly_rules.notation.history import load_history
 from fly_rules.solve import Search, SolveLimitReached, SolveTimeUp, evaluate, kernel_of
 
-__all__ = ["Analysis", "Review", "Unreached", "analyse", "analyse_history", "estimate_text", "review", "verdict"]
+__all__ = [
+    "AnalyseOptions",
+    "Analysis",
+    "Review",
+    "Unreached",
+    "analyse",
+    "analyse_history",
+    "estimate_text",
+    "review",
+    "verdict",
+]
 
 
 @attrs.frozen
@@ -350,6 +360,23 @@ def review(
     )
 
 
+class AnalyseOptions(TypedDict, total=False):
+    """The keywords of :func:`analyse` after its start and actions (what :func:`analyse_history` passes on).
+
+    .. versionadded:: 0.2.0
+    """
+
+    seat: int | None
+    expert: bool
+    samples: int | None
+    seed: object
+    progress: Callable[[int], None] | None
+    max_seconds: float | None
+    first: int
+    count: int | None
+    open_limit: int | None
+
+
 def analyse(
     start: Any,
     actions: Iterable[Any],
@@ -494,7 +521,7 @@ def _later_declarations(state: Any, rest: Sequence[Any]) -> list[tuple[int, Any]
     return out
 
 
-def analyse_history(text: str, **options: Any) -> Analysis:
+def analyse_history(text: str, **options: Unpack[AnalyseOptions]) -> Analysis:
     """:func:`analyse` of the game a history records (its text, as ``fly-rules play --save`` writes it).
 
     Raises:

@@ -249,12 +249,12 @@ class Words(Protocol[_R_contra, _D_contra, _V_contra]):
         """The verb of an exchange and what comes before the cards when they are named."""
         ...
 
-    def trumps(self, deal: _D_contra) -> str:
-        """The trumps of a deal, for its first line."""
+    def trumps(self, deal: _D_contra | _V_contra) -> str:
+        """The trumps of a deal (or of a seat's view of it), for its first line."""
         ...
 
-    def hand_note(self, deal: _D_contra, seat: int) -> str:
-        """What follows a seat's hand when a deal starts (its record)."""
+    def hand_note(self, deal: _D_contra | _V_contra, seat: int) -> str:
+        """What follows a seat's hand when a deal starts (its record), in a deal or a seat's view of it."""
         ...
 
     def tricks(self, old: _D_contra, new: _D_contra, action: Action) -> list[str]:
@@ -320,7 +320,7 @@ class Game(Generic[_R, _D, _V]):
     picture: Callable[[_V, dict[int, CardSet], str | None], Picture]
     """``picture(view, faces, title)``: the arguments of :func:`fly_rules.svg.table` for a view, the hands
     shown face up by seat, and the caption (None: the game's own)."""
-    guesser: Callable[[_V, _R], Guess]
+    guesser: Callable[[_V, _R], Guess[_V, _R]]
     """``guesser(view, rules)``: what :func:`fly_rules.bots.sampling.sample_deal` guesses from
     (a :class:`fly_rules.engine.hidden.Guess`)."""
     rule_of_thumb: Callable[[RankOrder], Player[_V]]
@@ -397,7 +397,7 @@ def games() -> tuple[str, ...]:
     return (*own, *(name for name in _GAMES if name not in own))
 
 
-def get(name: object) -> Game[Any, Any, Any]:
+def get(name: object) -> Game[Rules, DealState, SeatView]:
     """The game called ``name``.
 
     Raises:
@@ -411,7 +411,7 @@ def get(name: object) -> Game[Any, Any, Any]:
     return game
 
 
-def game_of(value: object) -> Game[Any, Any, Any]:
+def game_of(value: object) -> Game[Rules, DealState, SeatView]:
     """The game of a rules object, match, deal or view (its ``game``).
 
     Raises:
@@ -425,7 +425,7 @@ def game_of(value: object) -> Game[Any, Any, Any]:
     return _GAMES[name]
 
 
-def rules_game(rules: object, game: str | None = None) -> Game[Any, Any, Any]:
+def rules_game(rules: object, game: str | None = None) -> Game[Rules, DealState, SeatView]:
     """The game whose rules object ``rules`` is (``game``'s, if named): every function that takes a game's rules
     checks them so, rather than reading a game's name, a match or another game's rules as rules.
 

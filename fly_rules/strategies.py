@@ -89,7 +89,7 @@ _FLY_CHOSEN: dict[str, Any] = {
 
 
 @st.composite
-def fly_rules_options(draw: st.DrawFn, /, players: int | None = None, **fixed: Any) -> FlyRules:
+def fly_rules_options(draw: st.DrawFn, /, players: int | None = None, **fixed: object) -> FlyRules:
     """Valid :class:`~fly_rules.fly.FlyRules`, every option drawn from its allowed values: the list of options is
     the class's own fields (``attrs.fields``), each drawn from its declaration (a ``Literal``'s values, a
     ``bool``, a whole number's range) or, where that says too little or too much, from a chosen few. ``fixed``
@@ -144,7 +144,7 @@ _CYCLES = ((Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, None), (None,),
 
 
 @st.composite
-def dreyfus_rules_options(draw: st.DrawFn, /, **fixed: Any) -> DreyfusRules:
+def dreyfus_rules_options(draw: st.DrawFn, /, **fixed: object) -> DreyfusRules:
     """Valid :class:`~fly_rules.dreyfus.DreyfusRules`, every option drawn from its allowed values
     [DRF-1.1]. ``fixed`` pins an option to a value, or to a strategy of its own. Shrinks towards the
     defaults.

@@ -32,7 +32,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import attrs
 
@@ -48,7 +48,7 @@ from fly_rules.notation.history import dump_history, load_history
 from fly_rules.notation.position import parse_position, position_of
 from fly_rules.spec import load_rules
 
-__all__ = ["ContractBroken", "ContractReport", "check_game", "contract_test"]
+__all__ = ["CheckOptions", "ContractBroken", "ContractReport", "check_game", "contract_test"]
 
 
 class ContractBroken(AssertionError):
@@ -83,6 +83,21 @@ class ContractReport:
     """Pictures drawn."""
     bot_choices: int
     """Bot choices checked legal."""
+
+
+class CheckOptions(TypedDict, total=False):
+    """The keywords of :func:`check_game` after the game (what :func:`contract_test` passes on).
+
+    .. versionadded:: 0.2.0
+    """
+
+    rules: Rules | None
+    seeds: Iterable[int | str]
+    max_actions: int
+    refusals: int
+    views_every: int
+    rule_ids: Collection[str] | None
+    bots: Sequence[str]
 
 
 def check_game(
@@ -122,7 +137,7 @@ def check_game(
     return ContractReport(described.name, **counts)
 
 
-def contract_test(game: str, **options: Any) -> Callable[[], None]:
+def contract_test(game: str, **options: Unpack[CheckOptions]) -> Callable[[], None]:
     """A test function that runs :func:`check_game` on ``game`` with ``options``, for pytest to collect: a test
     module's ``test_whist_contract = contract_test("whist", rule_ids={"WHIST-1", "WHIST-2"})``."""
 

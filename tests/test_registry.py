@@ -80,7 +80,8 @@ class _SoloRules:
 def test_a_game_registered_from_outside_is_listed_last_found_by_its_states_and_unregistered() -> None:
     """A game registered from outside the library comes after the library's own in ``games()``, is found by
     name and by its states' ``game``, and once unregistered is unknown again (a second unregister is no error)."""
-    solo = attrs.evolve(registry.get("fly"), name="solo", title="Solo", rules_class=_SoloRules)
+    fly_game: registry.Game[Any, Any, Any] = registry.get("fly")  # a descriptor of another rules class
+    solo = attrs.evolve(fly_game, name="solo", title="Solo", rules_class=_SoloRules)
     registry.register(solo)
     try:
         assert registry.games()[:2] == ("fly", "dreyfus")

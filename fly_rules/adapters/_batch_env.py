@@ -427,7 +427,7 @@ def batch_env(
     illegal_reward: float | None = -1.0,
     relative_seats: bool = False,
     autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-    **options: Any,
+    **options: object,
 ) -> BatchSeatEnv:
     """``num_envs`` games of ``game`` on the batch engine, one learning seat in each: what
     ``gymnasium.make_vec`` builds for ``"fly_rules/Fly-v0"`` and ``"fly_rules/Dreyfus-v0"`` with

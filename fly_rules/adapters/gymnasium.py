@@ -200,7 +200,7 @@ def seat_env(
     render_mode: str | None = None,
     illegal_reward: float | None = -1.0,
     relative_seats: bool = False,
-    **options: Any,
+    **options: object,
 ) -> SeatEnv:
     """One seat of ``game`` (a name of :mod:`fly_rules.registry`: ``"fly"``, ``"dreyfus"``) against the
     bots: what ``gymnasium.make`` builds for ``"fly_rules/Fly-v0"`` and ``"fly_rules/Dreyfus-v0"``.

@@ -26,11 +26,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from fly_rules._numbers import check_count
-from fly_rules.adapters.gymnasium import BatchSeatEnv, Policy, batch_env
+from fly_rules.adapters.gymnasium import BatchSeatEnv, OpponentPool, Policy, batch_env
+from fly_rules.batch._bits import Array
 from fly_rules.errors import FlyRulesError, shown
 
 if TYPE_CHECKING:
@@ -67,7 +69,7 @@ class BatchVecEnv(_VecEnv):
         self.reset_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         self._seeds: list[int | None] = [None] * self.num_envs
         self._options: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        self._actions: Any = None
+        self._actions: npt.ArrayLike | None = None
 
     @classmethod
     def make(cls, game: str = "fly", num_envs: int = 1024, **kwargs: Any) -> BatchVecEnv:
@@ -75,21 +77,22 @@ class BatchVecEnv(_VecEnv):
         autoreset, with ``kwargs`` (players, seat, opponents, rules options…)."""
         return cls(batch_env(num_envs, game, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs))
 
-    def reset(self) -> Any:
+    def reset(self) -> Array:
         """Deal every game anew (from the seed given to :meth:`seed`, if any); the observations."""
         observation, _ = self.env.reset(seed=self._seeds[0])
         self._seeds = [None] * self.num_envs
-        return observation["observation"]
+        found: Array = observation["observation"]
+        return found
 
-    def step_async(self, actions: Any) -> None:
+    def step_async(self, actions: npt.ArrayLike) -> None:
         """Keep the learning seats' actions for :meth:`step_wait`."""
         self._actions = actions  # checked by the environment's step, with a message of its own
 
-    def step_wait(self) -> tuple[Any, Any, Any, list[dict[str, Any]]]:
+    def step_wait(self) -> tuple[Array, Array, Array, list[dict[str, object]]]:
         """Step every game: observations, rewards, dones and one info dict per game."""
         observation, rewards, terminated, truncated, info = self.env.step(self._actions)
         dones = terminated | truncated
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        infos: list[dict[str, object]] = [{} for _ in range(self.num_envs)]
         for game in np.flatnonzero(dones):
             infos[game] = {
                 "terminal_observation": info["final_obs"][game]["observation"],
@@ -98,12 +101,12 @@ class BatchVecEnv(_VecEnv):
             }
         return observation["observation"], rewards.astype(np.float32), dones, infos
 
-    def step(self, actions: Any) -> tuple[Any, Any, Any, list[dict[str, Any]]]:
+    def step(self, actions: npt.ArrayLike) -> tuple[Array, Array, Array, list[dict[str, object]]]:
         """:meth:`step_async` then :meth:`step_wait`."""
         self.step_async(actions)
         return self.step_wait()
 
-    def action_masks(self) -> Any:
+    def action_masks(self) -> Array:
         """``bool[num_envs, actions]``: the learning seat's legal actions in every game."""
         return self.env.action_masks()
 
@@ -120,21 +123,22 @@ class BatchVecEnv(_VecEnv):
     def close(self) -> None:
         """Nothing to release."""
 
-    def _indices(self, indices: Any) -> list[int]:
+    def _indices(self, indices: object) -> list[int]:
         """The games ``indices`` names (None: every game; one index; or a sequence of them), each checked."""
         if indices is None:
             return list(range(self.num_envs))
         many = isinstance(indices, Sequence | np.ndarray) and not isinstance(indices, str | bytes)
-        games = list(indices) if many else [indices]
-        for game in games:
+        games: list[int] = []
+        for game in list(indices) if isinstance(indices, Sequence | np.ndarray) and many else [indices]:
             if isinstance(game, bool) or not isinstance(game, int | np.integer) or not 0 <= game < self.num_envs:
                 raise FlyRulesError(
                     f"indices must be None, a game's index (0 to {self.num_envs - 1}) or a sequence of them,"
                     f" not {shown(indices)}"
                 )
-        return [int(game) for game in games]
+            games.append(int(game))
+        return games
 
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+    def get_attr(self, attr_name: str, indices: object = None) -> list[Any]:  # Any: as sb3's VecEnv
         """The vector environment's attribute ``attr_name``, once per game asked for.
 
         Raises:
@@ -143,11 +147,13 @@ class BatchVecEnv(_VecEnv):
         value = self.render_mode if attr_name == "render_mode" else getattr(self.env, attr_name)
         return [value for _ in self._indices(indices)]
 
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+    def set_attr(self, attr_name: str, value: object, indices: object = None) -> None:
         """Set an attribute of the vector environment (shared by every game)."""
         setattr(self.env, attr_name, value)
 
-    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
+    def env_method(
+        self, method_name: str, *method_args: object, indices: object = None, **method_kwargs: object
+    ) -> list[Any]:  # Any: as sb3's VecEnv, what the method answers
         """Call ``method_name``: ``action_masks`` gives each game's mask; any other method of the vector
         environment is called once, its answer given for every game asked for.
 
@@ -161,7 +167,7 @@ class BatchVecEnv(_VecEnv):
         answer = getattr(self.env, method_name)(*method_args, **method_kwargs)
         return [answer for _ in games]
 
-    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+    def env_is_wrapped(self, wrapper_class: type, indices: object = None) -> list[bool]:
         """No game is wrapped in a Gymnasium wrapper."""
         return [False for _ in self._indices(indices)]
 
@@ -199,7 +205,7 @@ def frozen_policy(model: Any, *, deterministic: bool = False) -> Policy:  # prag
     return play
 
 
-def snapshot_callback(pool: Any, every: int) -> Any:  # pragma: no cover - needs Stable-Baselines3
+def snapshot_callback(pool: OpponentPool, every: int) -> object:  # pragma: no cover - needs Stable-Baselines3
     """A Stable-Baselines3 callback that adds a :func:`frozen_policy` of the model being trained to
     ``pool`` every ``every`` steps (for self-play against the learner's past selves).
 

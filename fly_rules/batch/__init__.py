@@ -55,7 +55,7 @@ def make(
     preset: str | None = None,
     match: bool = False,
     rules: Any = None,
-    **options: Any,
+    **options: object,
 ) -> BatchEngine:
     """A batch engine of ``game`` (``"fly"`` or ``"dreyfus"``) for ``batch_size`` games at once.
 
@@ -79,7 +79,8 @@ def make(
         playable = ", ".join(name for name in registry.games() if registry.get(name).batch is not None)
         raise ValueError(f"the batch engine does not play {game!r} (it plays: {playable})")
     if rules is None:
-        known = {field.name for field in attrs.fields(described.rules_class)}
+        rules_class = described.rules_class
+        known = {field.name for field in attrs.fields(rules_class)} if attrs.has(rules_class) else set()
         for name in options:
             if name not in known:
                 raise InvalidRules(name, f"is not an option of {described.rules_class.__name__}")

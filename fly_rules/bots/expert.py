@@ -65,7 +65,7 @@ from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
 from fly_rules.engine.hints import ExpertHints, ModelHints
-from fly_rules.engine.protocols import Bot, Rules, SeatView
+from fly_rules.engine.protocols import Bot, GameState, Rules, SeatView
 from fly_rules.errors import FlyRulesError, shown
 from fly_rules.solve import Concept, Search, SolveLimitReached, SolveTimeUp, evaluate, kernel_of
 from fly_rules.solve.respond import Respond
@@ -376,11 +376,11 @@ class ExpertBot:
         named = self._named_default(view, legal_actions)
         return named if named is not None else self.policy.choose(view, legal_actions, random.Random(0))
 
-    def _search(self, deal: Any) -> Search:
+    def _search(self, deal: GameState) -> Search[Any, Any]:
         """A search of ``deal`` allowed what is left of the decision's budget."""
         return Search(kernel_of(deal), max(self._left, 0), self.deadline)
 
-    def _spent(self, search: Search) -> None:
+    def _spent(self, search: Search[Any, Any]) -> None:
         self._left -= search.nodes
 
     def _solve(self, deal: Any, seat: int) -> dict[Any, int] | None:

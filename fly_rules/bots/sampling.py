@@ -44,7 +44,7 @@ def sample_deal(
     records: Sequence[int] | None = None,
     tries: int = 50,
     forbidden: Sequence[int] | None = None,
-    guesser: Callable[[Any, Any], Guess] | None = None,
+    guesser: Callable[[Any, Any], Guess[SeatView, Rules]] | None = None,
 ) -> Sample | None:
     """A random deal that shows ``view.seat`` exactly ``view``, or None if ``tries`` guesses all fail.
 
@@ -72,7 +72,7 @@ def sample_deal(
     registry.rules_game(rules, registry.game_of(view).name)
     if exchanges is not None and dealt is None:
         raise ValueError("a seat's own exchanges are only of use with its hand as dealt (dealt=)")
-    game: Guess = (guesser or registry.game_of(view).guesser)(view, rules)
+    game: Guess[SeatView, Rules] = (guesser or registry.game_of(view).guesser)(view, rules)
     if forbidden is not None:
         if len(forbidden) != game.players:
             raise ValueError(f"forbidden: one mask a seat, {game.players}, not {len(forbidden)}")

@@ -13,7 +13,7 @@ imported only by the commands that need them.
 from __future__ import annotations
 
 import argparse
-from typing import Any, Final
+from typing import Final
 
 from fly_rules.commands import (
     analyse,
@@ -94,7 +94,7 @@ EXAMPLES: Final = {
 """Examples shown under each subcommand's ``--help``."""
 
 
-def register(sub: Any) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add every subcommand to the ``fly-rules`` parser's subparsers ``sub``, each ``--help`` ending with
     examples."""
     for command in SUBCOMMANDS:

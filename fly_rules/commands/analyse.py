@@ -21,7 +21,7 @@ from fly_rules.registry import wrapped_lines
 __all__ = ["add", "run"]
 
 
-def add(sub: Any) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``analyse`` to the ``fly-rules`` parser's subparsers ``sub``."""
     analyse = sub.add_parser(
         "analyse",

@@ -10,7 +10,7 @@ import argparse
 import re
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from fly_rules.commands.common import seconds_argument, whole_number_argument
 from fly_rules.conformance import report
@@ -25,7 +25,7 @@ __all__ = ["add", "known_failures", "run"]
 _DEFAULTS = Settings()
 
 
-def add(sub: Any) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``conform`` to the ``fly-rules`` parser's subparsers ``sub``."""
     parser = sub.add_parser(
         "conform",

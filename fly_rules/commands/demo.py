@@ -24,7 +24,7 @@ from fly_rules.notation.games import make_rules, new_game
 __all__ = ["add", "run"]
 
 
-def add(sub: Any) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``demo`` to the ``fly-rules`` parser's subparsers ``sub``."""
     demo = sub.add_parser("demo", help="play one match between bots and print it")
     game_argument(demo)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
 from fly_rules.commands.common import CommandError, seconds_argument, whole_number_argument
 from fly_rules.conformance.answers import LIMITS
@@ -16,7 +16,7 @@ from fly_rules.conformance.server import LINE_BYTES, ServerLimits, serve
 __all__ = ["add", "run"]
 
 
-def add(sub: Any) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``engine`` to the ``fly-rules`` parser's subparsers ``sub``."""
     engine = sub.add_parser(
         "engine",

@@ -40,7 +40,7 @@ _REFUSED: Final = {403: "the server refused the link: it is not a seat's link at
 _STOP_CODES: Final = frozenset({1008, 1009})  # the server closed the connection for what it sent [TBL-6]
 
 
-def add(sub: Any) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``join`` to the ``fly-rules`` parser's subparsers ``sub``."""
     join = sub.add_parser("join", help="play your seat at a table of fly-rules serve in the terminal, or watch it")
     join.add_argument(

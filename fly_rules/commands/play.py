@@ -36,7 +36,7 @@ from fly_rules.notation.history import dump_history, load_history
 __all__ = ["add", "run"]
 
 
-def add(sub: Any) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``play`` to the ``fly-rules`` parser's subparsers ``sub``."""
     play = sub.add_parser("play", help="play a match in the terminal against bots")
     game_options(play)

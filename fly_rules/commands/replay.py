@@ -17,7 +17,7 @@ from fly_rules.notation.history import load_history
 __all__ = ["add", "run"]
 
 
-def add(sub: Any) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``replay`` to the ``fly-rules`` parser's subparsers ``sub``."""
     replay = sub.add_parser("replay", help="narrate a saved game history, or check it")
     replay.add_argument("file", type=Path, help="the history file (TOML)")

@@ -7,7 +7,7 @@ import re
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 import fly_rules
 from fly_rules import registry
@@ -18,7 +18,7 @@ from fly_rules.spec import Rule, cite_bibtex, cite_text, find_spec_dir, load_rul
 __all__ = ["add", "citation", "run"]
 
 
-def add(sub: Any) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``rules`` to the ``fly-rules`` parser's subparsers ``sub``."""
     rules = sub.add_parser("rules", help="print a rule of the specification, or search the rules")
     rules.add_argument(

@@ -12,7 +12,7 @@ import argparse
 import os
 import socket
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 from urllib.parse import urlsplit, urlunsplit
 
 from fly_rules.bots import BOTS
@@ -37,7 +37,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def add(sub: Any) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``serve`` to the ``fly-rules`` parser's subparsers ``sub``."""
     serve = sub.add_parser("serve", help="run a table server: play with friends in the browser or the terminal")
     serve.add_argument(

@@ -16,7 +16,7 @@ from fly_rules.notation.position import parse_position
 __all__ = ["add", "run"]
 
 
-def add(sub: Any) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``show`` to the ``fly-rules`` parser's subparsers ``sub``."""
     show = sub.add_parser("show", help="draw a position given in position notation")
     show.add_argument("position", help="the position, one line (see the notation reference)")

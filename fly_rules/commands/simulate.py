@@ -25,7 +25,7 @@ from fly_rules.notation.games import new_game
 __all__ = ["add", "run"]
 
 
-def add(sub: Any) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``simulate`` to the ``fly-rules`` parser's subparsers ``sub``."""
     sim = sub.add_parser("simulate", help="play many matches between bots and tabulate the results")
     game_options(sim)

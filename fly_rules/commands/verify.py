@@ -12,7 +12,7 @@ import argparse
 import hashlib
 import re
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Final, TextIO
 
 from fly_rules.commands.common import CommandError, outcome
 from fly_rules.commands.files import read
@@ -26,7 +26,7 @@ __all__ = ["add", "check", "run"]
 _DIGEST: Final = re.compile(r"[0-9a-fA-F]{64}")
 
 
-def add(sub: Any) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``verify`` to the ``fly-rules`` parser's subparsers ``sub``."""
     verify = sub.add_parser(
         "verify", help="check a table's finished match: the shuffle was the one committed to, the history replays"

@@ -3,28 +3,29 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Sequence
 
 from fly_rules._choices import bits
-from fly_rules.actions import Exchange, Stand
+from fly_rules.actions import Action, Exchange, Stand
 from fly_rules.cards import DECK_48, Card, CardSet
 from fly_rules.dreyfus.deal import eldest
 from fly_rules.dreyfus.positions import new_deal
-from fly_rules.dreyfus.state import DreyfusView
+from fly_rules.dreyfus.rules import DreyfusRules
+from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView
 from fly_rules.engine import Phase
 from fly_rules.engine.hidden import Guess
 
 __all__ = ["DreyfusGuess"]
 
 
-class DreyfusGuess(Guess):
+class DreyfusGuess(Guess[DreyfusView, DreyfusRules]):
     """What a Dreyfus seat's view rules out, for :func:`fly_rules.bots.sampling.sample_deal`: its discards,
     revealed discards and talon; the others discard only фоски."""
 
     deck = DECK_48.mask
     hand_size = 12
 
-    def __init__(self, view: DreyfusView, rules: Any) -> None:
+    def __init__(self, view: DreyfusView, rules: DreyfusRules) -> None:
         tricks = [list(trick) for trick in (*view.tricks, view.trick)]
         super().__init__(view, rules, 3, tricks, list(view.bought), view.contract)
         self.first = eldest(view.dealer)
@@ -65,8 +66,12 @@ class DreyfusGuess(Guess):
         return pool if revealed is None else int(revealed.mask)
 
     def replay(
-        self, start: list[CardSet], stock: list[Card], events: list[list[tuple[int, int]]], records: Any
-    ) -> tuple[Any, list[Any]]:
+        self,
+        start: list[CardSet],
+        stock: list[Card],
+        events: list[list[tuple[int, int]]],
+        records: Sequence[int] | None,
+    ) -> tuple[DreyfusDeal, list[Action]]:
         """The new deal with the declarations replayed, and the actions taken."""
         view: DreyfusView = self.view
         deal = new_deal(
@@ -78,12 +83,12 @@ class DreyfusGuess(Guess):
             upper=records or (0, 0, 0),
             deal_number=view.deal_number,
         )
-        actions: list[Any] = []
+        actions: list[Action] = []
         while deal.phase is Phase.EXCHANGE:
             mover = deal.to_move
             assert mover is not None  # someone exchanges or stands in the exchange
             if events[mover]:
-                action: Any = Exchange(CardSet(events[mover].pop(0)[0]))
+                action: Action = Exchange(CardSet(events[mover].pop(0)[0]))
             elif mover == view.to_move and view.phase is Phase.EXCHANGE and not any(events):
                 break
             else:

@@ -36,11 +36,11 @@ class _Words:
     exchange_words = ("buys", ", discarding ")
 
     @staticmethod
-    def trumps(deal: DreyfusDeal) -> str:
+    def trumps(deal: DreyfusDeal | DreyfusView) -> str:
         return "no trumps" if deal.trump is None else f"{deal.trump.symbol} trumps"
 
     @staticmethod
-    def hand_note(deal: DreyfusDeal, seat: int) -> str:
+    def hand_note(deal: DreyfusDeal | DreyfusView, seat: int) -> str:
         return ""
 
     @staticmethod

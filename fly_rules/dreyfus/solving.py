@@ -12,10 +12,10 @@ the tricks taken and the revokes: what its future depends on.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, TypeAlias
 
-from fly_rules.actions import Play
+from fly_rules.actions import Action, Play
 from fly_rules.cards import ACE_HIGH, ALL_CARDS, SUIT_MASKS
 from fly_rules.dreyfus.deal import HAND_SIZE
 from fly_rules.dreyfus.play import play_card
@@ -25,7 +25,25 @@ from fly_rules.engine import Phase
 from fly_rules.engine.solving import rank_tables
 from fly_rules.tricks import trick_winner
 
-__all__ = ["DreyfusKernel"]
+__all__ = ["DreyfusKernel", "DreyfusNode", "DreyfusToken", "PlayNode"]
+
+PlayNode: TypeAlias = tuple[
+    int | None,
+    tuple[int, int, int],
+    tuple[int, ...],
+    int,
+    tuple[tuple[int, tuple[int, ...]], ...],
+    Score,
+    int,
+    int,
+    tuple[int, int, int],
+]
+"""A search node from the first lead: ``(seat to move or None, hands, trick, leader, tricks, score, legal cards,
+live cards, scores)``."""
+DreyfusNode: TypeAlias = DreyfusDeal | PlayNode
+"""A search node of Dreyfus: the deal itself in the exchange, else a :data:`PlayNode`."""
+DreyfusToken: TypeAlias = Action | int
+"""A move of the search: an action in the exchange, a card index in the play."""
 
 _PLAYS = tuple(Play(card) for card in ALL_CARDS)
 _PLAY = Phase.PLAY
@@ -46,13 +64,13 @@ class DreyfusKernel:
         self.tables = rank_tables(ACE_HIGH)
         self._places: dict[tuple[int, ...], tuple[int, ...]] = {}  # the hands at a trick's start → their places
 
-    def node(self, state: Any) -> Any:
+    def node(self, state: DreyfusDeal) -> DreyfusNode:
         """The deal itself in the exchange; from the first lead, the bare tuple."""
         if state.phase is Phase.EXCHANGE:
             return state
         return self._play_node(state)
 
-    def _play_node(self, deal: DreyfusDeal) -> tuple[Any, ...]:
+    def _play_node(self, deal: DreyfusDeal) -> PlayNode:
         live = deal.hand_masks[0] | deal.hand_masks[1] | deal.hand_masks[2]
         for card in deal.trick_cards:
             live |= 1 << card
@@ -68,18 +86,16 @@ class DreyfusKernel:
             self._scores(deal.to_move is None, deal.score),
         )
 
-    def mover(self, node: Any) -> int | None:
+    def mover(self, node: DreyfusNode) -> int | None:
         """The seat to move."""
-        mover: int | None = node[0] if type(node) is tuple else node.to_move  # nodes are Any: see the module
-        return mover
+        return node.to_move if type(node) is DreyfusDeal else node[0]
 
-    def scores(self, node: Any) -> tuple[int, ...]:
+    def scores(self, node: DreyfusNode) -> tuple[int, ...]:
         """Each seat's lower record minus its upper record [DRF-9.1], during the play as the deal's end would
         write them now (:func:`~fly_rules.dreyfus.scoring.end_of_deal` on the tricks so far, DRF-7.3): so the
         change from here to the end is the same whatever tricks were taken before, unless a seat may still
         revoke (DRF-10.1), and the key leaves the tricks taken out."""
-        scores: tuple[int, ...] = node.scores if type(node) is not tuple else node[8]
-        return scores
+        return node.scores if type(node) is DreyfusDeal else node[8]
 
     def _scores(self, over: bool, score: Score) -> tuple[int, int, int]:
         upper, lower = score.upper, score.lower
@@ -87,10 +103,10 @@ class DreyfusKernel:
             upper, lower = end_of_deal(self.rules, upper, lower, score.tricks_taken, score.revokes)
         return (lower[0] - upper[0], lower[1] - upper[1], lower[2] - upper[2])
 
-    def children(self, node: Any) -> list[tuple[Any, Any]]:
+    def children(self, node: DreyfusNode) -> list[tuple[DreyfusToken, DreyfusNode]]:
         """One child per class of plays (or per exchange choice), in tie order."""
-        if type(node) is not tuple:
-            out = []
+        if type(node) is DreyfusDeal:
+            out: list[tuple[DreyfusToken, DreyfusNode]] = []
             for action in node.legal_actions():
                 after = node.apply(action)
                 out.append((action, after if after.phase is Phase.EXCHANGE else self._play_node(after)))
@@ -98,18 +114,22 @@ class DreyfusKernel:
         child = self.child
         return [(card, child(node, card)) for card in self.tables.representatives(node[6], node[7], 0)]
 
-    def tokens(self, node: Any) -> list[Any]:
+    def tokens(self, node: DreyfusNode) -> Sequence[DreyfusToken]:
         """The tokens of :meth:`children`, without the children."""
-        if type(node) is not tuple:
+        if type(node) is DreyfusDeal:
             return list(node.legal_actions())
         return self.tables.representatives(node[6], node[7], 0)
 
-    def child(self, node: Any, token: Any) -> Any:
+    def child(self, node: DreyfusNode, token: DreyfusToken) -> DreyfusNode:
         """The node after the action of ``token``."""
-        if type(node) is not tuple:
-            after = node.apply(token)
-            return after if after.phase is Phase.EXCHANGE else self._play_node(after)
+        if type(node) is DreyfusDeal:
+            assert not isinstance(token, int)  # the exchange's tokens are its actions, off the play's hot path
+            then = node.apply(token)
+            return then if then.phase is Phase.EXCHANGE else self._play_node(then)
         seat, hands, trick, leader, tricks, score, legal, live, now = node
+        if TYPE_CHECKING:  # a node with a seat to move, and in the play a token is a card index
+            assert seat is not None
+            assert isinstance(token, int)
         phase, played, new_trick, after, new_leader, new_legal, new_tricks, new_score = play_card(
             self.table, _PLAYS[token], seat, legal, hands, trick, leader, tricks, score
         )
@@ -121,40 +141,45 @@ class DreyfusKernel:
                 live &= ~(1 << gone)
         return (None if over else after, played, new_trick, new_leader, new_tricks, new_score, new_legal, live, scores)
 
-    def order(self, node: Any, tokens: list[Any], hero: int) -> list[Any]:
+    def order(self, node: DreyfusNode, tokens: Sequence[DreyfusToken], hero: int) -> Sequence[DreyfusToken]:
         """``tokens`` in the order an alpha-beta search should try them: a lead of the highest live card of
         a suit first (it wins unless trumped), then from the weakest; later in the trick, a card that puts
         the mover's side (the hero, or the rest against him) on top of the trick first."""
-        if type(node) is not tuple:
+        if type(node) is DreyfusDeal:
             return tokens
         seat, trick, leader, live = node[0], node[2], node[3], node[7]
+        if TYPE_CHECKING:  # in the play the tokens are card indices
+            cards: Sequence[int] = [card for card in tokens if isinstance(card, int)]
+        else:
+            cards = tokens
         if not trick:
             weaker = self.tables.weaker
-            tops = [card for card in tokens if live & _SUITS[card // 13] & ~weaker[card] == 1 << card]
-            return tops + [card for card in tokens if card not in tops]
+            tops: list[DreyfusToken] = [
+                card for card in cards if live & _SUITS[card // 13] & ~weaker[card] == 1 << card
+            ]
+            return tops + [card for card in cards if card not in tops]
         trump = self.table.trump
         mine = seat == hero
-        winning: list[Any] = []
-        losing: list[Any] = []
-        for card in tokens:
+        winning: list[DreyfusToken] = []
+        losing: list[DreyfusToken] = []
+        for card in cards:
             taker = (leader + trick_winner((*trick, card), trump, ACE_HIGH)) % 3
             (winning if (taker == hero) == mine else losing).append(card)
         return winning + losing
 
-    def bounds(self, node: Any, seat: int) -> tuple[int, int] | None:
+    def bounds(self, node: DreyfusNode, seat: int) -> tuple[int, int] | None:
         """The least and most ``seat`` can score by the end of the deal: unless revokes may come, its score
         (see :meth:`scores`) rises by one for each trick it takes from here (DRF-7.2, DRF-7.3), so by 0 to
         the tricks left."""
-        if type(node) is not tuple or node[0] is None or self.table.penalize:
+        if type(node) is DreyfusDeal or node[0] is None or self.table.penalize:
             return None
-        now: int = node[8][seat]
+        now = node[8][seat]
         return now, now + _TRICKS - len(node[4])
 
-    def key(self, node: Any) -> Hashable | None:
+    def key(self, node: DreyfusNode) -> Hashable | None:
         """At the start of a trick, the relative position (see the module's text); else None."""
-        if type(node) is not tuple:
-            deal: Hashable = node  # the deal in the exchange: equal by position
-            return deal
+        if type(node) is DreyfusDeal:
+            return node  # the deal in the exchange: equal by position
         seat, hands, trick, _, _, score, _, live, _ = node
         if trick or seat is None:
             return None
@@ -165,14 +190,14 @@ class DreyfusKernel:
             return (seat, score.tricks_taken, score.revokes, places)
         return (seat, places)
 
-    def actions(self, node: Any) -> list[tuple[Any, Any]]:
+    def actions(self, node: DreyfusNode) -> list[tuple[Action, DreyfusToken]]:
         """Every legal action with the token of its class: in play, the weakest card of its run."""
-        if type(node) is not tuple:
+        if type(node) is DreyfusDeal:
             return [(action, action) for action in node.legal_actions()]
         legal, live = node[6], node[7]
         tables = self.tables
         return [(_PLAYS[card], tables.run_of(card, legal, live, 0)) for card in tables.tie_order if legal >> card & 1]
 
-    def action(self, node: Any, token: Any) -> Any:
+    def action(self, node: DreyfusNode, token: DreyfusToken) -> Action:
         """A card index becomes its :class:`~fly_rules.actions.Play`."""
-        return _PLAYS[token] if type(token) is int else token
+        return _PLAYS[token] if isinstance(token, int) else token

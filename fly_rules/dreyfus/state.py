@@ -12,7 +12,7 @@ and ``legal_actions`` stay cheap; arguments are validated once, in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, final
 
 import attrs
 
@@ -138,6 +138,7 @@ class _DealFields(NamedTuple):
     """The actions taken in this deal, newest first, as nested pairs."""
 
 
+@final
 class DreyfusDeal(_DealFields, DealBase[DreyfusRules]):
     """One deal of Dreyfus in progress [DRF-4.1] [DRF-5.1] [DRF-6.7].
 

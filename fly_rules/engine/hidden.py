@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import attrs
 
 from fly_rules._choices import bits
 from fly_rules.actions import Play
-from fly_rules.cards import ALL_CARDS, Card, CardSet
+from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
+from fly_rules.engine.protocols import DealState, Rules, SeatView
 
 __all__ = ["Guess", "Sample", "finish"]
 
+_V_co = TypeVar("_V_co", bound=SeatView, covariant=True)
+_R_co = TypeVar("_R_co", bound=Rules, covariant=True)
 _SUITS = tuple(sum(1 << (suit * 13 + rank) for rank in range(13)) for suit in range(4))
 
 
@@ -29,27 +32,28 @@ class Sample:
     """Each seat's hand as dealt."""
     stock: tuple[Card, ...]
     """The stock (Fly) or talon (Dreyfus) as dealt, top first."""
-    actions: tuple[Any, ...]
+    actions: tuple[Any, ...]  # Any: the game's own actions, the game's own deal (the guesser of any game makes it)
     """Every action of the deal up to the view's point, in order."""
     deal: Any
     """The deal after those actions: its view for the seat is the view sampled from."""
 
 
-class Guess:
+class Guess(Generic[_V_co, _R_co]):
     """What every game's guess shares: the seat's knowledge as masks, the dealing out of the hidden cards.
 
     A game's guesser (its descriptor's ``guesser``) fills in the methods below that raise
-    ``NotImplementedError``, and the others where its rules differ.
+    ``NotImplementedError``, and the others where its rules differ; it is typed by the game's view and rules
+    classes (``Guess[FlyView, FlyRules]``).
     """
 
     def __init__(
         self,
-        view: Any,
-        rules: Any,
+        view: _V_co,
+        rules: _R_co,
         players: int,
         tricks: list[list[tuple[int, Card]]],
         counts: list[int],
-        trump: Any,
+        trump: Suit | None,
     ) -> None:
         self.view = view
         self.rules = rules
@@ -63,8 +67,10 @@ class Guess:
         duty = getattr(rules, "trump_duty", None)  # a game without the option owes no trump when void
         free = duty == "overtrump_or_free"
         for trick in tricks:
+            if not trick:
+                continue
             trumped = False
-            led = self.suit_of(trick[0][1]) if trick else None
+            led = self.suit_of(trick[0][1])
             for k, (seat, card) in enumerate(trick):
                 suit = self.suit_of(card)
                 if k and suit != led and not self.free_play(trick, k):
@@ -73,14 +79,13 @@ class Guess:
                         self.forbidden[seat] |= self.suit_mask(trump)  # nor trumped, as a void player must
                 trumped |= suit == trump
 
-    def suit_of(self, card: Card) -> Any:
+    def suit_of(self, card: Card) -> Suit:
         """The suit ``card`` counts as for following and trumping (a game may count a card as another suit)."""
         return card.suit
 
-    def suit_mask(self, suit: Any) -> int:
+    def suit_mask(self, suit: Suit) -> int:
         """The cards that count as ``suit`` for following and trumping, as a mask."""
-        mask: int = _SUITS[suit]
-        return mask
+        return _SUITS[suit]
 
     def free_play(self, trick: Sequence[tuple[int, Card]], k: int) -> bool:
         """Whether the ``k``-th card of ``trick`` could be played whatever else its seat held (so shows no void)."""
@@ -110,7 +115,9 @@ class Guess:
             return None
         return sum(1 << c for c in rng.sample(choices, count))
 
-    def guess(self, rng: random.Random, own: Any, records: Sequence[int] | None) -> Sample | None:
+    def guess(
+        self, rng: random.Random, own: tuple[int, Sequence[tuple[int, int]]] | None, records: Sequence[int] | None
+    ) -> Sample | None:
         """One guess: the discards, then the hidden hands, then each seat's exchanges; replayed."""
         seat = self.view.seat
         known = self.known() | sum(self.played) | self.view.hand.mask
@@ -183,28 +190,35 @@ class Guess:
         return pool
 
     def replay(
-        self, start: list[CardSet], stock: list[Card], events: list[list[tuple[int, int]]], records: Any
-    ) -> tuple[Any, list[Any]]:
+        self,
+        start: list[CardSet],
+        stock: list[Card],
+        events: list[list[tuple[int, int]]],
+        records: Sequence[int] | None,
+    ) -> tuple[DealState, Sequence[object]]:
         """The new deal with the declarations replayed, and the actions taken."""
         raise NotImplementedError
 
 
-def finish(guess: Guess, deal: Any, actions: list[Any], start: list[int], stock: list[Card]) -> Sample | None:
+def finish(
+    guess: Guess[_V_co, _R_co], deal: DealState, actions: Sequence[object], start: list[int], stock: list[Card]
+) -> Sample | None:
     """The end of :meth:`Guess.guess`: play the view's cards on ``deal``; the sample if the deal then
     looks to the seat as the view does."""
+    taken = list(actions)
     for seat, card in guess.plays:
         if deal.to_move != seat:
             return None
         action = Play(card)
-        actions.append(action)
+        taken.append(action)
         deal = deal.apply(action)
     view = guess.view
     if _public(deal.view(view.seat)) != _public(view):
         return None
-    return Sample(tuple(CardSet(h) for h in start), tuple(stock), tuple(actions), deal)
+    return Sample(tuple(CardSet(h) for h in start), tuple(stock), tuple(taken), deal)
 
 
-def _public(view: Any) -> Any:
+def _public(view: Any) -> Any:  # a game's view: an attrs class, which SeatView does not say
     """A view without what depends on the match around the deal: the records, the deal's number."""
     hidden = (*view.score_lines, "winner", "deal_number")
     return attrs.evolve(view, **dict.fromkeys(hidden))

@@ -83,7 +83,7 @@ class ModelHints(ExpertHints[_V_contra], Protocol[_V_contra]):
     def draws(self) -> int:
         """Guesses drawn per guessed deal wanted, to find those the model agrees with."""
 
-    def guesser(self, model: object) -> Callable[[_V_contra, Rules], Guess] | None:
+    def guesser(self, model: object) -> Callable[[_V_contra, Rules], Guess[SeatView, Rules]] | None:
         """How to guess the hidden cards of players who play like ``model`` (None: the game's own guess)."""
 
     def inferred(self, view: _V_contra, sample: Sample, model: object) -> tuple[int, ...]:

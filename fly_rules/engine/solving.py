@@ -57,7 +57,7 @@ class SearchKernel(Protocol[_N, _T]):
     def children(self, node: _N) -> Sequence[tuple[_T, _N]]:
         """``(token, child)`` for one action of each class of equivalent legal actions, in tie order."""
 
-    def tokens(self, node: _N) -> list[_T]:
+    def tokens(self, node: _N) -> Sequence[_T]:
         """The tokens of :meth:`children` without making the children."""
 
     def child(self, node: _N, token: _T) -> _N:

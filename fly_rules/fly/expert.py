@@ -17,6 +17,7 @@ from fly_rules.cards import Card, CardSet, RankOrder
 from fly_rules.engine import Phase
 from fly_rules.engine.hidden import Guess, Sample
 from fly_rules.engine.hints import Concept
+from fly_rules.engine.protocols import Rules, SeatView
 from fly_rules.errors import RuleViolation
 from fly_rules.fly.bot import _ACE_OF_SPADES, FlyRuleOfThumbBot
 from fly_rules.fly.exchange import SwapTrump
@@ -68,7 +69,7 @@ class FlyExpertHints:
         self._inferences: dict[Any, int] = {}  # the current deal's, by the plays up to each of the others'
         self._inferring: Any = None  # the deal they are of
 
-    def guesser(self, model: object) -> Callable[[FlyView, Any], Guess] | None:
+    def guesser(self, model: object) -> Callable[[FlyView, Any], Guess[SeatView, Rules]] | None:
         """How to guess the cards of players who play like ``model``: for the rule of thumb under the plain
         declarations (every seat declares once, no cap on the exchanges in all), a :class:`ThumbGuess`;
         otherwise None (the game's own guess)."""

@@ -3,27 +3,28 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Sequence
 
 from fly_rules._choices import bits
-from fly_rules.actions import Exchange, Fold, Stand
+from fly_rules.actions import Action, Exchange, Fold, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Rank, Suit
 from fly_rules.engine import Phase
 from fly_rules.engine.hidden import Guess
 from fly_rules.fly.exchange import SwapTrump
 from fly_rules.fly.positions import new_deal
-from fly_rules.fly.state import FlyView
+from fly_rules.fly.rules import FlyRules
+from fly_rules.fly.state import FlyDeal, FlyView
 
 __all__ = ["FlyGuess"]
 
 _ACE_OF_SPADES = 1 << 51
 
 
-class FlyGuess(Guess):
+class FlyGuess(Guess[FlyView, FlyRules]):
     """What a Fly seat's view rules out, for :func:`fly_rules.bots.sampling.sample_deal`: the trump card, folds
     (the A♠ holder may not fold), the dealer's swap, each seat's exchanges."""
 
-    def __init__(self, view: FlyView, rules: Any) -> None:
+    def __init__(self, view: FlyView, rules: FlyRules) -> None:
         privileged = rules.ace_of_spades_mode != "none" and view.trump != Suit.SPADES  # FLY-7.1
         self.top_trump = privileged and rules.ace_of_spades_mode == "top_trump"
         self.to_trump_ace = privileged and rules.ace_of_spades_mode == "led_trump_ace"
@@ -46,18 +47,18 @@ class FlyGuess(Guess):
         self.exchanged_after_swap = sum(d.count for d in declared[swap_at + 1 :])
         self.holds_trump = self.may_hold
 
-    def suit_of(self, card: Card) -> Any:
+    def suit_of(self, card: Card) -> Suit:
         """The suit ``card`` counts as: the A♠ as a trump where it is the top trump [FLY-7.1]."""
         return self.view.trump if self.top_trump and card.bit == _ACE_OF_SPADES else card.suit
 
-    def suit_mask(self, suit: Any) -> int:
+    def suit_mask(self, suit: Suit) -> int:
         """The cards that count as ``suit``: where the A♠ is the top trump, with the trumps, not the spades."""
         mask = super().suit_mask(suit)
         if not self.top_trump:
             return mask
         return mask | _ACE_OF_SPADES if suit == self.view.trump else mask & ~_ACE_OF_SPADES
 
-    def free_play(self, trick: Any, k: int) -> bool:
+    def free_play(self, trick: Sequence[tuple[int, Card]], k: int) -> bool:
         """Whether the card could be played whatever else its seat held: the A♠ where it is the top trump (at any
         time) or to a led trump ace [FLY-7.1] [FLY-7.2]."""
         if trick[k][1].bit != _ACE_OF_SPADES:
@@ -109,14 +110,18 @@ class FlyGuess(Guess):
         return mine
 
     def replay(
-        self, start: list[CardSet], stock: list[Card], events: list[list[tuple[int, int]]], records: Any
-    ) -> tuple[Any, list[Any]]:
+        self,
+        start: list[CardSet],
+        stock: list[Card],
+        events: list[list[tuple[int, int]]],
+        records: Sequence[int] | None,
+    ) -> tuple[FlyDeal, list[Action | SwapTrump]]:
         """The new deal with the declarations replayed, and the actions taken."""
         view: FlyView = self.view
         deal = new_deal(
             self.rules, hands=start, trump_card=view.trump_card, stock=stock, dealer=view.dealer, records=records
         )
-        actions: list[Any] = []
+        actions: list[Action | SwapTrump] = []
         queues = [list(declared) for declared in view.declarations]
         while deal.phase is Phase.EXCHANGE:
             mover = deal.to_move
@@ -125,7 +130,7 @@ class FlyGuess(Guess):
                 break
             kind = queues[mover].pop(0).kind
             if kind == "swap":
-                action: Any = SwapTrump(ALL_CARDS[events[mover].pop(0)[0].bit_length() - 1])
+                action: Action | SwapTrump = SwapTrump(ALL_CARDS[events[mover].pop(0)[0].bit_length() - 1])
             elif kind == "exchange":
                 action = Exchange(CardSet(events[mover].pop(0)[0]))
             else:

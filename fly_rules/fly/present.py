@@ -34,11 +34,11 @@ class _Words:
     exchange_words = ("exchanges", ": ")
 
     @staticmethod
-    def trumps(deal: FlyDeal) -> str:
+    def trumps(deal: FlyDeal | FlyView) -> str:
         return f"trump card {deal.trump_card.symbol}"
 
     @staticmethod
-    def hand_note(deal: FlyDeal, seat: int) -> str:
+    def hand_note(deal: FlyDeal | FlyView, seat: int) -> str:
         return f"   (record {deal.records[seat]})"
 
     @staticmethod

@@ -188,7 +188,7 @@ class FlyRules:
         return changed_options(self, FlyRules(players=self.players))
 
     @classmethod
-    def preset(cls, name: str, *, players: int = DEFAULT_PLAYERS, **overrides: Any) -> FlyRules:
+    def preset(cls, name: str, *, players: int = DEFAULT_PLAYERS, **overrides: object) -> FlyRules:
         """A named profile [FLY-12.2]: ``"default"`` or ``"mouche_1718"``.
 
         >>> FlyRules.preset("mouche_1718", players=5).ace_rank

@@ -22,19 +22,36 @@ to lead and the places only, whatever the records, and turns them into scores th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
-from fly_rules.actions import Play
+from fly_rules.actions import Action, Play
 from fly_rules.cards import ALL_CARDS, Suit
 from fly_rules.engine import Phase
 from fly_rules.engine.solving import rank_tables
 from fly_rules.fly.deal import ACE_OF_SPADES
+from fly_rules.fly.exchange import SwapTrump
 from fly_rules.fly.play import play_card, playable_mask, trick_seats, winning_position
-from fly_rules.fly.scoring import TRICKS_PER_DEAL, take_trick
+from fly_rules.fly.scoring import TRICKS_PER_DEAL, Score, take_trick
 from fly_rules.fly.state import FlyDeal
 
-__all__ = ["FlyKernel"]
+if TYPE_CHECKING:
+    from fly_rules.solve import Search
+
+__all__ = ["FlyKernel", "FlyNode", "FlyToken", "PlayNode"]
+
+PlayNode: TypeAlias = tuple[int | None, tuple[int, ...], Score, tuple[int, ...], int, tuple[bool, ...]]
+"""A search node from the first lead: ``(seat to move or None, hands, score, trick, live cards, active seats)``."""
+FlyNode: TypeAlias = FlyDeal | PlayNode
+"""A search node of Fly: the deal itself in the exchange, else a :data:`PlayNode`."""
+FlyToken: TypeAlias = Action | SwapTrump | int
+"""A move of the search: a declaration in the exchange, a card index in the play."""
+_Runs: TypeAlias = dict[int, list[int]]
+"""The classes of legal cards, by the mask of legal cards."""
+_Places: TypeAlias = tuple[tuple[int, ...], tuple[int, ...]]
+"""The special cards' places and the relative hands."""
+_World: TypeAlias = tuple[Callable[[int, int], int], Callable[[], int], list[int]]
+"""The search by trick counts of one play: the counts from a trick's start, the positions counted, the budget."""
 
 _PLAYS = tuple(Play(card) for card in ALL_CARDS)
 _PLAY = Phase.PLAY
@@ -44,7 +61,7 @@ _MASK = (1 << _BITS) - 1
 
 
 _Parts = tuple[
-    Callable[[int], Any],
+    Callable[[int], tuple[int, int, int, int]],
     Callable[[dict[int, int], int, int], int],
     Callable[[dict[int, list[int]], int, int], list[int]],
     Callable[[dict[int, int], int, tuple[int, ...]], int],
@@ -55,7 +72,7 @@ _Parts = tuple[
 class _Counting(NamedTuple):
     """What every search by trick counts of one :class:`fly_rules.solve.Search` shares."""
 
-    stored: dict[Hashable, Any]
+    stored: dict[Hashable, Any]  # Any: the search's own table, whose values are the search's (max^n tuples)
     """The search's table."""
     visits: list[int]
     """The search's count of positions."""
@@ -81,24 +98,26 @@ class FlyKernel:
         self.tables = rank_tables(table.order)
         self.special = (1 << ACE_OF_SPADES | 1 << table.trump_ace) if table.privileged else 0
         self._specials = (ACE_OF_SPADES, table.trump_ace) if table.privileged else ()
-        self._places: dict[tuple[int, ...], Any] = {}  # the hands at a trick's start → their relative places
+        self._places: dict[tuple[int, ...], _Places] = {}  # the hands at a trick's start → their relative places
         rules = table.rules
         self._trick_value = rules.trick_value
         self._bonus = rules.ace_bonus_trumps if table.trump == Suit.SPADES else rules.ace_bonus
         self._scores: dict[tuple[int, ...], tuple[int, ...]] = {}  # records → scores (a few per deal)
-        self._records: dict[tuple[Any, ...], tuple[int, ...]] = {}  # (records, tricks, bonus due to) → key part
-        self._counted: dict[tuple[Any, ...], bool] = {}  # (active, records, tricks played, bonus due to) → regime
-        self._finals: dict[tuple[Any, ...], tuple[int, ...]] = {}  # (score state, counts) → final scores
+        # (records, tricks, bonus due to) → key part
+        self._records: dict[tuple[tuple[int, ...], int, int | None], tuple[int, ...]] = {}
+        # (active, records, tricks played, bonus due to) → regime
+        self._counted: dict[tuple[tuple[bool, ...], tuple[int, ...], int, int | None], bool] = {}
+        self._finals: dict[tuple[object, ...], tuple[int, ...]] = {}  # (score state, counts) → final scores
         self._turns: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}  # next in play → seats per leader
 
-    def node(self, state: Any) -> Any:
+    def node(self, state: FlyDeal) -> FlyNode:
         """The deal itself in the exchange; from the first lead, the bare tuple."""
         if state.phase is Phase.EXCHANGE:
             return state
         return self._play_node(state)
 
     @staticmethod
-    def _play_node(deal: FlyDeal) -> tuple[Any, ...]:
+    def _play_node(deal: FlyDeal) -> PlayNode:
         """The bare tuple; a folded seat's hand is left out (empty), so that the hands alone tell the active seats
         and the live cards: a fold keeps the hand in the deal [FLY-5.1], and the stand and fold of one declaration
         would otherwise meet as one set of hands."""
@@ -112,31 +131,31 @@ class FlyKernel:
         mover = deal.to_move if deal.phase is _PLAY else None
         return (mover, hands, deal.score, deal.trick_cards, live, active)
 
-    def mover(self, node: Any) -> int | None:
+    def mover(self, node: FlyNode) -> int | None:
         """The seat to move."""
-        mover: int | None = node[0] if type(node) is tuple else node.to_move  # nodes are Any: see the module
-        return mover
+        return node.to_move if type(node) is FlyDeal else node[0]
 
-    def scores(self, node: Any) -> tuple[int, ...]:
+    def scores(self, node: FlyNode) -> tuple[int, ...]:
         """Minus each record [FLY-8.1]."""
-        if type(node) is tuple:
-            records = node[2].records
-            scores = self._scores.get(records)
-            if scores is None:
-                scores = self._scores[records] = tuple(-record for record in records)
-            return scores
-        scores_now: tuple[int, ...] = node.scores
-        return scores_now
+        if type(node) is FlyDeal:
+            return node.scores
+        records = node[2].records
+        scores = self._scores.get(records)
+        if scores is None:
+            scores = self._scores[records] = tuple(-record for record in records)
+        return scores
 
-    def children(self, node: Any) -> list[tuple[Any, Any]]:
+    def children(self, node: FlyNode) -> list[tuple[FlyToken, FlyNode]]:
         """One child per class of plays (or per declaration in the exchange), in tie order."""
-        if type(node) is not tuple:
-            child = self.child
+        if type(node) is FlyDeal:
+            child = self._declare
             return [(token, child(node, token)) for token in node.legal_actions()]
         seat, hands, score, trick, live, active = node
+        if TYPE_CHECKING:  # the search asks for the children of a node with a seat to move only
+            assert seat is not None
         table = self.table
         allowed = playable_mask(table, hands[seat], trick)
-        children = []
+        children: list[tuple[FlyToken, FlyNode]] = []
         for card in self.tables.representatives(allowed, live, self.special):
             after, played, new_score, new_trick = play_card(
                 table, score, active, hands, trick, seat, allowed, _PLAYS[card]
@@ -150,19 +169,23 @@ class FlyKernel:
                 children.append((card, (after, played, new_score, new_trick, live & ~dead, active)))
         return children
 
-    def tokens(self, node: Any) -> list[Any]:
+    def tokens(self, node: FlyNode) -> Sequence[FlyToken]:
         """The tokens of :meth:`children`, without the children: declarations, or card indices."""
-        if type(node) is not tuple:
+        if type(node) is FlyDeal:
             return list(node.legal_actions())
         seat, hands, _, trick, live, _ = node
+        if TYPE_CHECKING:
+            assert seat is not None
         return self.tables.representatives(playable_mask(self.table, hands[seat], trick), live, self.special)
 
-    def child(self, node: Any, token: Any) -> Any:
+    def child(self, node: FlyNode, token: FlyToken) -> FlyNode:
         """The node after the action of ``token``."""
-        if type(node) is not tuple:
-            after = node.apply(token)
-            return after if after.phase is Phase.EXCHANGE else self._play_node(after)
+        if type(node) is FlyDeal:
+            return self._declare(node, token)
         seat, hands, score, trick, live, active = node
+        if TYPE_CHECKING:  # a node with a seat to move, and in the play a token is a card index
+            assert seat is not None
+            assert isinstance(token, int)
         table = self.table
         allowed = playable_mask(table, hands[seat], trick)
         after, played, new_score, new_trick = play_card(
@@ -174,26 +197,27 @@ class FlyKernel:
                 live &= ~(1 << gone)
         return (after, played, new_score, new_trick, live, active)
 
-    def order(self, node: Any, tokens: list[Any], hero: int) -> list[Any]:
+    def order(self, node: FlyNode, tokens: Sequence[FlyToken], hero: int) -> Sequence[FlyToken]:
         """``tokens`` in the order an alpha-beta search should try them: a card that puts the mover's side
         (the hero, or the rest against him) on top of the trick first, then the others, each in tie order."""
-        if type(node) is not tuple or not node[3]:
+        if type(node) is FlyDeal or not node[3]:
             return tokens
-        seat, _, score, trick = node[:4]
+        seat, _, score, trick, _, _ = node
         seats = trick_seats(score, len(trick) + 1)
         mine = seat == hero
-        winning: list[Any] = []
-        losing: list[Any] = []
+        winning: list[FlyToken] = []
+        losing: list[FlyToken] = []
         for card in tokens:
+            if TYPE_CHECKING:  # in the play a token is a card index
+                assert isinstance(card, int)
             taker = seats[winning_position(self.table, (*trick, card))]
             (winning if (taker == hero) == mine else losing).append(card)
         return winning + losing
 
-    def key(self, node: Any) -> Hashable | None:
+    def key(self, node: FlyNode) -> Hashable | None:
         """At the start of a trick, the relative position (see the module's text); else None."""
-        if type(node) is not tuple:
-            deal: Hashable = node  # the deal in the exchange: equal by position
-            return deal
+        if type(node) is FlyDeal:
+            return node  # the deal in the exchange: equal by position
         seat, hands, score, trick, live, _ = node
         if trick or seat is None:
             return None
@@ -209,7 +233,7 @@ class FlyKernel:
 
     # --- max^n by trick counts ----------------------------------------------------------------------
 
-    def maxn_below(self, search: Any) -> Callable[[Any], tuple[int, ...] | None]:
+    def maxn_below(self, search: Search[FlyNode, FlyToken]) -> Callable[[FlyNode], tuple[int, ...] | None]:
         """The max^n search of a trick's start where no record can reach zero any more (see ``_counts_only``),
         for :class:`fly_rules.solve.Search`: there each seat's final score rises with the tricks it takes from
         here and with nothing else, so every seat to move picks what gives it most tricks, the first in tie
@@ -231,10 +255,10 @@ class FlyKernel:
             tuple(1 << _BITS * seat for seat in range(players)),
         )
         shifts = tuple(_BITS * seat for seat in range(players))
-        worlds: dict[tuple[int, ...], Any] = {}  # the hands as dealt to the play → its search
+        worlds: dict[tuple[int, ...], _World] = {}  # the hands as dealt to the play → its search
 
-        def below(node: Any) -> tuple[int, ...] | None:
-            if type(node) is not tuple:
+        def below(node: FlyNode) -> tuple[int, ...] | None:
+            if type(node) is FlyDeal:
                 return None
             seat, hands, score, trick, live, active = node
             if trick or seat is None or not self._counts_only(score, active):
@@ -255,7 +279,7 @@ class FlyKernel:
         return below
 
     @staticmethod
-    def _dealt(hands: tuple[int, ...], score: Any) -> tuple[int, ...]:
+    def _dealt(hands: tuple[int, ...], score: Score) -> tuple[int, ...]:
         """The hands as they were at the first lead: ``hands`` and the cards each seat has played since."""
         dealt = list(hands)
         for trick in score.completed:
@@ -263,9 +287,7 @@ class FlyKernel:
                 dealt[seat] |= 1 << card
         return tuple(dealt)
 
-    def _count_search(
-        self, shared: _Counting, hands: tuple[int, ...], turns: tuple[tuple[int, ...], ...]
-    ) -> tuple[Callable[[int, int], int], Callable[[], int], list[int]]:
+    def _count_search(self, shared: _Counting, hands: tuple[int, ...], turns: tuple[tuple[int, ...], ...]) -> _World:
         """The search by trick counts in a play whose hands were ``hands`` at the first lead (see
         :meth:`maxn_below`): there a seat's hand is its hand then among the live cards, so the live cards alone
         tell a position, and the cards of a trick in a set, with its leader, tell the trick. It returns the tricks
@@ -303,7 +325,13 @@ class FlyKernel:
             return found
 
         def follow(
-            seats: tuple[int, ...], at: int, live: int, trick: tuple[int, ...], played: int, runs: Any, won: Any
+            seats: tuple[int, ...],
+            at: int,
+            live: int,
+            trick: tuple[int, ...],
+            played: int,
+            runs: _Runs,
+            won: dict[int, int],
         ) -> int:
             # the same in the middle of a trick, seats[at] to play: live as at the trick's start (each seat plays
             # once to it), played the mask of trick
@@ -355,7 +383,7 @@ class FlyKernel:
             codes[suit][part] = found
             return found
 
-        def place(live: int) -> Any:
+        def place(live: int) -> tuple[int, int, int, int]:
             """The cards' places: per suit, who holds its live cards in rank order (the relative hands of
             :meth:`~fly_rules.engine.solving.RankTables.relative`, the special cards marked)."""
             return (
@@ -385,7 +413,7 @@ class FlyKernel:
 
         return place, last, run, win
 
-    def _counts_only(self, score: Any, active: tuple[bool, ...]) -> bool:
+    def _counts_only(self, score: Score, active: tuple[bool, ...]) -> bool:
         """Whether, at a trick's start, every active seat's record is out of reach of zero for the rest of the deal
         (:meth:`_reachable`): then no record reaches zero or overshoots, the deal is played out, and each seat's
         final score rises strictly with the tricks it takes from here, and depends on nothing else the play does
@@ -399,7 +427,7 @@ class FlyKernel:
             )
         return regime
 
-    def _final_scores(self, score: Any, active: tuple[bool, ...], counts: tuple[int, ...]) -> tuple[int, ...]:
+    def _final_scores(self, score: Score, active: tuple[bool, ...], counts: tuple[int, ...]) -> tuple[int, ...]:
         """The scores at the end of the deal when each seat takes ``counts[seat]`` more tricks from ``score`` (a
         trick's start where :meth:`_counts_only` holds), by :func:`~fly_rules.fly.scoring.take_trick`: there the
         order of the tricks changes no record, and which cards they hold changes nothing [FLY-8.2] [FLY-8.4]."""
@@ -414,7 +442,7 @@ class FlyKernel:
             scores = self._finals[found] = tuple(-record for record in score.records)
         return scores
 
-    def _turns_of(self, score: Any) -> tuple[tuple[int, ...], ...]:
+    def _turns_of(self, score: Score) -> tuple[tuple[int, ...], ...]:
         """Per seat, the seats of a trick it leads, in play order (a seat out of the deal leads none) [FLY-6.2]."""
         following = score.next_in_play
         turns = self._turns.get(following)
@@ -424,7 +452,7 @@ class FlyKernel:
             )
         return turns
 
-    def _places_of(self, hands: tuple[int, ...], live: int) -> Any:
+    def _places_of(self, hands: tuple[int, ...], live: int) -> _Places:
         """The special cards' places and the relative hands at a trick's start (the hands alone give the live
         cards there)."""
         places = self._places.get(hands)
@@ -433,7 +461,7 @@ class FlyKernel:
             places = self._places[hands] = (specials, self.tables.relative(hands, live))
         return places
 
-    def _reachable(self, score: Any) -> tuple[int, ...]:
+    def _reachable(self, score: Score) -> tuple[int, ...]:
         """The records as the key holds them: a record the rest of the deal cannot bring to zero (or past it) is
         written -1, for its seat's future is then the same from any such record [FLY-8.2] [FLY-9.1] [FLY-9.2]."""
         reach = (TRICKS_PER_DEAL - len(score.completed)) * self._trick_value
@@ -443,11 +471,13 @@ class FlyKernel:
             for seat, record in enumerate(score.records)
         )
 
-    def actions(self, node: Any) -> list[tuple[Any, Any]]:
+    def actions(self, node: FlyNode) -> list[tuple[Action | SwapTrump, FlyToken]]:
         """Every legal action with the token of its class: in play, the weakest card of its run."""
-        if type(node) is not tuple:
+        if type(node) is FlyDeal:
             return [(action, action) for action in node.legal_actions()]
         seat, hands, _, trick, live, _ = node
+        if TYPE_CHECKING:
+            assert seat is not None
         allowed = playable_mask(self.table, hands[seat], trick)
         tables = self.tables
         return [
@@ -456,6 +486,12 @@ class FlyKernel:
             if allowed >> card & 1
         ]
 
-    def action(self, node: Any, token: Any) -> Any:
+    def action(self, node: FlyNode, token: FlyToken) -> Action | SwapTrump:
         """A card index becomes its :class:`~fly_rules.actions.Play`."""
-        return _PLAYS[token] if type(token) is int else token
+        return _PLAYS[token] if isinstance(token, int) else token
+
+    def _declare(self, deal: FlyDeal, token: FlyToken) -> FlyNode:
+        """The node after a declaration (a token of the exchange, never a card index)."""
+        assert not isinstance(token, int)  # the exchange's tokens are its actions, off the play's hot path
+        after = deal.apply(token)
+        return after if after.phase is Phase.EXCHANGE else self._play_node(after)

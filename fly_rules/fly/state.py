@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, final
 
 import attrs
 
@@ -135,6 +135,7 @@ class _DealFields(NamedTuple):
     """The actions taken in this deal, newest first, as nested pairs."""
 
 
+@final
 class FlyDeal(_DealFields, DealBase[FlyRules]):
     """One deal of Fly, from the exchange to its end [FLY-3.1].
 

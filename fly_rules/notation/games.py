@@ -60,7 +60,7 @@ def rules_version(game: str) -> int | str:
     return registry.get(game).rules_version
 
 
-def make_rules(game: str, *, players: int | None = None, preset: str = "default", **options: Any) -> Rules:
+def make_rules(game: str, *, players: int | None = None, preset: str = "default", **options: object) -> Rules:
     """The rules of ``game`` from a preset, a number of players (Fly) and options by name.
 
     Raises:

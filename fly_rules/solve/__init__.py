@@ -29,13 +29,14 @@ the analysis need.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from operator import sub
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import attrs
 
 from fly_rules import registry
+from fly_rules.engine.protocols import GameState
 from fly_rules.engine.solving import ProtocolKernel, SearchKernel
 from fly_rules.errors import FlyRulesError, shown
 from fly_rules.solve.respond import Respond, best_response
@@ -59,6 +60,8 @@ Concept = Literal["maxn", "paranoid"]
 """The name of a solution concept: ``"maxn"`` or ``"paranoid"``."""
 CONCEPTS: tuple[Concept, ...] = ("maxn", "paranoid")
 """The solution concepts :func:`solve` knows."""
+_N = TypeVar("_N")
+_T = TypeVar("_T", bound=Hashable)
 
 
 @attrs.frozen
@@ -69,28 +72,30 @@ class Solution:
     """The solution concept searched."""
     seat: int | None
     """The seat whose score the paranoid search maximises; None for max^n."""
-    best: Any
+    best: object
     """The action the seat to move takes (None when the deal is over)."""
     values: tuple[int, ...]
     """Per seat, the change of the deal's ``scores`` to its end along :attr:`line`."""
-    line: tuple[Any, ...]
+    line: tuple[object, ...]
     """The actions of every seat from here to the end of the deal, :attr:`best` first."""
-    action_values: Mapping[Any, tuple[int, ...]]
+    action_values: Mapping[object, tuple[int, ...]]
     """Per legal action, in tie order, the change of every seat's score along that action's line."""
     nodes: int
     """Positions the search visited (table hits included)."""
 
 
-def kernel_of(deal: Any) -> SearchKernel[Any, Any]:
-    """The search kernel of ``deal``'s game: the game's own, else :class:`~fly_rules.engine.solving.ProtocolKernel`."""
+def kernel_of(deal: GameState) -> SearchKernel[Any, Any]:
+    """The search kernel of ``deal``'s game: the game's own, else :class:`~fly_rules.engine.solving.ProtocolKernel`.
+
+    Its node and move types are the game's own (Any: a kernel of some game, whichever ``deal`` is of)."""
     make = registry.game_of(deal).search_kernel
     kernel: SearchKernel[Any, Any] = ProtocolKernel() if make is None else make(deal)
     return kernel
 
 
-def _deal_of(state: Any) -> Any:
+def _deal_of(state: object) -> GameState:
     deal = getattr(state, "deal", state)
-    if not callable(getattr(deal, "apply", None)) or not hasattr(deal, "scores"):
+    if not isinstance(deal, GameState):
         raise TypeError(
             f"solve needs a deal or match with every card known, not {type(state).__name__}"
             " (a seat's view hides cards: the expert bot plays from a view)"
@@ -98,7 +103,7 @@ def _deal_of(state: Any) -> Any:
     return deal
 
 
-def _check(deal: Any, concept: object, seat: object) -> int | None:
+def _check(deal: GameState, concept: object, seat: object) -> int | None:
     if concept not in CONCEPTS:
         raise FlyRulesError(f"unknown solution concept {shown(concept)} (known: {', '.join(CONCEPTS)})")
     if concept == "maxn":
@@ -106,12 +111,11 @@ def _check(deal: Any, concept: object, seat: object) -> int | None:
             raise FlyRulesError("max^n has no seat of its own: give seat= only with concept='paranoid'")
         return None
     if seat is None:
-        to_move: int | None = deal.to_move
-        return to_move
+        return deal.to_move
     return _seat(deal, seat)
 
 
-def _seat(deal: Any, seat: object) -> int:
+def _seat(deal: GameState, seat: object) -> int:
     """``seat`` if it is a seat at ``deal``'s table (an int, not a bool: -1 is no seat of a deal)."""
     players = len(deal.scores)
     if type(seat) is not int or not 0 <= seat < players:
@@ -119,13 +123,13 @@ def _seat(deal: Any, seat: object) -> int:
     return seat
 
 
-def _fits(search: object, deal: Any) -> Search:
+def _fits(search: object, deal: GameState) -> Search[Any, Any]:
     """``search`` if it is a :class:`Search` made for ``deal``: a kernel keeps its deal's table (the game, the rules,
     the trump), and a search made for another deal would answer from another game's positions."""
     if not isinstance(search, Search):
         raise TypeError(f"search must be a Search made for this deal, not {type(search).__name__}")
     table = getattr(search.kernel, "table", None)
-    if table is not None and table is not deal.table and table != getattr(deal, "table", None):
+    if table is not None and table != getattr(deal, "table", None):
         raise FlyRulesError(
             f"this Search was made for another deal (its kernel is {type(search.kernel).__name__}, the deal is"
             f" {type(deal).__name__}, or the same game's other deal): make one Search(kernel_of(deal)) per deal"
@@ -133,9 +137,9 @@ def _fits(search: object, deal: Any) -> Search:
     return search
 
 
-def _values(search: Search, node: Any, concept: Concept, hero: int | None) -> dict[Any, tuple[int, ...] | int]:
+def _values(search: Search[_N, _T], node: _N, concept: Concept, hero: int | None) -> dict[_T, tuple[int, ...] | int]:
     """Per child token (tie order), the child's value: max^n every seat's final scores, paranoid the hero's."""
-    out: dict[Any, tuple[int, ...] | int] = {}
+    out: dict[_T, tuple[int, ...] | int] = {}
     guess = None
     for token, child in search.kernel.children(node):
         if concept == "maxn":
@@ -146,7 +150,7 @@ def _values(search: Search, node: Any, concept: Concept, hero: int | None) -> di
     return out
 
 
-def _choose(values: dict[Any, Any], concept: Concept, mover: int, hero: int | None) -> Any:
+def _choose(values: dict[_T, Any], concept: Concept, mover: int, hero: int | None) -> _T:
     """The first token in tie order with the best value for the mover under the concept."""
     if concept == "maxn":
         return max(values, key=lambda token: values[token][mover])  # max keeps the first of equals
@@ -155,10 +159,10 @@ def _choose(values: dict[Any, Any], concept: Concept, mover: int, hero: int | No
     return min(values, key=values.__getitem__)
 
 
-def _line(search: Search, node: Any, concept: Concept, hero: int | None) -> tuple[list[Any], tuple[int, ...]]:
+def _line(search: Search[_N, _T], node: _N, concept: Concept, hero: int | None) -> tuple[list[object], tuple[int, ...]]:
     """The actions from ``node`` to the end of the deal under the concept, and the final scores."""
     kernel = search.kernel
-    actions: list[Any] = []
+    actions: list[object] = []
     while True:
         mover = kernel.mover(node)
         if mover is None:
@@ -169,7 +173,9 @@ def _line(search: Search, node: Any, concept: Concept, hero: int | None) -> tupl
         node = dict(kernel.children(node))[token]
 
 
-def solve(state: Any, *, concept: Concept = "maxn", seat: int | None = None, limit: int | None = None) -> Solution:
+def solve(
+    state: GameState, *, concept: Concept = "maxn", seat: int | None = None, limit: int | None = None
+) -> Solution:
     """The exact solution of ``state`` (a deal, or a match's current deal) under ``concept``.
 
     Args:
@@ -196,7 +202,7 @@ def solve(state: Any, *, concept: Concept = "maxn", seat: int | None = None, lim
     children = dict(kernel.children(root))
     values = _values(search, root, concept, hero)
     token = _choose(values, concept, mover, hero)
-    per_token: dict[Any, tuple[Any, tuple[int, ...]]] = {}
+    per_token: dict[Hashable, tuple[tuple[object, ...], tuple[int, ...]]] = {}
     for each in values:
         first = kernel.action(root, each)
         rest, final = _line(search, children[each], concept, hero)
@@ -207,13 +213,13 @@ def solve(state: Any, *, concept: Concept = "maxn", seat: int | None = None, lim
 
 
 def evaluate(
-    state: Any,
+    state: GameState,
     *,
     concept: Concept = "maxn",
     seat: int | None = None,
-    search: Search | None = None,
+    search: Search[Any, Any] | None = None,
     limit: int | None = None,
-) -> dict[Any, int]:
+) -> dict[object, int]:
     """Per legal action of the seat to move (in tie order), the change of ``seat``'s score to the end of
     the deal under ``concept`` (default seat: the seat to move). Cheaper than :func:`solve`: no line is
     followed. ``search`` may be given to keep its transposition table between calls on one deal (it must be made
@@ -241,9 +247,10 @@ def evaluate(
     root = kernel.node(deal)
     if kernel.mover(root) is None:
         return {}
+    assert target is not None  # a seat is to move
     base = deal.scores[target]
     values = _values(search, root, concept, None if concept == "maxn" else target)
-    out = {}
+    out: dict[object, int] = {}
     for action, token in kernel.actions(root):
         value = values[token]
         out[action] = (value[target] if isinstance(value, tuple) else value) - base

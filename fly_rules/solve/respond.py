@@ -23,21 +23,25 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from fly_rules._numbers import check_count
+from fly_rules.actions import Action
+from fly_rules.engine.protocols import Bot, GameState
 from fly_rules.errors import FlyRulesError, shown
 from fly_rules.solve.search import SolveLimitReached
 
 __all__ = ["Respond", "best_response"]
 
-Choices = Callable[[Any, Sequence[Any]], list[Any]]
+_S = TypeVar("_S", bound=GameState)
+
+Choices = Callable[[_S, Sequence[Action]], Sequence[Action]]
 """``choices(state, legal_actions)``: the seat's actions worth searching at a position (default: all)."""
-Worth = Callable[[Any], float]
+Worth = Callable[[_S], float]
 """``worth(state)``: what a position is worth to the seat (default: its score); the search maximises its change."""
 
 
-class Respond:
+class Respond(Generic[_S]):
     """The best-response search of one seat against a model of the others.
 
     Args:
@@ -56,10 +60,10 @@ class Respond:
     def __init__(
         self,
         seat: int,
-        model: Any,
-        choices: Choices | None = None,
+        model: Bot[Any],  # Any: a bot of the state's game, whose view GameState.view does not name
+        choices: Choices[_S] | None = None,
         limit: int | None = None,
-        worth: Worth | None = None,
+        worth: Worth[_S] | None = None,
     ) -> None:
         if type(seat) is not int or seat < 0:
             raise FlyRulesError(f"seat must be a seat number, not {shown(seat)}")
@@ -69,15 +73,14 @@ class Respond:
         self.model = model
         self.choices = choices
         self.limit = None if limit is None else check_count(limit, "limit")
-        self.worth: Worth = worth if worth is not None else self._score
+        self.worth: Worth[_S] = worth if worth is not None else self._score
         self.nodes = 0
         """Positions visited so far."""
 
-    def _score(self, state: Any) -> int:
-        score: int = state.scores[self.seat]
-        return score
+    def _score(self, state: _S) -> int:
+        return state.scores[self.seat]
 
-    def value(self, state: Any) -> float:
+    def value(self, state: _S) -> float:
         """What the end of the deal from ``state`` is worth to the seat (``worth``), the seat playing its best."""
         self.nodes += 1
         if self.limit is not None and self.nodes > self.limit:
@@ -89,18 +92,20 @@ class Respond:
                 if self.choices is not None:
                     legal = self.choices(state, legal)
                 return max(self.value(state.apply(action)) for action in legal)
+            if TYPE_CHECKING:  # the deal is not over: a seat is to move
+                assert mover is not None
             state = state.apply(self.model.choose(state.view(mover), legal, random.Random(0)))
             self.nodes += 1
         return self.worth(state)
 
-    def values(self, state: Any, actions: Sequence[Any]) -> dict[Any, float]:
+    def values(self, state: _S, actions: Sequence[Action]) -> dict[Action, float]:
         """Per action of ``actions`` (the seat to move's), the change of what the seat's position is worth
         (``worth``: by default its score) to the end of the deal when it takes it and then plays its best."""
         base = self.worth(state)
         return {action: self.value(state.apply(action)) - base for action in actions}
 
 
-def best_response(state: Any, seat: int, model: Any, *, limit: int | None = None) -> dict[Any, float]:
+def best_response(state: GameState, seat: int, model: Bot[Any], *, limit: int | None = None) -> dict[Action, float]:
     """Per legal action of ``seat`` (which must be to move), the change of its score to the end of the deal
     when it takes the action and then plays its best, every other seat playing as ``model`` does.
 
@@ -108,7 +113,8 @@ def best_response(state: Any, seat: int, model: Any, *, limit: int | None = None
         FlyRulesError: ``seat`` is not the seat to move.
         SolveLimitReached: more than ``limit`` positions were needed.
     """
-    deal = getattr(state, "deal", state)
+    deal: GameState = getattr(state, "deal", state)
     if deal.is_over or deal.to_move != seat:
         raise FlyRulesError(f"seat {shown(seat)} is not to move (the seat to move: {shown(deal.to_move)})")
-    return Respond(seat, model, limit=limit).values(deal, deal.legal_actions())
+    responder: Respond[GameState] = Respond(seat, model, limit=limit)
+    return responder.values(deal, deal.legal_actions())

@@ -9,9 +9,9 @@ every seat's; paranoid: the hero's, as bounds). Nothing here knows a game.
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from operator import add, sub
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from fly_rules._numbers import check_count
 from fly_rules.engine.solving import SearchKernel
@@ -19,6 +19,10 @@ from fly_rules.errors import FlyRulesError, shown
 
 __all__ = ["Search", "SolveLimitReached", "SolveTimeUp"]
 
+_N = TypeVar("_N")
+"""The kernel's search node."""
+_T = TypeVar("_T")
+"""The kernel's move: the token of one class of equivalent actions."""
 _INFINITY = 1 << 60
 _KERNEL = ("node", "mover", "scores", "children", "tokens", "child", "key", "actions", "action")
 """The methods of a :class:`~fly_rules.engine.solving.SearchKernel`."""
@@ -53,7 +57,7 @@ class SolveTimeUp(FlyRulesError):
         return (type(self), ())
 
 
-class Search:
+class Search(Generic[_N, _T]):
     """One game's searches with a transposition table kept between them (reuse it along a line).
 
     A kernel may offer a max^n search of its own for some nodes: ``kernel.maxn_below(search)`` returns a function
@@ -73,7 +77,7 @@ class Search:
         FlyRulesError: ``limit`` is not None or a whole number >= 0, or ``deadline`` not None or a number.
     """
 
-    def __init__(self, kernel: SearchKernel[Any, Any], limit: int | None = None, deadline: float | None = None) -> None:
+    def __init__(self, kernel: SearchKernel[_N, _T], limit: int | None = None, deadline: float | None = None) -> None:
         missing = [name for name in _KERNEL if not callable(getattr(kernel, name, None))]
         if missing:
             raise TypeError(f"a Search needs a search kernel (kernel_of(deal)), not {type(kernel).__name__}")
@@ -85,13 +89,13 @@ class Search:
         self._visits = [0]
         self._checkpoint = _INFINITY
         self._checkpoint = self._past()
-        self.table: dict[Hashable, Any] = {}
+        self.table: dict[Hashable, Any] = {}  # Any: a kernel's own search stores values of its own here
         """max^n: key → every seat's value changes to the end of the deal (and the entries of the kernel's own
         search, under keys of its own)."""
         self._maxn = self._make_maxn()
         self._bounds = getattr(kernel, "bounds", None)
         self._order = getattr(kernel, "order", None)
-        self.bounds: dict[Hashable, tuple[int, int, Any]] = {}
+        self.bounds: dict[Hashable, tuple[int, int, _T | None]] = {}
         """paranoid: (hero, key) → lower and upper bounds on the hero's value change, and the best action's token."""
 
     @property
@@ -129,13 +133,13 @@ class Search:
 
     # --- max^n ------------------------------------------------------------------------------------
 
-    def maxn(self, node: Any) -> tuple[int, ...]:
+    def maxn(self, node: _N) -> tuple[int, ...]:
         """Every seat's score at the end of the deal when each seat to move takes the action best for
         itself, the first in tie order among equals."""
         value: tuple[int, ...] = self._maxn(node)
         return value
 
-    def _make_maxn(self) -> Any:
+    def _make_maxn(self) -> Callable[[_N], tuple[int, ...]]:
         """The max^n search as a closure over the kernel's methods (the hot path: no attribute look-ups)."""
         mover_of, scores_of, key_of, children_of = (
             self.kernel.mover,
@@ -148,7 +152,7 @@ class Search:
         make_below = getattr(self.kernel, "maxn_below", None)
         below = None if make_below is None else make_below(self)
 
-        def maxn(node: Any) -> tuple[int, ...]:
+        def maxn(node: _N) -> tuple[int, ...]:
             nonlocal checkpoint
             visits[0] += 1
             if visits[0] > checkpoint:
@@ -180,7 +184,7 @@ class Search:
 
     # --- paranoid ----------------------------------------------------------------------------------
 
-    def paranoid(self, node: Any, hero: int, alpha: int = -_INFINITY, beta: int = _INFINITY) -> int:
+    def paranoid(self, node: _N, hero: int, alpha: int = -_INFINITY, beta: int = _INFINITY) -> int:
         """The hero's score at the end of the deal when the hero maximises it and every other seat
         minimises it (alpha-beta, fail-soft: exact inside ``(alpha, beta)``, a bound outside)."""
         kernel = self.kernel
@@ -190,7 +194,7 @@ class Search:
             return kernel.scores(node)[hero]
         key = kernel.key(node)
         base = 0
-        first = None
+        first: _T | None = None
         if key is not None:
             key = (hero, key)
             base = kernel.scores(node)[hero]
@@ -222,19 +226,21 @@ class Search:
         return best
 
     def _paranoid_children(
-        self, node: Any, maximise: bool, hero: int, alpha: int, beta: int, first: Any
-    ) -> tuple[int, Any]:
+        self, node: _N, maximise: bool, hero: int, alpha: int, beta: int, first: _T | None
+    ) -> tuple[int, _T | None]:
         """The best value of ``node``'s children for its mover, searched in a good order (``first``, the best
         last time, before the rest), and the token that gave it."""
-        tokens = self.kernel.tokens(node)
+        tokens: Sequence[_T] = self.kernel.tokens(node)
         if self._order is not None:
             tokens = self._order(node, tokens, hero)
         if first is not None and first in tokens and tokens[0] != first:
-            tokens.remove(first)
-            tokens.insert(0, first)
+            ordered = list(tokens)  # the kernel's own sequence stays as it is
+            ordered.remove(first)
+            ordered.insert(0, first)
+            tokens = ordered
         paranoid, child_of = self.paranoid, self.kernel.child
         best = -_INFINITY if maximise else _INFINITY
-        best_token = None
+        best_token: _T | None = None
         for token in tokens:
             value = paranoid(child_of(node, token), hero, alpha, beta)
             if maximise:
@@ -252,7 +258,7 @@ class Search:
                         break
         return best, best_token
 
-    def paranoid_exact(self, node: Any, hero: int, guess: int | None = None) -> int:
+    def paranoid_exact(self, node: _N, hero: int, guess: int | None = None) -> int:
         """The paranoid value of ``node`` exactly, by zero-window tests (MTD(f), the values being whole numbers),
         starting from ``guess`` (default: the hero's share of what is left, where the kernel bounds it)."""
         low, high = -_INFINITY, _INFINITY

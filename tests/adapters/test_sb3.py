@@ -59,7 +59,9 @@ def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:
         sums += rewards
         for game in np.flatnonzero(dones):
             assert infos[game]["result"] == pytest.approx(sums[game])
-            assert infos[game]["terminal_observation"].shape == (450,)
+            terminal = infos[game]["terminal_observation"]
+            assert isinstance(terminal, np.ndarray)
+            assert terminal.shape == (450,)
             assert not infos[game]["TimeLimit.truncated"]
             assert batch.to_scalar(envs.env.state, int(game)).deal.completed == ()
             sums[game], ended = 0.0, ended + 1

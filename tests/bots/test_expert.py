@@ -104,7 +104,9 @@ def test_in_fly_the_expert_best_responds_on_the_guesses_the_rule_of_thumb_agrees
     assert race is not None
     for guess in _kept_guesses(view, match.rules, bot.model, 3, random.Random(6)):
         if for_match:
-            worth = Respond(view.seat, bot.model, worth=lambda state: race.chance(state.records, view.seat))
+            worth: Respond[fly.FlyDeal] = Respond(
+                view.seat, bot.model, worth=lambda state: race.chance(state.records, view.seat)
+            )
             found = worth.values(guess, legal)
         else:
             found = best_response(guess, view.seat, bot.model)

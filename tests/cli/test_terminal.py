@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 import pytest
@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from fly_rules import dreyfus, fly, registry
 from fly_rules._options import MAX_POINTS
+from fly_rules.dreyfus import DreyfusRules
 from fly_rules.engine import Phase
 from fly_rules.narration import action_lines, fitted
 
@@ -324,10 +325,12 @@ def test_fly_8_3_the_default_goal_says_10_when_spades_are_trumps_and_the_holder_
 
 @pytest.mark.parametrize("preset", list(registry.get("dreyfus").presets))
 @pytest.mark.parametrize("winner_rule", ["first_to_reach", "highest_lower"])
-def test_drf_8_1_the_dreyfus_goal_s_numbers_are_the_rules_options(preset: str, winner_rule: str) -> None:
+def test_drf_8_1_the_dreyfus_goal_s_numbers_are_the_rules_options(
+    preset: str, winner_rule: Literal["first_to_reach", "highest_lower"]
+) -> None:
     """DRF-7.1, DRF-8.1, DRF-8.2: the goal names the target of the lower record, par, and how the winner is
     found, as the rules have them."""
-    rules = attrs.evolve(registry.get("dreyfus").presets[preset], winner_rule=winner_rule, target_lower=37)
+    rules = attrs.evolve(DreyfusRules.preset(preset), winner_rule=winner_rule, target_lower=37)
     told = _goal(rules)
     assert f"1 for each trick beyond {rules.par_tricks} a deal" in told
     assert f"1 a trick short of {rules.par_tricks}." in told

@@ -103,7 +103,7 @@ def test_respond_refuses_a_seat_and_a_model_it_cannot_use() -> None:
     with pytest.raises(FlyRulesError, match="seat must be a seat number"):
         Respond(-1, RuleOfThumbBot())
     with pytest.raises(TypeError, match="the model must be a bot"):
-        Respond(0, "thumb")
+        Respond(0, "thumb")  # type: ignore[arg-type]  # the wrong type, on purpose
 
 
 def test_a_search_still_running_at_its_deadline_stops_within_milliseconds() -> None:

@@ -28,12 +28,13 @@ class _Words:
     exchange_words = ("exchanges", ": ")
 
     @staticmethod
-    def trumps(deal: WhistDeal) -> str:
+    def trumps(deal: WhistDeal | WhistView) -> str:
         return f"trump card {deal.trump_card.symbol}"
 
     @staticmethod
-    def hand_note(deal: WhistDeal, seat: int) -> str:
-        return f"   (points {deal.points[seat]})"
+    def hand_note(deal: WhistDeal | WhistView, seat: int) -> str:
+        points = deal.points
+        return "" if points is None else f"   (points {points[seat]})"
 
     @staticmethod
     def tricks(old: WhistDeal, new: WhistDeal, action: Action) -> list[str]:
@@ -104,7 +105,7 @@ def _make_rules(preset: str, players: int | None, options: dict[str, object]) ->
     return WhistRules(**options)  # type: ignore[arg-type]  # the rules' validators check each value
 
 
-class WhistGuess(Guess):
+class WhistGuess(Guess[WhistView, WhistRules]):
     """What a whist seat's view rules out: the cards played, the suits a seat showed void in, and the
     trump card, which the dealer holds until he plays it."""
 

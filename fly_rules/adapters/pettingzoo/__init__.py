@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 
-def fly_env(rules: fly.FlyRules | None = None, **options: Any) -> CardGameEnv:
+def fly_env(rules: fly.FlyRules | None = None, **options: Any) -> CardGameEnv:  # Any: raw_env's keywords
     """:func:`fly_v0.raw_env <fly_rules.adapters.pettingzoo.fly_v0.raw_env>`, also taking a
     :class:`~fly_rules.fly.FlyRules` (then no rules options).
 
@@ -62,7 +62,7 @@ def fly_env(rules: fly.FlyRules | None = None, **options: Any) -> CardGameEnv:
     return fly_v0.raw_env(rules, **options)
 
 
-def dreyfus_env(rules: dreyfus.DreyfusRules | None = None, **options: Any) -> CardGameEnv:
+def dreyfus_env(rules: dreyfus.DreyfusRules | None = None, **options: Any) -> CardGameEnv:  # Any: raw_env's
     """:func:`dreyfus_v0.raw_env <fly_rules.adapters.pettingzoo.dreyfus_v0.raw_env>`, also taking a
     :class:`~fly_rules.dreyfus.DreyfusRules` (then no rules options)."""
     return dreyfus_v0.raw_env(rules, **options)

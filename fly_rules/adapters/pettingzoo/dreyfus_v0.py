@@ -26,7 +26,7 @@ def raw_env(
     max_cycles: int | None = None,
     render_mode: str | None = None,
     relative_seats: bool = False,
-    **options: Any,
+    **options: object,
 ) -> CardGameEnv:
     """The unwrapped environment: the rules of ``preset`` with ``options`` (any
     :class:`~fly_rules.dreyfus.DreyfusRules` option), or ``rules``. Dreyfus is for three [DRF-1.1].

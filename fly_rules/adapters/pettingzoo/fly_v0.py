@@ -26,7 +26,7 @@ def raw_env(
     max_cycles: int | None = None,
     render_mode: str | None = None,
     relative_seats: bool = False,
-    **options: Any,
+    **options: object,
 ) -> CardGameEnv:
     """The unwrapped environment: ``num_players`` seats (the game's default,
     :data:`fly_rules.fly.rules.DEFAULT_PLAYERS`, 4) under the rules of ``preset`` with ``options`` (any
