@@ -66,7 +66,7 @@ def whole_number(text: str, what: str, *, signed: bool = True) -> int:
     if not isinstance(text, str):
         raise InvalidNotation(repr(text), f"{what}: a number must be given as text")
     digits = text.removeprefix("-")
-    if digits.isascii() and digits.isdigit():
+    if digits.isascii() and digits.isdigit() and len(digits) > MAX_DIGITS:
         detail = f"{what}: a number of {len(digits)} digits (at most {MAX_DIGITS})"
     else:
         sign = "" if signed else "non-negative "

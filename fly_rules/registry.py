@@ -403,9 +403,11 @@ def get(name: object) -> Game[Rules, DealState, SeatView]:
     Raises:
         InvalidRules: no game has that name.
     """
-    if name not in _GAMES:
-        _load()
-    game = _GAMES.get(name) if isinstance(name, str) else None
+    game = None
+    if isinstance(name, str):  # anything else is no game's name (a list, say, is not even a key)
+        if name not in _GAMES:
+            _load()
+        game = _GAMES.get(name)
     if game is None:
         raise InvalidRules("game", f"unknown game {name!r} (known: {', '.join(games())})")
     return game
@@ -437,9 +439,7 @@ def rules_game(rules: object, game: str | None = None) -> Game[Rules, DealState,
     ...
     TypeError: rules must be a registered game's rules (FlyRules, DreyfusRules), not str
     """
-    name = getattr(rules, "game", None)
-    if isinstance(name, str) and name not in _GAMES:
-        _load()
+    name = getattr(rules, "game", None)  # a rules object's game is registered: its package made the object
     found = _GAMES.get(name) if isinstance(name, str) else None
     wanted = None if game is None else get(game)
     if found is None or (wanted is not None and wanted is not found) or not isinstance(rules, found.rules_class):

@@ -4,12 +4,16 @@ each game's own actions read and written only through its descriptor [REC-3.2] [
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
 
-from fly_rules import dreyfus, fly, registry
+from fly_rules import Card, dreyfus, fly, registry
 from fly_rules.bots import ExpertBot, MonteCarloBot, make_bot, play_match
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import MatchBase
@@ -180,3 +184,89 @@ def test_every_function_that_takes_a_game_s_rules_refuses_other_values_by_name()
         sample_deal(view, dreyfus_rules, random.Random(0))
     assert registry.rules_game(fly_rules).name == "fly"
     assert make_bot("random", dreyfus_rules) is not None
+
+
+def _fresh(code: str) -> str:
+    """What ``code`` prints in a fresh Python process, where no game's package is imported yet."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=Path(__file__).parents[1]
+    )
+    return done.stdout.strip()
+
+
+def test_a_fresh_process_finds_a_game_by_its_name_or_by_a_value_s_game_before_its_package_is_imported() -> None:
+    """The registry imports the library's games when first asked for one by name, or for the game of a value whose
+    ``game`` names it, so a program may ask before it imports ``fly_rules.fly``."""
+    ask = "import sys; from fly_rules import registry; print('fly_rules.dreyfus' in sys.modules, {})"
+    title = registry.get("dreyfus").title
+    assert _fresh(ask.format("registry.get('dreyfus').title")) == f"False {title}"
+    seen = "type('Seen', (), {'game': 'dreyfus'})()"
+    assert (
+        _fresh(ask.format(f"registry.game_of({seen}).title"))
+        == f"False {registry.game_of(type('Seen', (), {'game': 'dreyfus'})()).title}"
+    )
+
+
+class _Impostor:
+    """Equal to the text ``fly`` and hashed like it, but not text."""
+
+    def __eq__(self, other: object) -> bool:
+        return other == "fly"
+
+    def __hash__(self) -> int:
+        return hash("fly")
+
+
+@pytest.mark.parametrize("name", [["fly"], _Impostor()], ids=["a list", "not text, equal to fly"])
+def test_only_text_names_a_game(name: object) -> None:
+    """A game is looked up by text only: a list (no key at all) or a value equal to a game's name but not text is
+    an unknown game (InvalidRules on the option ``game``), and rules whose ``game`` is such a value are no rules."""
+    with pytest.raises(InvalidRules, match="unknown game") as refused:
+        registry.get(name)
+    assert refused.value.option == "game"
+    rules = type("Rules", (), {"game": name})()
+    with pytest.raises(TypeError, match=r"rules must be a registered game's rules \(FlyRules, DreyfusRules.*not Rules"):
+        registry.rules_game(rules)
+
+
+def test_the_texts_every_game_shares() -> None:
+    """A seat, a count of tricks and a long line read the same in every game: wrapped at 80 columns, the later
+    lines indented as asked, never broken at a hyphen."""
+    assert (registry.seat_text(0), registry.seat_text(None)) == ("seat 0", "nobody (over)")
+    assert [registry.tricks_text(n) for n in (0, 1, 2)] == ["0 tricks", "1 trick", "2 tricks"]
+    words = "the ace-of-spades " * 10
+    lines = registry.wrapped_lines(words, "> ", "..")
+    assert len(lines) == 3
+    assert all(len(line) <= 80 for line in lines)
+    assert lines[0].startswith("> the ace-of-spades")
+    assert all(line.startswith("..") and not line.startswith("...") for line in lines[1:])
+    assert " ".join(line[2:] for line in lines) == words.strip()  # whole words: no cut at a hyphen
+    assert registry.wrapped_lines("a b") == ["   a b"]  # indented by three by default
+    assert registry.wrapped_lines("a" * 40 + " " + "b" * 39, "") == ["a" * 40 + " " + "b" * 39]  # 80: one line
+    assert registry.wrapped_lines("a" * 40 + " " + "b" * 40, "") == ["a" * 40, "b" * 40]  # 81: two
+    assert registry.wrapped_lines("word " * 20, "  ")[1].startswith("  word")
+
+
+def test_a_position_s_whole_number_names_its_field_and_its_sign() -> None:
+    """REC-5.1: a field's number is read as text; a sign where the field takes none is refused naming the field."""
+    assert registry.whole_number("-3", "records") == -3
+    assert registry.whole_number("7", "dealer", signed=False) == 7
+    with pytest.raises(InvalidNotation, match="dealer: '-3' is not a non-negative whole number"):
+        registry.whole_number("-3", "dealer", signed=False)
+
+
+def test_a_lazy_piece_is_imported_on_use_with_every_argument() -> None:
+    """A lazy name is called with its positional and keyword arguments; without a name it is the module itself."""
+    shorten = registry.lazy("textwrap", "shorten")
+    assert shorten("the ace of spades takes the trick", width=20, placeholder="~") == "the ace of spades~"
+    assert registry.lazy("textwrap").get() is textwrap
+    assert repr(shorten) == "lazy('textwrap', 'shorten')"
+    assert repr(registry.lazy("textwrap")) == "lazy('textwrap')"
+
+
+def test_a_game_s_own_action_form_gives_the_card_of_its_own_actions_only() -> None:
+    """REC-3.2: Fly's swap of the trump card gives its card; another action is refused naming the form's class."""
+    form = registry.get("fly").actions[0]
+    assert form.card_of(form.cls(Card.parse("7H"))) == Card.parse("7H")
+    with pytest.raises(TypeError, match=f"Stand\\(\\) is not a {form.cls.__name__}"):
+        form.card_of(fly.Stand())
