@@ -119,6 +119,7 @@ class Session:
         self.bots = {s: make_bot(bots[min(k, len(bots) - 1)], state.rules) for k, s in enumerate(others)}
         self.rng = random.Random(f"{state.seed}:play:{len(state.actions)}")
         self.hint_bot = hint_bot(state.rules)
+        self.hint_bots: dict[str, Any] = {HINT_BOT: self.hint_bot}  # the learned one made when first asked for
         previous = state.previous_deal
         first = deal_of(new_game(state.rules, seed=state.seed, dealer=state.first_dealer))
         self.deal_start = records_text(first if previous is None else previous)
@@ -189,12 +190,18 @@ class Session:
         events = [self._event(before, self.state, self.seat, action), *self.advance()]
         return {"refused": None, "events": events, "view": self.view()}
 
-    def hint(self) -> dict[str, Any]:
-        """What the hint bot would do in the reader's place, from the reader's view only."""
+    def hint(self, name: str | None = None) -> dict[str, Any]:
+        """What the hint bot (or the bot ``name`` of :data:`HINT_BOTS`) would do in the reader's place, from the
+        reader's view only."""
+        name = HINT_BOT if name is None else name
+        if name not in HINT_BOTS:
+            raise ValueError(f"the hint's bot is one of {', '.join(HINT_BOTS)}, not {name!r}")
         if self.state.is_over or self.state.to_move != self.seat:
-            return {"move": None, "text": "", "bot": HINT_BOT}
+            return {"move": None, "text": "", "bot": name}
         rng = hint_rng(self.state.seed, len(self.state.actions))
-        bot = self.hint_bot
+        if name not in self.hint_bots:
+            self.hint_bots[name] = make_bot(name, self.state.rules)
+        bot = self.hint_bots[name]
         started = time.monotonic()
         if isinstance(bot, ExpertBot):  # the page's bound: the guesses solved by then decide
             bot.seconds, bot.deadline, bot.keep_guesses = HINT_SECONDS, started + HINT_SECONDS, True
@@ -207,7 +214,7 @@ class Session:
                 if found
                 else f" (a quick choice: no guessed deal was searched within the hint's {HINT_SECONDS:g} s)"
             )
-        return {"move": _move(action), "text": text, "bot": HINT_BOT}
+        return {"move": _move(action), "text": text, "bot": name}
 
     def review(self, deal_number: int, first: int = 0, count: int | None = None) -> dict[str, Any]:
         """The reader's decisions in deal ``deal_number`` graded as the hint would (:func:`fly_rules.analysis.analyse`
@@ -265,6 +272,7 @@ class Session:
             "status": status_line(self.state, self.seat),
             "picture": self._picture(),
             "hint_bot": HINT_BOT,
+            "hint_bots": list(HINT_BOTS),
         }
 
     def history(self) -> str:
@@ -272,6 +280,10 @@ class Session:
         count of actions and digest while in progress), so that the terminal continues it."""
         return dump_history(self.state, saved=True)
 
+
+HINT_BOTS = (HINT_BOT, "learned")
+"""The bots the page's hint may ask: the expert (thinking up to :data:`HINT_SECONDS`), or the learned player (its
+network in plain Python where NumPy is absent, as in the browser: milliseconds)."""
 
 HINT_SECONDS = 1.5
 """The page's bound on the hint's search, in seconds: the expert stops guessing then and decides on the deals it
@@ -359,10 +371,11 @@ def act(move: str) -> dict[str, Any]:
     return _session.act(move)
 
 
-def hint() -> dict[str, Any]:
-    """The hint bot's choice for the reader in the current match (:data:`fly_rules.bots.HINT_BOT`)."""
+def hint(bot: str | None = None) -> dict[str, Any]:
+    """The hint bot's choice for the reader in the current match (:data:`fly_rules.bots.HINT_BOT`, or ``bot``, one
+    of :data:`HINT_BOTS`)."""
     assert _session is not None, "no match started"
-    return _session.hint()
+    return _session.hint(bot)
 
 
 def review(deal_number: int, first: int = 0, count: int | None = None) -> dict[str, Any]:

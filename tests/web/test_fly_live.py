@@ -6,13 +6,17 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import random
 import re
 import sys
 import time
 from pathlib import Path
 
-from fly_rules.bots import BOTS, HINT_BOT
+import pytest
+
+from fly_rules.bots import BOTS, HINT_BOT, make_bot
 from fly_rules.cli import main
+from fly_rules.narration import action_shown
 from fly_rules.notation import load_history
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -254,6 +258,25 @@ def test_hint_is_a_legal_move_of_the_hint_bot_from_the_readers_view() -> None:
     match = LIVE.play_through("fly", 3, "default", "2", 0, "rule-of-thumb", 1)
     assert match["outcome"]
     assert LIVE.hint()["move"] is None
+
+
+def test_the_learned_hint_is_the_learned_bots_choice_from_the_readers_view() -> None:
+    """The hint's other bot (HINT_BOTS): the learned bot's own choice from the reader's view (a Fly exchange at
+    four seats, where its network plays), at once; a bot the page does not offer is refused by name."""
+    view = LIVE.new_match("fly", 4, "default", "4", 0, "rule-of-thumb")["view"]
+    assert view["hint_bots"] == [HINT_BOT, "learned"]
+    started = time.process_time()
+    hinted = LIVE.hint("learned")
+    assert time.process_time() - started < 1.0
+    assert hinted["bot"] == "learned"
+    assert hinted["move"] in view["legal"]
+    session = LIVE._session
+    assert session is not None
+    bot = make_bot("learned", session.state.rules)
+    action = bot.choose(session.state.view(0), session.state.legal_actions(), random.Random(0))
+    assert hinted["text"] == action_shown(action)
+    with pytest.raises(ValueError, match="the hint's bot is one of expert, learned, not 'random'"):
+        LIVE.hint("random")
 
 
 def test_a_hint_answers_within_the_page_s_bound_and_says_when_the_bound_cut_it_short() -> None:

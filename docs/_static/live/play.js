@@ -16,11 +16,21 @@ for (const [value, label] of [["0", "at once"], ["350", "quick"], ["800", "norma
 speed.value = "800";
 const speedLabel = el("label", "Bots' cards ", "fly-speed");
 speedLabel.append(speed);
+// The hint's bot (web/fly_live.py HINT_BOTS): the expert thinks up to 1.5 s, the learned bot answers at once.
+const hintBot = el("select");
+hintBot.name = "hintbot";
+for (const [value, label] of [["expert", "the expert"], ["learned", "the learned bot (quick)"]]) {
+  const option = el("option", label);
+  option.value = value;
+  hintBot.append(option);
+}
+const hintLabel = el("label", "Hint from ", "fly-speed");
+hintLabel.append(hintBot);
 // The table (cardtable.js, shared with the table server's page): the reader's moves go to the engine.
 const table = createTable(document.getElementById("fly-play"), {
   onMove: (move) => act(move),
   extraActions: (view, add) => view.legal.length && add("Hint", "hint", showHint),
-  head: [speedLabel],
+  head: [speedLabel, hintLabel],
   statusText: "Choose the game and press Start: the engine (about 12 MB) loads then.",
 });
 const { board, status, actions, message, root: tableNode } = table;
@@ -154,8 +164,8 @@ function render() {
 }
 
 async function showHint() {
-  table.say(`Asking the ${table.view.hint_bot} bot… (the expert may think for a few seconds)`);
-  const answer = await run("hint");
+  table.say(hintBot.value === "expert" ? "Asking the expert… (it may think for a second or two)" : `Asking the ${hintBot.value} bot…`);
+  const answer = await run("hint", hintBot.value);
   if (!answer || !answer.move) return render();
   const move = answer.move;
   table.hinted = new Set(move[0] === "p" || move[0] === "x" || move[0] === "w" ? move.slice(1).match(/../g) : []);
