@@ -12,7 +12,6 @@ seat's new view, and each server process's resident memory before the tables are
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 import tempfile
@@ -22,7 +21,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
-from server_load import _run, print_rows  # noqa: E402 - the scripted players of server_load.py
+from server_load import _run, print_rows, run  # noqa: E402 - the scripted players of server_load.py
 
 from tests.server.cluster import cluster  # noqa: E402
 from tests.server.helpers import serve_process, stop_process  # noqa: E402
@@ -40,7 +39,7 @@ def _measure(name: str, dbs: list[str], tables: int, seconds: float, warmup: flo
     try:
         before = [_rss_mb(process.pid) for process, _ in started]
         servers = [process.pid for process, _ in started]
-        row = asyncio.run(_run([base for _, base in started], tables, seconds, warmup, False, rate, servers))
+        row = run(_run([base for _, base in started], tables, seconds, warmup, False, rate, servers))
         after = [_rss_mb(process.pid) for process, _ in started]
     finally:
         for process, _ in started:
