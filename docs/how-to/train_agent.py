@@ -19,6 +19,7 @@ import numpy as np
 
 from fly_rules.adapters.fly_game import FOLD
 from fly_rules.adapters.gymnasium import batch_env
+from fly_rules.adapters.learned import Network
 
 Policy = Callable[[Any, Any], Any]
 
@@ -26,11 +27,12 @@ PLAYERS = 4
 SEAT = 0
 
 
-def paired_results(policy: Policy | None, *, deals: int, seed: int) -> dict[str, Any]:
-    """Play ``deals`` deals (the batch's games of ``seed``, each once) with ``policy`` in the learning seat,
-    or the rule-of-thumb bot for None, the rule of thumb in every other seat: the seat's result in each
-    deal, and in how many deals it could fold and did."""
-    envs = batch_env(deals, "fly", PLAYERS, seat=SEAT, opponents="rule-of-thumb")
+def paired_results(policy: Policy | Network | None, *, deals: int, seed: int) -> dict[str, Any]:
+    """Play ``deals`` deals (the batch's games of ``seed``, each once) with ``policy`` in the learning seat (a
+    batched policy, a learned bot's network, or the rule-of-thumb bot for None), the rule of thumb in every other
+    seat: the seat's result in each deal, and in which deals it could fold and in which it did."""
+    # seat 0 counts the seats from itself either way; relative_seats says so for a network, which reads them so
+    envs = batch_env(deals, "fly", PLAYERS, seat=SEAT, opponents="rule-of-thumb", relative_seats=True)
     observation, _ = envs.reset(seed=seed)
     done = np.zeros(deals, bool)
     results = np.zeros(deals)
@@ -38,10 +40,12 @@ def paired_results(policy: Policy | None, *, deals: int, seed: int) -> dict[str,
     folded = np.zeros(deals, bool)
     while not done.all():
         mask = envs.action_masks()
+        asked = np.where(done[:, None], True, mask)  # a finished game's action is not used
         if policy is None:
             actions = envs.engine.rule_of_thumb(envs.state)
+        elif isinstance(policy, Network):
+            actions = policy.choose(observation["observation"], envs.engine.thumb_hint(envs.state), asked)
         else:
-            asked = np.where(done[:, None], True, mask)  # a finished game's action is not used
             actions = np.asarray(policy(observation["observation"], asked), dtype=np.int64)
         live = ~done
         could_fold |= live & mask[:, FOLD]
@@ -51,10 +55,15 @@ def paired_results(policy: Policy | None, *, deals: int, seed: int) -> dict[str,
         if first.any():
             results[first] = info["result"][first]
         done |= terminated
-    return {"results": results, "could_fold": int(could_fold.sum()), "folded": int(folded.sum())}
+    return {"results": results, "could_fold": could_fold, "folded": folded}
 
 
-def compare(policy: Policy, *, deals: int, seed: int) -> dict[str, Any]:
+def folds(played: dict[str, Any], most: int | None = None) -> tuple[int, int]:
+    """In how many of the (first ``most``) deals of :func:`paired_results` the seat folded, and could have."""
+    return int(played["folded"][:most].sum()), int(played["could_fold"][:most].sum())
+
+
+def compare(policy: Policy | Network, *, deals: int, seed: int) -> dict[str, Any]:
     """The policy against the rule of thumb in the same seat of the same deals: both means, the mean of
     the paired differences with its 95% interval, and the fold counts."""
     mine = paired_results(policy, deals=deals, seed=seed)
@@ -67,8 +76,8 @@ def compare(policy: Policy, *, deals: int, seed: int) -> dict[str, Any]:
         "rule_of_thumb_mean": float(theirs["results"].mean()),
         "difference": float(difference.mean()),
         "interval": (float(difference.mean() - half), float(difference.mean() + half)),
-        "policy_folds": (mine["folded"], mine["could_fold"]),
-        "rule_of_thumb_folds": (theirs["folded"], theirs["could_fold"]),
+        "policy_folds": folds(mine),
+        "rule_of_thumb_folds": folds(theirs),
     }
 
 
