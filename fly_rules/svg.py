@@ -30,7 +30,7 @@ from fly_rules import registry
 from fly_rules.cards import Card, CardSet, Suit
 from fly_rules.engine import GameState, MatchBase, SeatView
 
-__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Svg", "card", "deal_picture", "hand", "table"]
+__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "NARROW_WIDTH", "Svg", "card", "deal_picture", "hand", "table"]
 
 SVG_NS: Final = "http://www.w3.org/2000/svg"
 
@@ -324,6 +324,151 @@ def _draw_seat(
         _draw_card(group, face, start + index * step, y + _PANEL_TEXT)
 
 
+NARROW_WIDTH: Final = 330
+"""The width of a picture drawn ``narrow``, in SVG user units: a phone's page about 400 pixels wide shows it at
+scale 1 or a little above, so that its labels (12 units and up) read at 12 pixels or more."""
+_TAP_STEP: Final = 56  # the distance between the cards of the hand in a narrow picture, where they fit
+_TAP_MIN: Final = 44  # the least of each card of that hand left uncovered by the next, to be tapped
+_LINE: Final = 16  # one line of a narrow picture's panels
+_EDGE: Final = 6  # a narrow picture's margins and gaps between panels
+_INSET: Final = 7  # a narrow panel's text from its edge
+
+
+def _wrapped(text: str, width: float, size: int) -> list[str]:
+    """``text`` in lines no wider than ``width`` at that font size, broken after its commas where it must be."""
+    lines: list[str] = []
+    for part in text.split(", "):
+        joined = f"{lines[-1]}, {part}" if lines else part
+        if lines and _text_width(joined, size) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return lines
+
+
+def _narrow_panel(
+    root: ET.Element,
+    seat: int,
+    corner: tuple[float, float],
+    size: tuple[float, float],
+    lines: Sequence[tuple[str, str, int]],
+    *,
+    to_move: bool,
+    dealer: bool,
+) -> ET.Element:
+    """A seat's panel of a narrow picture: its name (an arrow when it is to act), the dealer's button, then ``lines``
+    of (text, colour, font size)."""
+    x, y = corner
+    group = ET.SubElement(root, "g", {"class": "seat", "data-seat": str(seat)})
+    frame = {"x": str(x), "y": str(y), "width": str(size[0]), "height": str(size[1]), "rx": "6", "fill": _PANEL}
+    ET.SubElement(group, "rect", {**frame, **({"stroke": _YELLOW, "stroke-width": "2.5"} if to_move else {})})
+    _label(group, ("▶ " if to_move else "") + f"seat {seat}", x + _INSET, y + _LINE, bold=to_move)
+    if dealer:
+        _draw_dealer_button(group, x + size[0] - 14, y + 12)
+    for index, (text, colour, font) in enumerate(lines):
+        _label(group, text, x + _INSET, y + _LINE * (index + 2), colour=colour, size=font)
+    return group
+
+
+def _narrow_middle(
+    root: ET.Element,
+    y: float,
+    middle: tuple[Card | None, int, str, str, str],
+    trick: Sequence[tuple[int, Card]],
+    seats: int,
+) -> float:
+    """The trump card and the stock of a narrow picture at ``y``, and the trick: beside them when a trick of every
+    seat fits there, each card under its seat's name; at a larger table the trump card and the stock are a line of
+    text over the trick, which takes the width. Then the note. Returns the next free ``y``."""
+    width = NARROW_WIDTH
+    trump, stock, stock_text, trump_label, note = middle
+    room = width - _EDGE - (_EDGE + _MIDDLE[0] + 16)
+    if CARD_WIDTH + (seats - 1) * _TAP_MIN <= room:  # beside the trump card and the stock, as the wide table has them
+        _draw_middle(root, (_EDGE + _MIDDLE[0] / 2, y + _MIDDLE[1] / 2 + 2), trump, stock_text, stock, trump_label)
+        left = width - _EDGE - room
+    else:
+        group = ET.SubElement(root, "g", {"class": "middle"})
+        shown = f"{trump_label} {trump.symbol}" if trump is not None else trump_label
+        _label(group, f"{shown} · {stock_text}", _EDGE, y + 13, size=13)
+        y += 20
+        left, room = _EDGE, width - 2 * _EDGE
+    step = min(_TAP_STEP, (room - CARD_WIDTH) / max(seats - 1, 1))
+    for index, (seat, played) in enumerate(trick):
+        attributes = {"class": "trick-card", "data-seat": str(seat), **({"data-led": "true"} if index == 0 else {})}
+        card_group = ET.SubElement(root, "g", attributes)
+        _label(card_group, f"seat {seat}", left + index * step, y + 13, size=12)
+        _draw_card(card_group, played, left + index * step, y + 18)
+    y += 18 + CARD_HEIGHT + 4
+    _label(root, note, _EDGE, y + 13, size=13)
+    return y + 13 + 8
+
+
+def _narrow_table(
+    hands: Sequence[CardSet | int | None],
+    texts: Sequence[tuple[object, str | None]],
+    middle: tuple[Card | None, int, str, str, str],
+    trick: Sequence[tuple[int, Card]],
+    *,
+    to_move: int | None,
+    dealer: int | None,
+    title: str | None,
+) -> Svg:
+    """:func:`table` laid out ``narrow``."""
+    width, seats = NARROW_WIDTH, len(hands)
+    face_up = [s for s, h in enumerate(hands) if isinstance(h, CardSet)]
+    own = face_up[0] if len(face_up) == 1 else None
+    others = [s for s in range(seats) if s != own] if own is None else [(own + k) % seats for k in range(1, seats)]
+    root = _document(width, 0)
+    root.set("class", "narrow")  # the pages let it run past the window's height rather than shrink its text
+    felt = ET.SubElement(root, "rect", {"width": str(width), "fill": _FELT, "rx": "8"})
+    y = float(_GAP)
+    if title:
+        _label(root, title, _EDGE + 2, 20, bold=True, size=14)
+        y = 28
+
+    def lines_of(seat: int, room: float) -> list[tuple[str, str, int]]:
+        """The record and the cards held at 13 units, the declaration at 12, each wrapped to ``room``."""
+        record, declaration = texts[seat]
+        hand = hands[seat]
+        counted = len(hand) if isinstance(hand, CardSet) else hand
+        first = [] if record is None else [_record_text(record)]
+        if seat != own:
+            first.append("hidden" if counted is None else f"{counted} card" + ("" if counted == 1 else "s"))
+        lines = [(line, "#fff", 13) for line in _wrapped(", ".join(first), room, 13) if line]
+        return lines + [(line, _YELLOW, 12) for line in _wrapped(declaration or "", room, 12) if line]
+
+    column = (width - 3 * _EDGE) / 2
+    panels = {s: lines_of(s, column - 2 * _INSET) for s in others}
+    tall = 7 + _LINE * (1 + max((len(lines) for lines in panels.values()), default=0))
+    for index, seat in enumerate(others):
+        corner = (_EDGE + (index % 2) * (column + _EDGE), y + (index // 2) * (tall + _EDGE))
+        _narrow_panel(root, seat, corner, (column, tall), panels[seat], to_move=seat == to_move, dealer=seat == dealer)
+    y += ((len(others) + 1) // 2) * (tall + _EDGE) + 2
+
+    y = _narrow_middle(root, y, middle, trick, seats)
+    if own is not None:  # the hand to play from: rows of cards, each far enough from the next to be tapped
+        own_hand = hands[own]
+        faces = list(own_hand) if isinstance(own_hand, CardSet) else []
+        inner = width - 2 * _EDGE - 2 * _INSET
+        per_row = max(1, math.floor((inner - CARD_WIDTH) / _TAP_MIN) + 1)
+        rows = [faces[i : i + per_row] for i in range(0, len(faces), per_row)] or [[]]
+        lines = lines_of(own, inner)
+        top = 8 + _LINE * (1 + len(lines))
+        size = (width - 2 * _EDGE, top + len(rows) * (CARD_HEIGHT + 10))
+        group = _narrow_panel(root, own, (_EDGE, y), size, lines, to_move=own == to_move, dealer=own == dealer)
+        for number, row in enumerate(rows):
+            step = min(_TAP_STEP, (inner - CARD_WIDTH) / max(len(row) - 1, 1))
+            start = (width - CARD_WIDTH - step * (len(row) - 1)) / 2
+            for index, face in enumerate(row):
+                _draw_card(group, face, start + index * step, y + top + number * (CARD_HEIGHT + 10))
+        y += size[1] + _EDGE
+    height = math.ceil(y + 2)
+    felt.set("height", str(height))
+    root.set("height", str(height))
+    root.set("viewBox", f"0 0 {width} {height}")
+    return _serialise(root)
+
+
 def table(
     hands: Sequence[CardSet | int | None],
     *,
@@ -338,6 +483,7 @@ def table(
     trick_note: str | None = None,
     trump_label: str = "trump",
     stock_label: str = "stock",
+    narrow: bool = False,
 ) -> Svg:
     """A card table as an SVG picture, drawn the way a player would sketch it: the seats round the table
     in playing order (seat 0 at the bottom, the next seat on its left, clockwise), the trump card and the
@@ -358,6 +504,10 @@ def table(
             or that no trick is in play.
         trump_label: the word over the trump card ("trump"; Dreyfus shows the two of trumps as "trumps").
         stock_label: the word before the stock's count ("stock"; "talon" in Dreyfus).
+        narrow: lay the table out for a phone, ``NARROW_WIDTH`` units wide (its text is read at scale 1
+            there): the other seats in two columns of panels that count their cards, the trump card, stock and
+            trick in a row (each trick card under its seat's name), and the one hand face up, if only one is,
+            at the bottom in rows of cards set wide apart, to be tapped.
 
     Returns:
         The SVG document. Its ``width`` and ``height`` attributes give its size in pixels.
@@ -378,9 +528,12 @@ def table(
         (None if records is None else records[s], None if declarations is None else declarations[s])
         for s in range(seats)
     ]
-    panel = (_panel_width(counts, texts, seats), _PANEL_TEXT + CARD_HEIGHT + _PAD)
     if trick_note is None:
         trick_note = f"seat {trick[0][0]} led" if trick else "no trick in play"
+    if narrow:
+        middle = (trump, stock, f"{stock_label} {stock}", trump_label, trick_note)
+        return _narrow_table(hands, texts, middle, trick, to_move=to_move, dealer=dealer, title=title)
+    panel = (_panel_width(counts, texts, seats), _PANEL_TEXT + CARD_HEIGHT + _PAD)
     centres, spots = _layout(seats, panel, trick_note)
     boxes = [_box(x, y, *panel) for x, y in centres] + [_box(x, y, CARD_WIDTH, CARD_HEIGHT) for x, y in spots]
     left, top_edge = min(b[0] for b in boxes) - _GAP, min(b[1] for b in boxes) - _GAP
@@ -414,7 +567,13 @@ def table(
 
 
 def deal_picture(
-    state: Any, seat: int | None = None, *, title: str | None = None, last_trick: bool = False, own_hand: bool = True
+    state: Any,
+    seat: int | None = None,
+    *,
+    title: str | None = None,
+    last_trick: bool = False,
+    own_hand: bool = True,
+    narrow: bool = False,
 ) -> Svg:
     """A picture of a deal of any registered game: the thin adapter from the engines' states to :func:`table`.
 
@@ -429,6 +588,7 @@ def deal_picture(
             after a trick, before it is gathered).
         own_hand: for a view, show its seat's cards face up (False: as backs, as a watcher of the table sees
             every hand).
+        narrow: the layout for a phone (:func:`table`'s ``narrow``).
 
     Returns:
         The SVG document, which shows the seats round the table with the dealer's button, each seat's
@@ -470,4 +630,4 @@ def deal_picture(
         note = f"{led}; the last trick" if taker is None else f"{led}; seat {taker} takes it"
         drawn["trick"] = view.tricks[-1]
         drawn["trick_note"] = note
-    return table(**drawn)
+    return table(**drawn, narrow=narrow)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import shutil
 import struct
@@ -16,7 +17,7 @@ import pytest
 
 from fly_rules import Card, CardSet, dreyfus, fly
 from fly_rules.engine import Phase
-from fly_rules.svg import CARD_HEIGHT, CARD_WIDTH, Svg, card, deal_picture, table
+from fly_rules.svg import CARD_HEIGHT, CARD_WIDTH, NARROW_WIDTH, Svg, card, deal_picture, table
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 RED = "#c8102e"
@@ -190,6 +191,55 @@ def test_no_seat_panel_overlaps_another_or_leaves_the_picture(seats: int, cards:
         assert box[3] <= height
         for other in boxes[index + 1 :] + spots:
             assert box[2] <= other[0] or other[2] <= box[0] or box[3] <= other[1] or other[3] <= box[1]
+
+
+@pytest.mark.parametrize("seats", range(3, 8))
+@pytest.mark.parametrize("cards", [5, 12])
+def test_a_narrow_table_fits_a_phone_with_text_to_read_and_cards_to_tap(seats: int, cards: int) -> None:
+    """The layout for a phone: NARROW_WIDTH wide whatever the table, every label 12 units or more and inside the
+    picture, every seat named in its own panel, the one face-up hand in rows whose cards each show at least 44 units
+    (a tap's width at scale 1), the trick's cards each under its seat's name, and no panel over another."""
+    hand = CardSet.parse(" ".join(["7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC", "7D", "8D", "9D", "10D"][:cards]))
+    trick = [(seat, Card.parse("AS")) for seat in range(seats)]
+    hands: list[CardSet | int | None] = [hand, *([cards] * (seats - 2)), None]
+    root = ET.fromstring(
+        table(hands, trick=trick, title="Fly, deal 1: play", records=[25] * seats, dealer=1, to_move=0, narrow=True)
+    )
+    width, height = float(root.get("width", "0")), float(root.get("height", "0"))
+    assert (width, root.get("class")) == (NARROW_WIDTH, "narrow")
+    assert height < 640  # below a phone's window less the page's lines above and below it
+    for text in root.iter("{http://www.w3.org/2000/svg}text"):
+        assert float(text.get("font-size", "0")) >= 12, text.text
+        assert 0 <= float(text.get("x", "-1")) < width, text.text
+        assert 0 < float(text.get("y", "-1")) <= height, text.text
+    boxes = _seat_boxes(root)
+    assert sorted(boxes) == list(range(seats))
+    for seat, box in boxes.items():
+        assert box[0] >= 0
+        assert box[2] <= width
+        assert box[3] <= height
+        for other, second in boxes.items():
+            assert (
+                other == seat
+                or box[2] <= second[0]
+                or second[2] <= box[0]
+                or box[3] <= second[1]
+                or second[3] <= box[1]
+            )
+    for group in root.iter("{http://www.w3.org/2000/svg}g"):
+        if group.get("class") == "seat":
+            assert f"seat {group.get('data-seat')}" in "".join(group.itertext())
+    positions = sorted(
+        tuple(map(float, g.get("transform", "")[len("translate(") : -1].split(",")))[::-1]
+        for g in root.iter("{http://www.w3.org/2000/svg}g")
+        if g.get("data-card") and g.get("class") == "card" and g.get("data-card") != "AS"
+    )
+    assert len(positions) == cards
+    for (y, x), (next_y, next_x) in itertools.pairwise(positions):
+        assert next_y > y + CARD_HEIGHT or next_x - x >= 44  # a new row, or 44 units of the card in view
+    trick_cards = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "trick-card"]
+    labels = [label.text for g in trick_cards if (label := g.find("svg:text", NS)) is not None]
+    assert labels == [f"seat {seat}" for seat in range(seats)]
 
 
 def test_the_last_trick_is_shown_with_who_took_it() -> None:

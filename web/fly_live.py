@@ -126,7 +126,7 @@ class Session:
 
     def _picture(self, deal: Any = None) -> str:
         """The table as the reader sees it: the current deal's, or the finished ``deal``'s last trick."""
-        return str(deal_picture((deal or deal_of(self.state)).view(self.seat), last_trick=True))
+        return str(deal_picture((deal or deal_of(self.state)).view(self.seat), last_trick=True, narrow=_narrow[0]))
 
     def _event(self, before: Any, after: Any, mover: int, action: Any) -> dict[str, Any]:
         old: Any = deal_of(before)
@@ -164,6 +164,8 @@ class Session:
             "after": records_text(done),
             "label": "record" if done.game == "fly" else "upper/lower",
             "outcome": outcome(after),
+            # The seats from first to last once the match is over (Fly's standings, FLY-10.2; Dreyfus's in seat order).
+            "standings": _standings(after, len(done.hands)) if after.is_over else None,
         }
 
     def advance(self) -> list[dict[str, Any]]:
@@ -273,6 +275,7 @@ class Session:
             "picture": self._picture(),
             "hint_bot": HINT_BOT,
             "hint_bots": list(HINT_BOTS),
+            "last_trick": _last_trick(deal, view),
         }
 
     def history(self) -> str:
@@ -320,6 +323,23 @@ def _review_row(found: Review) -> dict[str, Any]:
     }
 
 
+def _standings(match: Any, players: int) -> list[int]:
+    """The seats of a finished match from first to last: Fly's standings (FLY-10.2); Dreyfus's seats in order, its
+    settlement told by the outcome."""
+    order = getattr(match, "standings", None)
+    return list(order()) if order is not None else list(range(players))
+
+
+def _last_trick(deal: Any, view: Any) -> dict[str, Any] | None:
+    """The deal's latest completed trick as the seat saw it: its number, its cards by seat in play order and who
+    took it (the leader of the trick after it); None before the first."""
+    if not view.tricks:
+        return None
+    taker = deal.leader if deal.leader is not None and deal.leader >= 0 else view.to_move
+    cards = [[seat, card.symbol] for seat, card in view.tricks[-1]]
+    return {"number": len(view.tricks), "cards": cards, "taker": taker}
+
+
 def _hidden(action: Any) -> str:
     """How another seat's move is shown: an exchange or a trump swap hides its cards (FLY-4.2)."""
     if isinstance(action, Exchange):
@@ -330,6 +350,14 @@ def _hidden(action: Any) -> str:
 
 
 _session: Session | None = None
+_narrow = [False]  # whether the pictures are laid out for a phone (the page says, by its width)
+
+
+def layout(narrow: bool) -> dict[str, Any]:
+    """Draw the pictures from now on for a narrow page (a phone) or a wide one; the current match's view so drawn
+    (None before a match)."""
+    _narrow[0] = bool(narrow)
+    return {"view": None if _session is None else _session.view()}
 
 
 def new_match(
@@ -431,6 +459,7 @@ _CALLS: dict[str, Callable[..., Any]] = {
     "hint": hint,
     "review": review,
     "history": history,
+    "layout": layout,
     "play_through": play_through,
 }
 

@@ -69,7 +69,7 @@ class Limits:
 class _Connection:
     socket: WebSocket
     seat: int | None
-    picture: bool
+    picture: bool | str
     tokens: float
     checked: float
 
@@ -118,7 +118,9 @@ class TableServer:
 
     # --- sending -------------------------------------------------------------------------------------------
 
-    def message(self, table: Table, seat: int | None, picture: bool, seats: list[dict[str, Any]] | None = None) -> str:
+    def message(
+        self, table: Table, seat: int | None, picture: bool | str, seats: list[dict[str, Any]] | None = None
+    ) -> str:
         """The view message of ``seat`` as text, with the seats' presence (``seats``, when the caller has it)."""
         if seats is None:
             seats = self.service.seats(table, self.connected(table.row.table_id))
@@ -127,7 +129,7 @@ class TableServer:
     async def broadcast(self, table: Table) -> None:
         """Send every connection of the table its seat's view."""
         self._sent[table.row.table_id] = table.seq
-        texts: dict[tuple[int | None, bool], str] = {}
+        texts: dict[tuple[int | None, bool | str], str] = {}
         seats = self.service.seats(table, self.connected(table.row.table_id))
         for connection in list(self.connections.get(table.row.table_id, ())):
             key = (connection.seat, connection.picture)
@@ -377,7 +379,8 @@ class TableServer:
             return await _deny(socket, 429, "the table takes no more connections")
         await socket.accept()
         now = time.monotonic()
-        picture = socket.query_params.get("picture", "1") != "0"
+        asked = socket.query_params.get("picture", "1")
+        picture: bool | str = "narrow" if asked == "narrow" else asked != "0"  # TBL-3.3
         connection = _Connection(socket, seat, picture, float(self.limits.burst), now)
         first = seat is not None and not self.connected(table_id).get(seat)
         first_here = seat is not None and seat not in self.here(table_id)

@@ -105,7 +105,7 @@ class Table:
     """The entries of the log applied so far."""
     last: Last | None = None
     """The latest action of the match in play."""
-    _told: dict[tuple[int | None, bool], dict[str, Any]] = attrs.field(factory=dict)
+    _told: dict[tuple[int | None, bool | str], dict[str, Any]] = attrs.field(factory=dict)
     """Each (seat, picture)'s view message at this seq."""
     _shared: dict[str, Any] | None = None
     """The part of the view messages told alike to every seat at this seq."""
@@ -441,9 +441,10 @@ class TableService:
         lines = action_lines(last.before, last.after, last.mover, last.action, seat)
         return [line.strip() for line in lines if line.strip()]
 
-    def view(self, table: Table, seat: int | None, *, picture: bool = True) -> dict[str, Any]:
+    def view(self, table: Table, seat: int | None, *, picture: bool | str = True) -> dict[str, Any]:
         """The view message of ``seat`` (None: a watcher) at ``table`` as it stands [TBL-3.3] [TBL-3.4],
-        without the ``seats`` key (the caller's).
+        without the ``seats`` key (the caller's); ``picture``: with the table's picture (``"narrow"``: laid out for
+        a phone), or not.
 
         Every seat's message is the shared public one with the seat's own fields put in: its private view
         fields (its hand), its legal actions, and the status and latest action as told to it.
@@ -470,11 +471,15 @@ class TableService:
             }
             told["hand"] = told["view"]["hand"]
         if picture:
-            told["picture"] = str(deal_picture(seen, last_trick=True, own_hand=seat is not None))
+            told["picture"] = str(
+                deal_picture(seen, last_trick=True, own_hand=seat is not None, narrow=picture == "narrow")
+            )
         table._told[key] = told
         return told
 
-    def view_text(self, table: Table, seat: int | None, seats: list[dict[str, Any]], *, picture: bool = True) -> str:
+    def view_text(
+        self, table: Table, seat: int | None, seats: list[dict[str, Any]], *, picture: bool | str = True
+    ) -> str:
         """The view message of ``seat`` as the JSON text a connection is sent, with ``seats`` (who is connected):
         :meth:`view` and ``"seats"``, the members shared by every seat encoded once a seq."""
         told = self.view(table, seat, picture=picture)

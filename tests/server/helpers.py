@@ -108,10 +108,10 @@ def make_table(base: str, **body: Any) -> dict[str, Any]:
 class Client:
     """One connection to a table: every frame it receives is kept, with the latest view."""
 
-    def __init__(self, base: str, table: str, token: str | None, *, picture: bool = True) -> None:
+    def __init__(self, base: str, table: str, token: str | None, *, picture: bool | str = True) -> None:
         query = [] if token is None else [f"token={token}"]
-        if not picture:
-            query.append("picture=0")
+        if picture is not True:
+            query.append(f"picture={picture or 0}")
         url = base.replace("http", "ws", 1) + f"/api/tables/{table}/ws" + ("?" + "&".join(query) if query else "")
         self._stack = contextlib.ExitStack()  # the client library wants its connections used as contexts
         self.socket: ClientConnection = self._stack.enter_context(connect(url, open_timeout=10, max_size=2**22))

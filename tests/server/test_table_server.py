@@ -67,6 +67,32 @@ def test_tbl_5_1_dreyfus_three_players_see_only_their_own_cards(base: str) -> No
         client.close()
 
 
+def test_tbl_3_3_a_connection_asks_for_the_picture_laid_out_for_a_phone_or_none(base: str) -> None:
+    """TBL-3.3: ``picture=narrow`` gets the picture laid out for a phone, the same seat's other connection keeps the
+    wide one, ``picture=0`` none; a watcher may ask for the narrow one too."""
+    made = make_table(base, game="fly", players=3, options={"max_deals": 1})
+    token = made["seats"][0]["token"]
+    narrow, wide, none = (Client(base, made["table"], token, picture=p) for p in ("narrow", True, False))
+    watcher = Client(base, made["table"], None, picture="narrow")
+    for client in (narrow, wide, none, watcher):
+        client.wait(lambda v: True)
+    assert narrow.view is not None
+    assert wide.view is not None
+    assert none.view is not None
+    assert watcher.view is not None
+    assert narrow.view["picture"].startswith('<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="330"')
+    assert 'class="narrow"' in narrow.view["picture"]
+    assert 'class="narrow"' not in wide.view["picture"]
+    assert "picture" not in none.view
+    assert 'class="narrow"' in watcher.view["picture"]
+    assert 'data-card="' not in watcher.view["picture"].split('class="middle"')[0]  # no hand face up to a watcher
+    assert {k: v for k, v in narrow.view.items() if k not in ("picture", "seats", "_text", "_after")} == {
+        k: v for k, v in wide.view.items() if k not in ("picture", "seats", "_text", "_after")
+    }
+    for client in (narrow, wide, none, watcher):
+        client.close()
+
+
 def test_tbl_2_1_nothing_of_the_deal_before_the_end(base: str) -> None:
     """TBL-2.1, TBL-2.3, TBL-1.3: during the match the history answers 409 and the facts carry no seed or nonce."""
     made = make_table(base, game="fly", players=3, bots={"2": "rule-of-thumb"})

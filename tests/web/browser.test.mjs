@@ -4,7 +4,8 @@
 // clicking the reader's cards on the table picture (one card by the keyboard), their tricks, records and
 // outcomes checked against native CPython, and at every decision the table is in view (at 1280x800 every
 // seat, the hand, the trick, the trumps, the records and the choices; at 400 px every seat and the
-// choices); the hint names a legal move; a history
+// choices, every text of 12 px or more and the cards to tap: tests/web/phone.mjs); on a phone a deal is played
+// by tapping to the match's end and "Play again"; the hint names a legal move; a history
 // downloaded in the browser resumes in the terminal and the terminal's continues in the browser. Every
 // request the pages make is recorded: all go to the local server, and none fails.
 import assert from "node:assert/strict";
@@ -15,6 +16,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { chromium } from "../../web/node_modules/playwright-core/index.mjs"; // installed by scripts/web-assets (npm ci)
 import { CHROMIUM_FLAGS, native, SITE, terminal } from "./helpers.mjs";
+import { checkTurn, PHONE, phoneProblems, tapMove } from "./phone.mjs";
 
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 // Catalogue case 1 (FLY-7.3): hearts are trump, seat 0 leads the A♥.
@@ -112,6 +114,7 @@ const NARROW_PARTS = ["#fly-play-picture g.seat", "#fly-play-actions"];
 async function checkView(page, parts, inTrick) {
   const wanted = inTrick ? parts : parts.filter((p) => !p.includes("trick-card"));
   assert.deepEqual(await outOfView(page, wanted), []);
+  if (parts === NARROW_PARTS) assert.deepEqual(await phoneProblems(page), []); // texts to read, cards to tap
 }
 
 // A card of the reader's hand, clicked where a person sees it: its left edge (the next card covers the rest).
@@ -138,7 +141,7 @@ async function playOut(page, parts, extra = async () => false, { review = false 
   let reviewed = !review;
   while (turn.state !== "over") {
     if (turn.state === "summary") {
-      assert.match(await page.locator("#fly-play-summary h4").textContent(), /^Deal \d+ is over$/);
+      assert.match(await page.locator("#fly-play-summary h4").textContent(), /^Deal \d+ is over$|^The match is over$/);
       if (!reviewed) {
         // The review of the reader's decisions in the deal: graded as the hint would, every card open beside.
         await page.click("button[name=review]");
@@ -242,6 +245,46 @@ for (const [size, viewport, parts] of [["1280x800", WIDE, WIDE_PARTS], ["400 px"
     await page.close();
   });
 }
+
+test("on a phone (400x800, touch) a whole Fly deal is played by tapping: texts of 12 px or more, cards to tap, the last trick, the match's end and play again", async () => {
+  const context = await browser.newContext({ ...PHONE, acceptDownloads: true });
+  const page = await context.newPage();
+  page.on("request", (request) => requests.push(request.url()));
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(origin + "/play.html");
+  await start(page, { players: "4", seed: "3", max_deals: "1" });
+  let turn = await waitForTurn(page);
+  assert.equal(await page.locator("#fly-play-picture > svg.narrow").count(), 1, "the picture laid out for a phone");
+  let decisions = 0;
+  let sawLastTrick = false;
+  while (turn.state === "your-turn") {
+    await checkView(page, NARROW_PARTS, false);
+    sawLastTrick = await checkTurn(page, 4, sawLastTrick, decisions);
+    await tapMove(page, turn.legal[0]);
+    decisions += 1;
+    turn = await waitForTurn(page);
+  }
+  assert.ok(sawLastTrick && decisions >= 4, `${decisions} decisions`);
+  // The end of the match: what decided it, the standings in order (the reader's row marked), Play again.
+  assert.equal(turn.state, "summary");
+  assert.deepEqual(await phoneProblems(page), []);
+  const expected = native("play_through", "fly", 4, "default", "3", 0, "rule-of-thumb", 1);
+  const summary = page.locator("#fly-play-summary");
+  assert.equal(await summary.locator("h4").textContent(), "The match is over");
+  assert.equal(await summary.locator(".fly-decided").textContent(), expected.outcome[0]);
+  const order = [...expected.outcome[1].matchAll(/(\d):-?\d+/g)].map((m) => `seat ${m[1]}`);
+  const rows = await summary.locator("tr th:first-child").allTextContents();
+  assert.deepEqual(rows.slice(1).map((row) => row.replace(/^\d\. /, "").replace(" (you)", "")), order);
+  assert.ok(rows.includes(`${order.indexOf("seat 0") + 1}. seat 0 (you)`), rows.join());
+  await summary.locator("button[name=again]").tap();
+  await page.waitForFunction(() => document.getElementById("fly-play").dataset.deal === "0" && document.querySelectorAll("p.fly-deal").length === 1
+    && ["your-turn", "over"].includes(document.getElementById("fly-play").dataset.state));
+  assert.equal(await page.inputValue("input[name=seed]"), "4"); // the next seed
+  assert.equal(await page.locator("#fly-play").getAttribute("data-records"), JSON.stringify(["25", "25", "25", "25"]));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 test("the hint names a legal move of the hint bot; a history downloaded resumes in the terminal, the terminal's continues here", async () => {
   const { page, errors } = await open("/play.html");

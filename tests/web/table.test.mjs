@@ -1,5 +1,7 @@
 // (c) The table server in Debian's chromium (driven by playwright-core): a real `fly-rules serve` process on
-// a fresh SQLite file; the lobby makes a table; then a 4-seat Fly table made by POST is played to its end by
+// a fresh SQLite file; the lobby makes a table; on a phone (400x800, touch) a seat taps its way through a deal
+// against bots on the picture laid out for it, its texts of 12 px or more and its cards to tap
+// (tests/web/phone.mjs); then a 4-seat Fly table made by POST is played to its end by
 // four browser contexts, one per seat, through their invite links, by clicking the cards and buttons, while
 // a fifth context watches. Every WebSocket frame every context receives is checked against what its seat
 // could know at that moment (tests/web/table_frames.py: no other seat's hand, no stock, no other seat's
@@ -17,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { chromium } from "../../web/node_modules/playwright-core/index.mjs"; // installed by scripts/web-assets (npm ci)
 import { CHROMIUM_FLAGS } from "./flags.mjs";
+import { checkTurn, PHONE, phoneProblems, tapMove } from "./phone.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const PYTHON = process.env.FLY_RULES_PYTHON || "python3";
@@ -124,6 +127,36 @@ test("the lobby makes a table and gives one invite link per seat, a bot's seat n
   await page.click("a.fly-primary"); // "Sit down": seat 0's link
   await page.locator("#fly-play-picture > svg").waitFor();
   assert.equal(await page.locator("#fly-page").getAttribute("data-seat"), "0");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("on a phone (400x800, touch) a seat plays a Fly deal against bots by tapping: the narrow picture, texts of 12 px or more, cards to tap, the last trick", async () => {
+  const made = await api("/api/tables", { game: "fly", players: 4, options: { max_deals: 1 }, bots: { 1: "rule-of-thumb", 2: "rule-of-thumb", 3: "rule-of-thumb" } });
+  assert.equal(made.status, 201);
+  const { table, seats } = made.data;
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(`${origin}/table/${table}?token=${seats[0].token}`);
+  await page.locator("#fly-play-picture > svg.narrow").waitFor(); // the picture laid out for a phone (TBL-3.3)
+  let decisions = 0;
+  let sawLastTrick = false;
+  for (;;) {
+    await page.waitForFunction(() => ["your-turn", "over"].includes(document.getElementById("fly-play").dataset.state), null, { timeout: 20000 });
+    const { state: now, legal, seq } = await state(page);
+    if (now === "over") break;
+    await page.locator("#fly-play").scrollIntoViewIfNeeded();
+    await page.evaluate(() => document.getElementById("fly-play-picture").scrollIntoView({ block: "end" }));
+    sawLastTrick = await checkTurn(page, 4, sawLastTrick, decisions);
+    await tapMove(page, legal[0]);
+    await atSeq(page, seq + 1);
+    decisions += 1;
+  }
+  assert.ok(sawLastTrick && decisions >= 4, `${decisions} decisions`);
+  assert.match(await page.locator("#fly-play-status").textContent(), /^Match over after 1 deal/);
+  assert.deepEqual(await phoneProblems(page), []);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -298,6 +298,37 @@ def test_a_hint_answers_within_the_page_s_bound_and_says_when_the_bound_cut_it_s
     assert re.fullmatch(r"play \S+", LIVE.hint()["text"])
 
 
+def test_the_layout_for_a_phone_draws_the_pictures_narrow_until_the_page_asks_for_wide_ones() -> None:
+    """The page asks for the narrow pictures on a phone (the view's and every event's), and wide ones again."""
+    LIVE.layout(True)
+    try:
+        answer = LIVE.new_match("fly", 4, "default", "1", 0, "rule-of-thumb")
+        assert 'class="narrow"' in answer["view"]["picture"]
+        assert all('class="narrow"' in event["picture"] for event in answer["events"])
+        assert 'class="narrow"' not in LIVE.layout(False)["view"]["picture"]
+    finally:
+        LIVE.layout(False)
+
+
+def test_the_view_tells_the_last_trick_and_the_end_of_a_match_its_standings() -> None:
+    """The "Last trick" button's trick: its number in the deal, its cards by seat and who took it (the next trick's
+    leader); none before the first. At the end, the summary lists the seats from first to last (FLY-10.2)."""
+    view = LIVE.new_match("fly", 3, "default", "4", 0, "rule-of-thumb")["view"]
+    assert view["last_trick"] is None
+    view = LIVE.act("s")["view"]  # seat 2 led the A♦; the reader follows
+    view = LIVE.act(view["legal"][0])["view"]
+    last = view["last_trick"]
+    assert last["number"] == 1
+    assert [seat for seat, _ in last["cards"]] == [2, 0]  # seat 1 folded
+    assert last["cards"][0][1] == "A♦"
+    assert last["taker"] == (view["trick"][0][0] if view["trick"] else view["to_move"])
+    events = LIVE.play_events("fly", 3, "default", "5", 0, "rule-of-thumb", 10)
+    ends = [e["summary"] for e in events if e["summary"]]
+    assert all(end["standings"] is None for end in ends[:-1])
+    records = [int(record) for record in ends[-1]["after"]]
+    assert ends[-1]["standings"] == sorted(range(3), key=lambda seat: (records[seat], seat)) == [2, 0, 1]
+
+
 def test_the_expert_is_the_hint_and_an_opponent_to_choose() -> None:
     """The expert bot, once registered, is the hint bot and may sit at the table: a match against it
     reaches the reader's turn and takes the reader's moves."""

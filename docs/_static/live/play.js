@@ -29,7 +29,10 @@ hintLabel.append(hintBot);
 // The table (cardtable.js, shared with the table server's page): the reader's moves go to the engine.
 const table = createTable(document.getElementById("fly-play"), {
   onMove: (move) => act(move),
-  extraActions: (view, add) => view.legal.length && add("Hint", "hint", showHint),
+  extraActions: (view, add) => {
+    if (view.legal.length) add("Hint", "hint", showHint);
+    if (view.over) add("Play again", "again", playAgain, true);
+  },
   head: [speedLabel, hintLabel],
   statusText: "Choose the game and press Start: the engine (about 12 MB) loads then.",
 });
@@ -63,41 +66,64 @@ form.addEventListener("focusin", warm, { once: true });
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// The end of a deal over the table: each seat's tricks and record before and after, the match's outcome
-// when it is over; the reader closes it (a click, Enter) and the next deal is shown.
+function button(label, name, className = "") {
+  const node = el("button", label, className);
+  node.type = "button";
+  node.name = name;
+  return node;
+}
+
+// The end of a deal over the table: each seat's tricks and record before and after; the reader closes it (a
+// click, Enter) and the next deal is shown. At the end of the match: what decided it, the standings (the seats
+// from first to last, Fly's places numbered), the line of standings or settlement, and "Play again".
+let againAfter = false; // "Play again" was clicked in the summary: a new match once this one's events are shown
 function showSummary(s) {
-  summary.replaceChildren(el("h4", `Deal ${s.deal_number + 1} is over`));
+  const over = s.outcome.length > 0;
+  summary.replaceChildren(el("h4", over ? "The match is over" : `Deal ${s.deal_number + 1} is over`));
+  if (over) summary.append(el("p", s.outcome[0], "fly-outcome fly-decided"));
   const grid = el("table");
   const header = el("tr");
-  for (const title of ["", "tricks", s.label]) header.append(el("th", title));
+  for (const title of ["", over ? `tricks, deal ${s.deal_number + 1}` : "tricks", s.label]) header.append(el("th", title));
   grid.append(header);
   const view = table.view;
-  s.tricks.forEach((tricks, seat) => {
+  const ranked = over && s.label === "record";
+  (over ? s.standings : s.tricks.map((_, seat) => seat)).forEach((seat, place) => {
     const row = el("tr", null, seat === view.seat ? "fly-you" : "");
-    row.append(el("th", seat === view.seat ? `seat ${seat} (you)` : `seat ${seat}`), el("td", String(tricks)));
+    const name = seat === view.seat ? `seat ${seat} (you)` : `seat ${seat}`;
+    row.append(el("th", ranked ? `${place + 1}. ${name}` : name), el("td", String(s.tricks[seat])));
     row.append(el("td", s.before[seat] === s.after[seat] ? s.after[seat] : `${s.before[seat]} → ${s.after[seat]}`));
     grid.append(row);
   });
   summary.append(grid);
-  for (const line of s.outcome) summary.append(el("p", line, "fly-outcome"));
-  const next = el("button", s.outcome.length ? "See the table" : `On to deal ${s.deal_number + 2}`);
-  next.type = "button";
-  next.name = "next";
-  const review = el("button", "Review my play");
-  review.type = "button";
-  review.name = "review";
+  for (const line of s.outcome.slice(1)) summary.append(el("p", line, "fly-outcome"));
+  const next = button(over ? "See the table" : `On to deal ${s.deal_number + 2}`, "next", over ? "" : "fly-primary");
+  const review = button("Review my play", "review");
   review.title = "your decisions graded as the hint would, with every card open beside them";
   review.addEventListener("click", () => reviewDeal(s.deal_number, review, next), { once: true });
-  summary.append(next, " ", review);
+  const again = over ? [button("Play again", "again", "fly-primary"), " "] : [];
+  summary.append(...again, next, " ", review);
   summary.hidden = false;
   tableNode.dataset.state = "summary";
-  next.focus({ preventScroll: true });
+  (over ? again[0] : next).focus({ preventScroll: true });
   return new Promise((resolve) => {
-    next.addEventListener("click", () => {
+    const close = () => {
       summary.hidden = true;
       resolve();
+    };
+    next.addEventListener("click", close, { once: true });
+    if (over) again[0].addEventListener("click", () => {
+      againAfter = true;
+      close();
     }, { once: true });
   });
+}
+
+// A new match with the same settings and the next seed (a number goes up by one; a word gets one added).
+function playAgain() {
+  if (table.busy) return;
+  const seed = form.seed.value.trim();
+  form.seed.value = /^\d+$/.test(seed) ? String(BigInt(seed) + 1n) : seed ? `${seed}+1` : "";
+  form.requestSubmit();
 }
 
 // The review of the reader's decisions in a deal, graded one at a time as the hint would grade them (the
@@ -232,6 +258,10 @@ async function answered(answer, { starting = false } = {}) {
   table.view = shown;
   table.render(answer.view);
   settled();
+  if (againAfter) {
+    againAfter = false;
+    playAgain();
+  }
 }
 
 async function act(move) {
@@ -251,13 +281,43 @@ function settings() {
 function loading(text) {
   status.textContent = text;
   tableNode.dataset.state = "loading";
+  form.start.disabled = true; // until the match is dealt (settled)
+  form.history.disabled = true;
 }
+
+// Under NARROW_BELOW pixels of table the engine draws the picture laid out for a phone (fly_rules.svg's narrow
+// table, its labels at 12 px or more there); a window resized across it has the table drawn again.
+const NARROW_BELOW = 600;
+let narrowNow = null;
+
+async function layout() {
+  const narrow = board.clientWidth < NARROW_BELOW;
+  if (narrow === narrowNow) return null;
+  narrowNow = narrow;
+  return call("layout", narrow);
+}
+
+let resized = null;
+addEventListener("resize", () => {
+  clearTimeout(resized);
+  resized = setTimeout(async () => {
+    if (!table.view || table.busy || (board.clientWidth < NARROW_BELOW) === narrowNow) return;
+    table.busy = true;
+    try {
+      const answer = await layout();
+      if (answer && answer.view) table.render(answer.view);
+    } finally {
+      table.busy = false;
+    }
+  }, 250);
+});
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   if (table.busy) return;
   const s = settings();
   loading("Loading the engine and dealing…");
+  if (!servedOverFile()) await layout().catch(() => null); // a failing engine is told by the match's start
   await answered(await run("new_match", s.game, s.players, s.preset, form.seed.value.trim(), s.seat, s.bots, s.maxDeals), { starting: true });
 });
 
@@ -266,6 +326,7 @@ form.history.addEventListener("change", async () => {
   if (!file || table.busy) return;
   const s = settings();
   loading("Loading the engine and replaying the history…");
+  if (!servedOverFile()) await layout().catch(() => null);
   const text = await file.text();
   form.history.value = "";
   await answered(await run("load_match", text, s.seat, s.bots), { starting: true });

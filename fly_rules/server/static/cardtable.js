@@ -63,8 +63,8 @@ function named(tag, id, className, text) {
 // The table in `root`: a board (the status line and `head`'s nodes, the picture, the choices, the message),
 // `tools` under it and the "What happened" log. `onMove(move)` is called with the move the seat chose;
 // `extraActions(view, add)` may add buttons after the table's own. The view given to `render` has `seat`,
-// `legal` (position notation), `hand`, `picture`, `status` and `over`, and may have `deal_number` and
-// `records`. The nodes' ids start with `prefix` (the tests find them by id).
+// `legal` (position notation), `hand`, `picture`, `status` and `over`, and may have `deal_number`,
+// `records` and `last_trick` ({number, cards: [[seat, card as "10♥"]], taker}: a "Last trick" button shows it). The nodes' ids start with `prefix` (the tests find them by id).
 export function createTable(root, { prefix = "fly-play", onMove, extraActions = () => {}, head = [], statusText = "" }) {
   const board = named("section", `${prefix}-board`, "fly-board");
   board.setAttribute("aria-label", "The card table");
@@ -77,6 +77,12 @@ export function createTable(root, { prefix = "fly-play", onMove, extraActions = 
   const message = named("p", `${prefix}-message`, "fly-message");
   message.setAttribute("aria-live", "polite");
   board.append(top, picture, actions, message);
+  // The last trick taken, over the table on request (the picture shows the trick in play).
+  const lastTrick = named("div", `${prefix}-last-trick`, "fly-dialog");
+  lastTrick.setAttribute("role", "dialog");
+  lastTrick.setAttribute("aria-label", "The last trick");
+  lastTrick.hidden = true;
+  board.append(lastTrick);
   const tools = el("div", null, "fly-tools");
   const log = named("div", `${prefix}-log`, "fly-log");
   root.replaceChildren(board, tools, el("h3", "What happened"), log);
@@ -104,6 +110,24 @@ export function createTable(root, { prefix = "fly-play", onMove, extraActions = 
   };
 
   table.say = (text) => message.replaceChildren(el("span", text));
+
+  // The dialog of the last trick: its number, each card with its seat (the reader's "you"), who took it.
+  table.showLastTrick = (trick) => {
+    const seatName = (seat) => (table.view && seat === table.view.seat ? `seat ${seat} (you)` : `seat ${seat}`);
+    const list = el("ol", null, "fly-trick-cards");
+    for (const [seat, card] of trick.cards) list.append(el("li", `${seatName(seat)}: ${card}`));
+    const close = el("button", "Close", "fly-primary");
+    close.type = "button";
+    close.name = "close-last-trick";
+    close.addEventListener("click", () => {
+      lastTrick.hidden = true;
+      board.querySelector("button[name=last-trick]")?.focus({ preventScroll: true });
+    });
+    const taker = trick.taker === null || trick.taker === undefined ? [] : [el("p", `${seatName(Number(trick.taker))} took it.`, "fly-taken")];
+    lastTrick.replaceChildren(el("h4", `Trick ${trick.number} of this deal`), list, ...taker, close);
+    lastTrick.hidden = false;
+    close.focus({ preventScroll: true });
+  };
 
   // A refusal under the table; an exchange refused drew nothing.
   table.refused = (refused, root = null) => {
@@ -251,9 +275,9 @@ export function createTable(root, { prefix = "fly-play", onMove, extraActions = 
       actions.append(button);
       return button;
     };
-    if (view.legal.includes("s")) add("Stand (keep your cards)", "stand", () => move("s"));
+    if (view.legal.includes("s")) add("Stand", "stand", () => move("s")).title = "keep your cards";
     if (legalOf("x").length) {
-      const label = table.selected.size ? `Exchange ${[...table.selected].map(cardSymbol).join(" ")}` : "Exchange the selected cards";
+      const label = table.selected.size ? `Exchange ${[...table.selected].map(cardSymbol).join(" ")}` : "Exchange";
       add(label, "exchange", () => (table.selected.size ? move("x" + [...table.selected].join("")) : table.say("Click the cards to throw first, or stand.")), table.selected.size > 0);
     }
     if (legalOf("w").length) {
@@ -262,6 +286,8 @@ export function createTable(root, { prefix = "fly-play", onMove, extraActions = 
       );
     }
     if (view.legal.includes("f")) add("Fold", "fold", () => move("f"));
+    if (view.last_trick) add("Last trick", "last-trick", () => table.showLastTrick(view.last_trick));
+    lastTrick.hidden = true;
     extraActions(view, add);
     // What to do, for whoever has not played here before: the cards are the controls.
     if (view.legal.length && view.legal.every((m) => m[0] === "p")) actions.prepend(el("span", "Your turn: click a card to play it.", "fly-quiet"));

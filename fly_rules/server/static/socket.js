@@ -28,11 +28,12 @@ export const LONGEST_WAIT = 8000;
 
 // Connect to table `tableId` as the seat of `token` (null: watch). `on.message(data)` gets every message
 // of the server, `on.state(state, detail)` the connection's state: "connecting", "open", or "waiting"
-// (detail: the milliseconds until the next try). Returns {send(object) → whether it went, close()}.
+// (detail: the milliseconds until the next try); `on.picture()`, if given, the picture asked for at each
+// (re)connection ("narrow": laid out for a phone, TBL-3.3). Returns {send(object) → whether it went, close()}.
 export function connect(tableId, token, on) {
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  const address = new URL(`/api/tables/${encodeURIComponent(tableId)}/ws${query}`, location.href);
+  const address = new URL(`/api/tables/${encodeURIComponent(tableId)}/ws`, location.href);
   address.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  if (token) address.searchParams.set("token", token);
   let socket = null;
   let wait = FIRST_WAIT;
   let timer = null;
@@ -41,6 +42,9 @@ export function connect(tableId, token, on) {
   function open() {
     timer = null;
     on.state("connecting");
+    const picture = on.picture ? on.picture() : null;
+    if (picture) address.searchParams.set("picture", picture);
+    else address.searchParams.delete("picture");
     socket = new WebSocket(address);
     socket.onopen = () => {
       performance.mark("fly-socket-open");
@@ -86,6 +90,7 @@ export function connect(tableId, token, on) {
     close() {
       closed = true;
       if (timer !== null) clearTimeout(timer);
+      timer = null; // back online, a closed link stays closed
       socket?.close();
     },
   };

@@ -83,6 +83,15 @@ function showSeats(seats) {
   }
 }
 
+// The deal's last trick for the table's "Last trick" button: its number, cards and taker (from the narration).
+function lastTrickOf(view) {
+  const tricks = view.tricks || [];
+  if (!tricks.length) return null;
+  const taker = lastTrickLine && lastTrickLine.startsWith(`trick ${tricks.length}:`) ? /-> seat (\d+)/.exec(lastTrickLine) : null;
+  const cards = tricks[tricks.length - 1].map(([seat, card]) => [seat, cardSymbol(card)]);
+  return { number: tricks.length, cards, taker: taker ? Number(taker[1]) : null };
+}
+
 // The last trick taken, card by card, and who took it (the picture shows the trick in play).
 function showLastTrick(view) {
   const tricks = view.tricks || [];
@@ -170,6 +179,7 @@ function onView(m) {
     deal_number: m.view.deal_number,
     records: m.records,
     game: m.game,
+    last_trick: lastTrickOf(m.view),
   };
   table.render(view);
   if (!performance.getEntriesByName("fly-first-view").length) performance.mark("fly-first-view"); // the test reads it
@@ -219,5 +229,20 @@ function onState(state, wait) {
   }
 }
 
+// Under NARROW_BELOW pixels of table the server is asked for the picture laid out for a phone (TBL-3.3), whose
+// labels read at 12 px there; a window resized across it reconnects for the other layout.
+const NARROW_BELOW = 600;
+const narrow = () => table.board.clientWidth < NARROW_BELOW;
+let narrowNow = narrow();
+const events = { message: onMessage, state: onState, picture: () => ((narrowNow = narrow()) ? "narrow" : null) };
 if (!token) page.classList.add("fly-watching");
-const link = connect(tableId, token, { message: onMessage, state: onState });
+let link = connect(tableId, token, events);
+let resized = null;
+addEventListener("resize", () => {
+  clearTimeout(resized);
+  resized = setTimeout(() => {
+    if (narrow() === narrowNow) return;
+    link.close();
+    link = connect(tableId, token, events);
+  }, 250);
+});
