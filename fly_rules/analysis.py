@@ -503,8 +503,7 @@ def _unreached(state: Any, played: Any) -> Unreached:
 def _hint_expert(rules: Any, samples: int | None) -> ExpertBot:
     """The expert that gives the hints (with ``samples`` guesses a decision if given)."""
     bot = hint_bot(rules) if samples is None else ExpertBot(rules, samples=samples)
-    if not isinstance(bot, ExpertBot):  # the hint is the expert wherever the expert is registered
-        raise TypeError(f"the hint's bot is {type(bot).__name__}: the analysis needs the expert")
+    assert isinstance(bot, ExpertBot), "the hint is the expert wherever the expert is registered"
     return bot
 
 
