@@ -5,7 +5,8 @@
 //   (the site: FLY_RULES_DOCS_HTML, default docs/_build/html, built with the live engine: scripts/web-assets
 //   then sphinx-build; the Python serving it: FLY_RULES_PYTHON, default python3; chromium: CHROMIUM)
 //
-// Each run opens the page in a fresh browser context (an empty cache: every file is downloaded), chooses the
+// Each run opens the page in a fresh browser context (an empty cache: every file is downloaded) and then once more
+// in the same context (a second visit: the files and compiled WebAssembly cached, marked "w"), chooses the
 // settings, clicks Start and times, by the page's clock, the first moment the table waits for the reader
 // (data-state "your-turn"), then clicks Hint and times the hint's answer. The engine's steps are read from the
 // worker's performance timeline (boot.mjs and worker.js mark them): Pyodide and the packages loaded, fly_rules
@@ -57,8 +58,7 @@ const WATCH = ([id, name, values]) => new Promise((resolve) => {
   observer.observe(node, { attributes: true, attributeFilter: [name] });
 });
 
-async function run() {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+async function run(context) {
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (error) => errors.push(error.message));
@@ -68,6 +68,7 @@ async function run() {
     bytes += length;
   });
   await page.goto(`${origin}/play.html`);
+  await page.locator("select[name=speed]").waitFor(); // the page's module has made its table
   // The settings are set without a pointer or focus on the form (which starts the engine early): the figures are
   // those of a reader who clicks Start at once.
   await page.evaluate(({ game, players, seed, speed }) => {
@@ -105,7 +106,7 @@ async function run() {
   }
   const since = (name) => marks.find((m) => m.name === name).at - (pageOrigin + clicked);
   const call = (name) => marks.find((m) => m.name === `fly-call-${name}`).duration;
-  await context.close();
+  await page.close();
   if (errors.length) throw new Error(errors.join("; "));
   return {
     start: ready - clicked,
@@ -127,11 +128,17 @@ try {
   console.log(`${opts.game} ${opts.game === "fly" ? opts.players + " players" : ""}, seed ${opts.seed}, bots' cards every ${opts.speed} ms; seconds from Start`);
   console.log("run  worker  pyodide+pkgs  fly_rules  fly_live  new_match  first-turn | hint (engine)    MB");
   const rows = [];
+  const again = [];
   for (let i = 0; i < Number(opts.runs); i += 1) {
-    const r = await run();
-    rows.push(r);
-    console.log(`${String(i + 1).padStart(3)}  ${fmt(r.worker)}  ${fmt(r.pyodide)}        ${fmt(r.imported)}     ${fmt(r.bridge)}    ${fmt(r.newMatch)}  ${fmt(r.start)}     | ${fmt(r.hint)} (${fmt(r.hintCall).trim()})  ${r.megabytes.toFixed(1)}`);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    for (const [kind, kept] of [["cold", rows], ["warm", again]]) {
+      const r = await run(context);
+      kept.push(r);
+      console.log(`${String(i + 1).padStart(3)}${kind === "warm" ? "w" : " "} ${fmt(r.worker)}  ${fmt(r.pyodide)}        ${fmt(r.imported)}     ${fmt(r.bridge)}    ${fmt(r.newMatch)}  ${fmt(r.start)}     | ${fmt(r.hint)} (${fmt(r.hintCall).trim()})  ${r.megabytes.toFixed(1)}`);
+    }
+    await context.close();
   }
+  console.log(`median, a second visit (w: the same browser, its cache warm): first playable turn ${fmt(median(again.map((r) => r.start))).trim()} s, hint ${fmt(median(again.map((r) => r.hint))).trim()} s`);
   console.log(`median: first playable turn ${fmt(median(rows.map((r) => r.start))).trim()} s, hint ${fmt(median(rows.map((r) => r.hint))).trim()} s`);
 } finally {
   await browser.close();
