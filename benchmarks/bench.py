@@ -3,6 +3,7 @@
 Usage::
 
     python benchmarks/bench.py [--seconds 3] [--repeats 3] [--clock cpu|wall] [--json out.json] [--quick]
+                               [--openspiel-mode child|in-place]
 
 Random legal play through the public API, one process. A *decision* is one
 ``apply`` of an action a player chose from ``legal_actions()``; deals are
@@ -13,6 +14,9 @@ compared against, and the table gives the ratio of decisions per second.
 The rows run in interleaved rounds (each row once per round, ``--repeats``
 rounds) and each row reports its median round, timed in CPU time by default so
 that other load on the machine does not count against either side.
+The engine measured is the one the running Python imports: the pure build, or the compiled build
+(``scripts/build_compiled.py``) when run by a Python that has its wheel installed; the report's
+``build`` says which.
 Speed is measured here, never in the test suite.
 """
 
@@ -39,6 +43,15 @@ Player = Callable[[], int]
 
 CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
 """``cpu``: this process's CPU time, fair on a loaded machine; ``wall``: elapsed time."""
+
+
+def build_of_engine() -> str:
+    """``compiled`` when the scalar engine's state modules load as extension modules (mypyc), else ``pure``."""
+    from importlib.machinery import EXTENSION_SUFFIXES  # noqa: PLC0415
+
+    from fly_rules.fly import state  # noqa: PLC0415
+
+    return "compiled" if str(state.__file__).endswith(tuple(EXTENSION_SUFFIXES)) else "pure"
 
 
 def one_round(play_one: Player, seconds: float, clock: Callable[[], float]) -> tuple[float, float]:
@@ -318,6 +331,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch-only", action="store_true", help="the batch engine's rows and OpenSpiel's only")
     parser.add_argument("--no-batch", action="store_true", help="leave out the batch engine's rows")
     parser.add_argument("--only", help="only our rows whose name matches this regular expression")
+    parser.add_argument(
+        "--openspiel-mode",
+        choices=("child", "in-place"),
+        default="child",
+        help="OpenSpiel's games by state.child(a) (default) or apply_action(a) in place",
+    )
     args = parser.parse_args(argv)
 
     reference = "oh_hell(players=5,num_tricks_fixed=5)"
@@ -327,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         assert player is not None
         players[name] = player
         if against not in players:
-            other = openspiel_player(against)
+            other = openspiel_player(against, in_place=args.openspiel_mode == "in-place")
             if other is not None:
                 players[against] = other
     measured = measure_interleaved(players, args.seconds, args.repeats, CLOCKS[args.clock])
@@ -340,7 +359,8 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {
         "python": sys.version.split()[0],
         "machine": platform.machine(),
-        "openspiel_mode": "child (a new state per step)",
+        "build": build_of_engine(),
+        "openspiel_mode": "child (a new state per step)" if args.openspiel_mode == "child" else "in place",
         "clock": args.clock,
         "rounds": f"{args.repeats} interleaved rounds of {args.seconds} s each, median",
         "rows": results,
@@ -354,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quick and not args.batch_only:
         report["retained_by_one_apply"] = retained_by_one_apply()
         report["peak_memory"] = peak_memory_over_deals(args.deals)
+    print(f"fly_rules {report['build']} build, OpenSpiel {report['openspiel_mode']}")
     print(f"{'row':30} {'ours dec/s':>12} {'deals/s':>9} {'±%':>5}   {'OpenSpiel game':40} {'dec/s':>9} {'ratio':>6}")
     for r in results:
         theirs = r["openspiel"] or {}

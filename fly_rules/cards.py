@@ -305,6 +305,13 @@ ACE_BELOW_JACK: Final = RankOrder("ace_below_jack", _ACE_BELOW_JACK_RANKS)
 """2 … 10 A J Q K: the king is highest and the ace sits between ten and jack [CARD-1.3]."""
 
 
+def _by_strength(order: RankOrder) -> Callable[[Card], tuple[int, int]]:
+    """The sort key of cards by strength under ``order``, ties by suit (a module-level closure: mypyc compiles
+    none inside an attrs class's method)."""
+    strength = order.strength
+    return lambda card: (strength[card.rank], card.suit)
+
+
 def _validate_mask(_instance: object, _attribute: object, value: int) -> None:
     if type(value) is not int or not 0 <= value <= _FULL_MASK:
         raise RuleViolation("CARD-4.1", f"a card-set mask must be an int in 0..2**52-1, not {shown(value)}", value)
@@ -452,12 +459,12 @@ class CardSet:
     def highest(self, order: RankOrder = ACE_HIGH, suit: Suit | None = None) -> Card | None:
         """The highest card under ``order`` (of ``suit`` if given; ties by suit), or None [CARD-1.3]."""
         cards = self if suit is None else self.of_suit(suit)
-        return max(cards, key=lambda c: (order.strength[c.rank], c.suit), default=None)
+        return max(cards, key=_by_strength(order), default=None)
 
     def lowest(self, order: RankOrder = ACE_HIGH, suit: Suit | None = None) -> Card | None:
         """The lowest card under ``order`` (of ``suit`` if given; ties by suit), or None [CARD-1.3]."""
         cards = self if suit is None else self.of_suit(suit)
-        return min(cards, key=lambda c: (order.strength[c.rank], c.suit), default=None)
+        return min(cards, key=_by_strength(order), default=None)
 
     def sorted(self, order: RankOrder = ACE_HIGH) -> tuple[Card, ...]:
         """The cards sorted by suit, then by rank under ``order`` [CARD-1.3]."""

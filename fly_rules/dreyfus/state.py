@@ -19,6 +19,7 @@ import attrs
 import fly_rules.dreyfus.deal
 import fly_rules.dreyfus.exchange
 import fly_rules.dreyfus.scoring
+from fly_rules._native import python_class
 from fly_rules._numbers import check_seat
 from fly_rules.actions import Action, Exchange, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Rank, Suit
@@ -28,7 +29,8 @@ from fly_rules.dreyfus.exchange import Exchanges, discardable, end_turn, exchang
 from fly_rules.dreyfus.play import play_card
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.scoring import Score
-from fly_rules.engine import DealBase, Phase, Pictured
+from fly_rules.engine import Phase
+from fly_rules.engine.match import DealBase, Pictured  # from its module: mypyc looks the bases up there
 from fly_rules.errors import RuleViolation
 from fly_rules.tricks import plays_of
 
@@ -114,9 +116,9 @@ def _pairs(leader: int, cards: tuple[int, ...]) -> _Trick:
 
 
 class _DealFields(NamedTuple):
-    table: fly_rules.dreyfus.deal.DealTable  # in full: the docs tell it from Fly's
+    table: "fly_rules.dreyfus.deal.DealTable"  # noqa: UP037 - text in the compiled build too; in full: the docs tell it from Fly's
     """What is fixed for the deal: rules, dealer, contract, the cards as dealt."""
-    exchanges: fly_rules.dreyfus.exchange.Exchanges
+    exchanges: "fly_rules.dreyfus.exchange.Exchanges"  # noqa: UP037 - text in the compiled build too
     """How far the exchange has gone: turn, talon taken, discards, purchases."""
     phase: Phase
     """Where the deal stands [DRF-4.1] [DRF-6.7]."""
@@ -132,13 +134,14 @@ class _DealFields(NamedTuple):
     """In the play, the cards the seat to move may play, as a mask; else 0 (see :attr:`discardable_mask`)."""
     past_tricks: tuple[tuple[int, tuple[int, ...]], ...]
     """Completed tricks: (leader, card indices in play order)."""
-    score: fly_rules.dreyfus.scoring.Score
+    score: "fly_rules.dreyfus.scoring.Score"  # noqa: UP037 - text in the compiled build too
     """Tricks taken, upper and lower records, revokes, seats that reached the target."""
     history: tuple[Any, ...] | None
     """The actions taken in this deal, newest first, as nested pairs."""
 
 
 @final
+@python_class
 class DreyfusDeal(_DealFields, DealBase[DreyfusRules]):
     """One deal of Dreyfus in progress [DRF-4.1] [DRF-5.1] [DRF-6.7].
 

@@ -139,7 +139,8 @@ def refusal(table: DealTable, hand: int, trick: tuple[int, ...], seat: int, acti
 
 def trick_seats(score: Score, cards: int) -> tuple[int, ...]:
     """The seats that played the first ``cards`` cards of the current trick, in play order [FLY-6.2]."""
-    return _seats_in_turn(score.next_in_play, score.leader, cards)
+    leader = score.leader  # None before the play, when no trick is under way
+    return () if leader is None else _seats_in_turn(score.next_in_play, leader, cards)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -23,10 +23,12 @@ import attrs
 import fly_rules.fly.deal
 import fly_rules.fly.exchange
 import fly_rules.fly.scoring
+from fly_rules._native import python_class
 from fly_rules._numbers import check_seat
 from fly_rules.actions import Action, Exchange, Fold, Play, Stand
 from fly_rules.cards import ALL_CARDS, Card, CardSet, Suit
-from fly_rules.engine import DealBase, Phase, Pictured
+from fly_rules.engine import Phase
+from fly_rules.engine.match import DealBase, Pictured  # from its module: mypyc looks the bases up there
 from fly_rules.errors import RuleViolation, shown
 from fly_rules.fly.deal import DealTable
 from fly_rules.fly.exchange import Exchanges, SwapTrump, apply_declaration, legal_declarations
@@ -115,7 +117,7 @@ class FlyView(Pictured):
 
 
 class _DealFields(NamedTuple):
-    table: fly_rules.fly.deal.DealTable  # in full: the docs tell it from Dreyfus's
+    table: "fly_rules.fly.deal.DealTable"  # noqa: UP037 - text in the compiled build too; in full: the docs tell it from Dreyfus's
     """What is fixed for the deal: rules, dealer, trump card (:class:`~fly_rules.fly.deal.DealTable`)."""
     phase: Phase
     """Where the deal stands."""
@@ -123,9 +125,9 @@ class _DealFields(NamedTuple):
     """The seat to act, or None when the deal is over."""
     hand_masks: tuple[int, ...]
     """Each seat's hand as a bitmask."""
-    exchanges: fly_rules.fly.exchange.Exchanges
+    exchanges: "fly_rules.fly.exchange.Exchanges"  # noqa: UP037 - text in the compiled build too
     """The stock, discards and declarations (:class:`~fly_rules.fly.exchange.Exchanges`)."""
-    score: fly_rules.fly.scoring.Score
+    score: "fly_rules.fly.scoring.Score"  # noqa: UP037 - text in the compiled build too
     """The records, tricks taken, the lead, the A♠ holder, winners (:class:`~fly_rules.fly.scoring.Score`)."""
     trick_cards: tuple[int, ...]
     """The current trick's card indices, in play order."""
@@ -136,6 +138,7 @@ class _DealFields(NamedTuple):
 
 
 @final
+@python_class
 class FlyDeal(_DealFields, DealBase[FlyRules]):
     """One deal of Fly, from the exchange to its end [FLY-3.1].
 
