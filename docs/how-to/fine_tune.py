@@ -2,7 +2,7 @@
 (paired: the same seat of the same deals, the same opponents) and its folds with the expert's on those deals.
 
     pip install -e '.[gymnasium]'
-    python docs/how-to/fine_tune.py --minutes 15 --deals 2000 --fold-deals 500 --save fly_ppo.npz
+    python docs/how-to/fine_tune.py --minutes 4 --deals 2000 --fold-deals 500 --save fly_ppo.npz
 
 PPO starts from the distilled policy (the network the ``learned`` bot plays, trained on the expert's decisions)
 and keeps a behaviour-cloning term towards it, so that it improves on it instead of forgetting it; its opponents
@@ -38,6 +38,7 @@ import train_agent
 
 PLAYERS, SEAT = train_agent.PLAYERS, train_agent.SEAT
 RULES = FlyRules(players=PLAYERS)
+TEACHER_TEMPERATURE = 0.5  # the cloned probabilities, sharpened towards the distilled network's own choice
 
 
 class Agent:
@@ -116,7 +117,7 @@ def rollout(agent: Agent, teacher: Agent, envs: Any, observation: Any, steps: in
         p, _ = softmax(logits, mask)
         action = np.minimum((p.cumsum(axis=1) < rng.random((len(every), 1))).sum(axis=1), p.shape[1] - 1)
         action = np.where(mask[every, action], action, p.argmax(axis=1))  # a rounding's edge
-        taught = softmax(teacher.forward(obs, hints)[0], mask)[0]
+        taught = softmax(teacher.forward(obs, hints)[0] / TEACHER_TEMPERATURE, mask)[0]
         for key, item in zip(rows, (obs, hints, mask, action, np.log(p[every, action]), taught), strict=True):
             rows[key].append(item)
         values.append(value)
@@ -167,7 +168,7 @@ def learn(
     steps: int = 16,
     seed: int = 0,
     lr: float = 3e-5,
-    clone: float = 0.5,
+    clone: float = 2.0,
     entropy: float = 0.003,
     snapshot_every: int = 50,
     most_updates: int | None = None,
@@ -250,7 +251,7 @@ def compare(
 def main() -> None:
     """Fine-tune, save, then compare; print the comparison as JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--minutes", type=float, default=15.0, help="CPU minutes of training")
+    parser.add_argument("--minutes", type=float, default=4.0, help="CPU minutes of training")
     parser.add_argument("--deals", type=int, default=2000, help="deals of the paired comparison")
     parser.add_argument(
         "--fold-deals", type=int, default=500, help="the first deals, where the expert's folds are counted"
