@@ -52,7 +52,9 @@ from fly_rules.actions import Fold, Play, Stand
 from fly_rules.bots import hint_bot
 from fly_rules.bots.expert import ExpertBot
 from fly_rules.bots.paired import mean_interval
+from fly_rules.cards import Card
 from fly_rules.engine import Phase
+from fly_rules.engine.protocols import GameState
 from fly_rules.errors import FlyRulesError, RuleViolation
 from fly_rules.narration import action_shown
 from fly_rules.notation.games import deal_of, new_deal, new_game, parse_action
@@ -84,19 +86,19 @@ class Review:
     """The seat that decided."""
     phase: Phase
     """The exchange or the play."""
-    played: Any
+    played: object
     """The action taken."""
-    open_values: dict[Any, int]
+    open_values: dict[object, int]
     """Per action valued, the seat's score change to the end of the deal with every card open."""
-    open_best: Any
+    open_best: object
     """The action with the best open value (the first in the solver's tie order among equals)."""
-    expert_values: dict[Any, float]
+    expert_values: dict[object, float]
     """Per action the expert searched, its mean value with only the seat's knowledge (empty without the expert,
     or where none of its guesses could be solved within its budget and the Monte-Carlo bot chose)."""
-    expert_best: Any
+    expert_best: object
     """The expert's choice (None without the expert): the hint's, where the expert is the hint's
     (:func:`analyse` makes it so)."""
-    expert_intervals: dict[Any, tuple[float, float]] = attrs.field(factory=dict)
+    expert_intervals: dict[object, tuple[float, float]] = attrs.field(factory=dict)
     """Per action in :attr:`expert_values`, the 95% interval of its mean over the expert's guesses
     (mean ± 1.96·sd/√n; infinite with fewer than two guesses)."""
     expert_guesses: int = 0
@@ -108,7 +110,7 @@ class Review:
     """The 95% interval of :attr:`expert_cost` over the same guesses (None where there is no expert cost)."""
     trick: int | None = None
     """In the play, the number of the trick the decision was made in (1 for the first); None in the exchange."""
-    table: tuple[tuple[int, Any], ...] = ()
+    table: tuple[tuple[int, Card], ...] = ()
     """The cards already in that trick, as (seat, card), in the order played."""
     rules: tuple[str, ...] = ()
     """The rules that took choices away from the seat (each refusing a card in its hand, or a declaration), by ID:
@@ -125,7 +127,7 @@ class Review:
         return self.open_values[self.open_best] - self.open_values[self.played]
 
     @property
-    def best(self) -> Any:
+    def best(self) -> object:
         """The review's best action: the expert's choice (what the hint says there), else the best open one."""
         return self.open_best if self.expert_best is None else self.expert_best
 
@@ -154,7 +156,7 @@ class Unreached:
     """The seat that decided."""
     phase: Phase
     """The exchange or the play."""
-    played: Any
+    played: object
     """The action taken."""
     trick: int | None = None
     """In the play, the number of the trick (1 for the first); None in the exchange."""
@@ -282,10 +284,10 @@ def _estimates(bot: ExpertBot, values: dict[Any, float], choice: Any, played: An
 
 
 def review(
-    state: Any,
-    played: Any,
+    state: GameState,
+    played: object,
     *,
-    later: Sequence[tuple[int, Any]] = (),
+    later: Sequence[tuple[int, object]] = (),
     expert: ExpertBot | None = None,
     seed: object = 0,
     deadline: float | None = None,
@@ -378,8 +380,8 @@ class AnalyseOptions(TypedDict, total=False):
 
 
 def analyse(
-    start: Any,
-    actions: Iterable[Any],
+    start: GameState,
+    actions: Iterable[object],
     *,
     seat: int | None = None,
     expert: bool = True,

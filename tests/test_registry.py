@@ -140,7 +140,7 @@ def test_hints_without_a_member_of_the_protocol_are_refused_by_the_expert(monkey
     class Partial:
         """Dreyfus's hints without their declarations worth searching."""
 
-        def __init__(self, rules: object) -> None:
+        def __init__(self, rules: dreyfus.DreyfusRules) -> None:
             whole = DreyfusExpertHints(rules)
             for member in ("concept", "expert_concept", "model_others", "samples", "budget"):
                 setattr(self, member, getattr(whole, member))

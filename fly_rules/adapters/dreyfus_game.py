@@ -12,6 +12,7 @@ from fly_rules.adapters.encoding import (
     PHASES,
     Encoding,
     OpenSpielGame,
+    Param,
     cards_text,
     one_hot,
     trick_cards,
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from fly_rules.adapters.encoding import Floats
 
 
-def write_dreyfus_observation(view: DreyfusView, marked: int, target: int, out: Floats) -> None:
+def write_dreyfus_observation(view: DreyfusView, marked: int, target: int, out: Floats | list[float]) -> None:
     """Fill ``out`` (zeros, in the layout of :func:`~fly_rules.dreyfus.encoding.observation_layout`, seats
     absolute) with a Dreyfus seat's observation [DRF-11.1]."""
     at = write_cards(out, 0, view.hand)
@@ -91,7 +92,7 @@ def table_shows(view: DreyfusView) -> tuple[Card | str, tuple[bool, ...]]:
     return ("NT" if view.contract is None else view.contract.symbol), (True, True, True)
 
 
-ENCODING: Final = Encoding(
+ENCODING: Final[Encoding[DreyfusView, DreyfusRules]] = Encoding(
     observation_layout,
     lambda view, marked, rules, out: write_dreyfus_observation(view, marked, rules.target_lower, out),
     _text,
@@ -99,7 +100,7 @@ ENCODING: Final = Encoding(
 """Dreyfus's part of the encoding."""
 
 
-DREYFUS_DEFAULTS: Final[dict[str, Any]] = {
+DREYFUS_DEFAULTS: Final[dict[str, Param]] = {
     "preset": "default",
     "dealer": 0,
     "deal_number": 0,
@@ -114,7 +115,7 @@ DREYFUS_DEFAULTS: Final[dict[str, Any]] = {
 """The parameters of ``python_dreyfus`` and their defaults."""
 
 
-def dreyfus_rules_from_params(params: dict[str, Any]) -> Any:
+def dreyfus_rules_from_params(params: dict[str, Any]) -> DreyfusRules:
     """The :class:`~fly_rules.dreyfus.DreyfusRules` of ``python_dreyfus`` game parameters [DRF-1.1].
 
     >>> dreyfus_rules_from_params({"exchange_mode": "incremental"}).exchange_mode
@@ -154,19 +155,19 @@ class DreyfusKind:
         )
 
     @staticmethod
-    def stock(deal: Any) -> tuple[int, ...]:
+    def stock(deal: DreyfusDeal) -> tuple[int, ...]:
         """The undrawn stock or talon, top first, as card indices."""
         talon: tuple[int, ...] = deal.table.talon[12 - deal.talon_left :]
         return talon
 
     @staticmethod
-    def with_stock(deal: Any, order: tuple[int, ...]) -> Any:
+    def with_stock(deal: DreyfusDeal, order: tuple[int, ...]) -> DreyfusDeal:
         """``deal`` with its undrawn cards in ``order``."""
         table = deal.table
         return deal._replace(table=attrs.evolve(table, talon=table.talon[: 12 - deal.talon_left] + order))
 
     @staticmethod
-    def returns(deal: Any) -> list[float]:
+    def returns(deal: DreyfusDeal) -> list[float]:
         """Each seat's score for the deal."""
         return [float(deal.lower[s] - deal.upper[s]) for s in range(3)]
 
@@ -184,7 +185,7 @@ class DreyfusKind:
         return f"seat {seat} buys {cards.bit_count()}{shown}"
 
 
-def _info(rules: DreyfusRules) -> dict[str, Any]:
+def _info(rules: DreyfusRules) -> dict[str, int | float]:
     revoke = 0
     if rules.revoke_mode == "penalize":
         revoke = rules.revoke_upper_penalty * (12 if rules.revoke_penalty_per == "occurrence" else 1)
@@ -198,7 +199,7 @@ def _info(rules: DreyfusRules) -> dict[str, Any]:
     }
 
 
-OPEN_SPIEL: Final = OpenSpielGame(
+OPEN_SPIEL: Final[OpenSpielGame[DreyfusRules, DreyfusDeal]] = OpenSpielGame(
     "python_dreyfus",
     "Dreyfus (Дрейфус), one deal",
     (3, 3),

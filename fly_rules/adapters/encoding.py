@@ -22,12 +22,12 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, Protocol, TypeVar
 
 from fly_rules import registry
 from fly_rules.actions import Exchange
 from fly_rules.cards import Card, CardSet
-from fly_rules.engine import DealState, Rules
+from fly_rules.engine import DealState, Rules, SeatView
 from fly_rules.engine.encoding import (
     PHASES,
     STAND,
@@ -53,6 +53,7 @@ __all__ = [
     "OpenSpielGame",
     "PlayActions",
     "Segment",
+    "TricksSeen",
     "action_count",
     "action_ids",
     "action_space",
@@ -79,8 +80,8 @@ __all__ = [
 OBSERVATION_HIGH: Final = 10.0
 """Every observation float lies in ``[0, OBSERVATION_HIGH]`` (records are capped there)."""
 
-Deal = Any
-View = Any
+Deal = DealState
+View = SeatView
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
@@ -294,7 +295,7 @@ def _relative_index(rules: Any, seat: int) -> npt.NDArray[np.intp]:
     return np.array(relative_order(rules, seat), dtype=np.intp)
 
 
-def write_cards(out: Floats, at: int, cards: CardSet | int) -> int:
+def write_cards(out: Floats | list[float], at: int, cards: CardSet | int) -> int:
     """Set the 52 slots from ``at`` for the cards (a set or a mask); the slot after them."""
     mask = cards if isinstance(cards, int) else cards.mask
     while mask:
@@ -304,14 +305,31 @@ def write_cards(out: Floats, at: int, cards: CardSet | int) -> int:
     return at + 52
 
 
-def one_hot(out: Floats, at: int, size: int, value: int | None) -> int:
+def one_hot(out: Floats | list[float], at: int, size: int, value: int | None) -> int:
     """Set slot ``at + value`` of ``size`` slots (none for None); the slot after them."""
     if value is not None:
         out[at + value] = 1.0
     return at + size
 
 
-def trick_cards(out: Floats, at: int, players: int, view: View) -> int:
+class TricksSeen(Protocol):
+    """A view that shows the current trick and the completed tricks, as (seat, card) pairs (both games' views).
+
+    .. versionadded:: 0.2.0
+    """
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The current trick, in play order."""
+        ...
+
+    @property
+    def tricks(self) -> Sequence[Sequence[tuple[int, Card]]]:
+        """The completed tricks, oldest first, each in play order."""
+        ...
+
+
+def trick_cards(out: Floats | list[float], at: int, players: int, view: TricksSeen) -> int:
     """The current trick, then every card played to completed tricks, by seat (52 slots a seat, each)."""
     for seat, card in view.trick:
         out[at + 52 * seat + card.index] = 1.0
@@ -356,19 +374,26 @@ def observation_text(view: View, marked: int) -> str:
     return _encoding(view.game).text(view, f" | marked {cards_text(CardSet(marked))}" if marked else "")
 
 
-class Encoding(NamedTuple):
-    """One game's part of the encoding: its adapter module's ``ENCODING`` (see :mod:`fly_rules.registry`); its
-    action ids are its descriptor's ``action_ids``."""
+_V = TypeVar("_V", bound=SeatView)
+_R = TypeVar("_R", bound=Rules)
 
-    layout: Callable[[Any], tuple[Segment, ...]]
+
+class Encoding(NamedTuple, Generic[_V, _R]):
+    """One game's part of the encoding: its adapter module's ``ENCODING`` (see :mod:`fly_rules.registry`), typed by
+    the game's view and rules classes (``Encoding[FlyView, FlyRules]``); its action ids are its descriptor's
+    ``action_ids``."""
+
+    layout: Callable[[_R], tuple[Segment, ...]]
     """The parts of one seat's observation, from the rules."""
-    write: Callable[[Any, int, Any, Any], None]  # into float32 NumPy arrays, or lists where NumPy is absent
+    write: Callable[[_V, int, _R, Floats | list[float]], None]  # float32 NumPy arrays, or lists without NumPy
     """Fill an observation from a view, the marks and the rules."""
-    text: Callable[[Any, str], str]
+    text: Callable[[_V, str], str]
     """The observation as text, from a view and the marks' text."""
 
 
 _D = TypeVar("_D", bound=DealState)
+Param = int | float | str | bool
+"""The value of an OpenSpiel game parameter."""
 
 
 class DealKind(Protocol[_D]):
@@ -425,9 +450,9 @@ class DealKind(Protocol[_D]):
         ...
 
 
-class OpenSpielGame(NamedTuple):
+class OpenSpielGame(NamedTuple, Generic[_R, _D]):
     """One game as an OpenSpiel game of one deal: its adapter module's ``OPEN_SPIEL`` (read by
-    :mod:`fly_rules.adapters.openspiel`, which registers it)."""
+    :mod:`fly_rules.adapters.openspiel`, which registers it), typed by the game's rules and deal classes."""
 
     short_name: str
     """The name ``pyspiel.load_game`` takes."""
@@ -435,13 +460,13 @@ class OpenSpielGame(NamedTuple):
     """The name in text."""
     players: tuple[int, int]
     """The fewest and the most players."""
-    defaults: dict[str, Any]
+    defaults: dict[str, Param]
     """The game parameters and their defaults."""
-    rules_from_params: Callable[[dict[str, Any]], Any]
+    rules_from_params: Callable[[dict[str, Any]], _R]  # Any: pyspiel's parameters, whatever pyspiel was given
     """The rules that game parameters select."""
-    info: Callable[[Any], dict[str, Any]]
+    info: Callable[[_R], dict[str, int | float]]
     """The arguments of ``pyspiel.GameInfo`` for the rules."""
-    kind: Callable[[Any, dict[str, Any]], DealKind[Any]]
+    kind: Callable[[_R, dict[str, Any]], DealKind[_D]]
     """How a deal is dealt and scored (a :class:`DealKind`), from the rules and the parameters (with the
     defaults filled in)."""
 
@@ -451,7 +476,8 @@ def adapter_part(game: str, name: str) -> Any:
     return registry.get(game).adapter.part(name)
 
 
-def _encoding(game: str) -> Encoding:
-    """The encoding part of ``game`` (a state's, view's or rules' ``game``), from its adapter module."""
-    part: Encoding = adapter_part(game, "ENCODING")
+def _encoding(game: str) -> Encoding[SeatView, Rules]:
+    """The encoding part of ``game`` (a state's, view's or rules' ``game``), from its adapter module (typed by the
+    protocols: the game's own, whichever game it is)."""
+    part: Encoding[SeatView, Rules] = adapter_part(game, "ENCODING")
     return part

@@ -13,6 +13,7 @@ from fly_rules.adapters.encoding import (
     PHASES,
     Encoding,
     OpenSpielGame,
+    Param,
     cards_text,
     one_hot,
     trick_cards,
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
     from fly_rules.adapters.encoding import Floats
 
 
-def write_fly_observation(view: FlyView, start_record: int, out: Floats) -> None:
+def write_fly_observation(view: FlyView, start_record: int, out: Floats | list[float]) -> None:
     """Fill ``out`` (zeros, in the layout of :func:`~fly_rules.fly.encoding.observation_layout`, seats absolute)
     with a Fly seat's observation [FLY-5.1]."""
     n = view.players
@@ -101,7 +102,7 @@ def table_shows(view: FlyView) -> tuple[Card | str, tuple[bool, ...]]:
     return view.trump_card, view.active
 
 
-ENCODING: Final = Encoding(
+ENCODING: Final[Encoding[FlyView, FlyRules]] = Encoding(
     observation_layout,
     lambda view, marked, rules, out: write_fly_observation(view, rules.start_record, out),
     _text,
@@ -109,7 +110,7 @@ ENCODING: Final = Encoding(
 """Fly's part of the encoding."""
 
 
-FLY_DEFAULTS: Final[dict[str, Any]] = {
+FLY_DEFAULTS: Final[dict[str, Param]] = {
     "players": DEFAULT_PLAYERS,
     "preset": "default",
     "dealer": 0,
@@ -143,7 +144,7 @@ _FLY_TEXT_OPTIONS: Final = (
 )
 
 
-def fly_rules_from_params(params: dict[str, Any]) -> Any:
+def fly_rules_from_params(params: dict[str, Any]) -> FlyRules:
     """The :class:`~fly_rules.fly.FlyRules` of ``python_fly`` game parameters [FLY-12.2].
 
     >>> fly_rules_from_params({"players": 5, "preset": "mouche_1718", "ace_rank": "high"}).non_default_options()
@@ -196,16 +197,16 @@ class FlyKind:
         )
 
     @staticmethod
-    def stock(deal: Any) -> tuple[int, ...]:
+    def stock(deal: FlyDeal) -> tuple[int, ...]:
         """The undrawn stock, top first, as card indices."""
         return tuple(card.index for card in deal.stock)
 
     @staticmethod
-    def with_stock(deal: Any, order: tuple[int, ...]) -> Any:
+    def with_stock(deal: FlyDeal, order: tuple[int, ...]) -> FlyDeal:
         """``deal`` with its stock in ``order``."""
         return deal.with_hidden(stock=order)
 
-    def returns(self, deal: Any) -> list[float]:
+    def returns(self, deal: FlyDeal) -> list[float]:
         """Each seat's score for the deal."""
         return [float(self.rules.start_record - r) for r in deal.records]
 
@@ -224,7 +225,7 @@ class FlyKind:
         return f"seat {seat} exchanges {cards.bit_count()}"
 
 
-def _info(rules: FlyRules) -> dict[str, Any]:
+def _info(rules: FlyRules) -> dict[str, int | float]:
     return {
         "num_distinct_actions": NUM_ACTIONS,
         "max_chance_outcomes": 52,
@@ -236,7 +237,7 @@ def _info(rules: FlyRules) -> dict[str, Any]:
     }
 
 
-OPEN_SPIEL: Final = OpenSpielGame(
+OPEN_SPIEL: Final[OpenSpielGame[FlyRules, FlyDeal]] = OpenSpielGame(
     "python_fly",
     "Fly (Муха), one deal",
     (3, 7),

@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from typing import Any, Final, SupportsFloat
 
 import numpy as np
+import numpy.typing as npt
 
 try:
     import gymnasium
@@ -58,6 +59,7 @@ from fly_rules import registry
 from fly_rules.adapters._batch_env import BatchSeatEnv, OpponentPool, Policy, batch_env, env_id, rules_for
 from fly_rules.adapters.encoding import BotDriver
 from fly_rules.adapters.pettingzoo import CardGameEnv
+from fly_rules.engine.protocols import Rules
 from fly_rules.errors import shown
 
 __all__ = ["BatchSeatEnv", "OpponentPool", "Policy", "SeatEnv", "batch_env", "seat_env"]
@@ -178,9 +180,9 @@ class SeatEnv(gymnasium.Env[_Observation, int]):
             info["result"] = self._result
         return observation, reward, self._over, False, info
 
-    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the learning seat now, as booleans (all false once the episode is over)."""
-        mask: np.ndarray[Any, np.dtype[np.bool_]] = self.game.observe(self.agent)["action_mask"].astype(bool)
+        mask: npt.NDArray[np.bool_] = self.game.observe(self.agent)["action_mask"].astype(bool)
         return mask
 
     def render(self) -> Any:
@@ -194,7 +196,7 @@ def seat_env(
     seat: int = 0,
     opponents: str | Sequence[str] = "rule-of-thumb",
     *,
-    rules: Any = None,
+    rules: Rules | None = None,
     preset: str = "default",
     max_deals: int = 1,
     render_mode: str | None = None,

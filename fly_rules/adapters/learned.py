@@ -38,17 +38,20 @@ import json
 import random
 import struct
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from fly_rules import registry
-from fly_rules.actions import Exchange
+from fly_rules.actions import Action, Exchange
 from fly_rules.adapters.encoding import ActionSpace, action_space, observation_size, write_observation
+from fly_rules.engine.protocols import Rules, SeatView
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from fly_rules.batch import BatchEngine, BatchState
 
     Floats = npt.NDArray[np.float32]
 else:
@@ -88,7 +91,7 @@ class Network:
         ValueError: weights whose shapes do not chain, or do not match ``meta``'s sizes.
     """
 
-    def __init__(self, arrays: dict[str, Any], meta: dict[str, Any]) -> None:
+    def __init__(self, arrays: Mapping[str, npt.ArrayLike], meta: dict[str, Any]) -> None:
         missing = [name for name in LAYERS if name not in arrays]
         if missing:
             raise ValueError(f"the network has no {', '.join(missing)}")
@@ -117,7 +120,7 @@ class Network:
             meta = json.loads(str(data["meta"]))
         return cls(arrays, meta)
 
-    def save(self, path: Path, dtype: Any = "float16") -> None:
+    def save(self, path: Path, dtype: npt.DTypeLike = "float16") -> None:
         """Write the network (weights as ``dtype``, half precision by default: half the size) and its ``meta``."""
         arrays: dict[str, Any] = {name: layer.astype(dtype) for name, layer in zip(LAYERS, self.layers, strict=True)}
         with path.open("wb") as handle:
@@ -136,7 +139,7 @@ class Network:
         ids = np.asarray(legal, np.intp)
         return int(ids[int(np.argmax(logits[ids]))])
 
-    def hidden(self, observations: Floats, hints: Any = None) -> Floats:
+    def hidden(self, observations: Floats, hints: npt.ArrayLike | None = None) -> Floats:
         """The last hidden layer of a batch of observations (rows × ``observation_size``) and, if the network reads
         the rule of thumb's id, ``hints`` (one id per row, -1 for none): its one-hot input is a row of the first
         layer's weights, added instead of multiplied."""
@@ -149,12 +152,13 @@ class Network:
         second: Floats = np.maximum(np.maximum(first, 0.0) @ w1 + b1, 0.0)
         return second
 
-    def choose(self, observations: Floats, hints: Any, masks: Any) -> Any:
+    def choose(self, observations: Floats, hints: npt.ArrayLike | None, masks: npt.ArrayLike) -> npt.NDArray[np.intp]:
         """The id of highest logit among each row's legal ones (``masks``: rows × ids, booleans; the first of
         equals), for a batch of observations and the rule of thumb's ids (see :meth:`hidden`)."""
         _, _, _, _, wp, bp, _, _ = self.layers
         logits = self.hidden(observations, hints) @ wp + bp
-        return np.where(masks, logits, -np.inf).argmax(axis=1)
+        chosen: npt.NDArray[np.intp] = np.where(masks, logits, -np.inf).argmax(axis=1)
+        return chosen
 
     def copy(self) -> Network:
         """A copy that no later change to this network's weights reaches (a frozen opponent)."""
@@ -264,7 +268,7 @@ def _shipped(game: str, players: int, inputs: int, actions: int) -> Network | Pl
     return network if (network.meta["observation_size"], network.meta["actions"]) == (inputs, actions) else None
 
 
-def shipped_network(rules: Any) -> Any:
+def shipped_network(rules: Rules) -> Any:  # Any: a Network where NumPy is, else a PlainNetwork
     """The shipped network for the game and number of players of ``rules`` (a :class:`Network`, or without NumPy a
     :class:`PlainNetwork`), or None if none was trained for them (or the game's observation or action ids have
     changed since it was)."""
@@ -299,7 +303,7 @@ class LearnedBot:
     name = "learned"
     """The bot's name in tables."""
 
-    def __init__(self, rules: Any, network: Network | PlainNetwork | None = None) -> None:
+    def __init__(self, rules: Rules, network: Network | PlainNetwork | None = None) -> None:
         self.rules = rules
         self.network = network if network is not None else shipped_network(rules)
         """The network played; None: none was trained for these rules, and the bot plays the rule of thumb."""
@@ -313,7 +317,7 @@ class LearnedBot:
         """The game's rule of thumb: the network's hint, and the bot's player where there is no network."""
         self._size = observation_size(rules)
 
-    def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    def choose(self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random) -> Any:
         """The legal action the network rates highest (``rng`` unused: the choice is the view's alone)."""
         if len(legal_actions) == 1:
             return legal_actions[0]
@@ -349,7 +353,9 @@ class LearnedBot:
         return int(self.network.choose(observation, [-1 if hint is None else hint], mask)[0])
 
 
-def batch_ids(network: Network | None, engine: Any, state: Any, seats: Any, games: Any) -> Any:
+def batch_ids(
+    network: Network | None, engine: BatchEngine, state: BatchState, seats: npt.ArrayLike, games: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.int64]:
     """The ids ``network`` plays for the seats to move (``seats``, one per game) in the games of the ``bool[B]``
     mask ``games`` of a batch engine's ``state`` (:mod:`fly_rules.batch`), every game at once: the same choices
     as a :class:`LearnedBot` of the network from the same views. None: the shipped network of the engine's rules,

@@ -77,6 +77,7 @@ from fly_rules.adapters.encoding import (
 )
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.cards import ALL_CARDS, CardSet
+from fly_rules.engine.protocols import DealState, Rules
 
 __all__ = [
     "DREYFUS_DEFAULTS",
@@ -477,7 +478,7 @@ def engine_bot(game: Any, name: str = "rule-of-thumb", seed: int = 0) -> EngineB
     return EngineBot(BotDriver(name, game.rules, seed))
 
 
-def _game_type(part: OpenSpielGame) -> Any:
+def _game_type(part: OpenSpielGame[Rules, DealState]) -> Any:
     return pyspiel.GameType(
         short_name=part.short_name,
         long_name=part.long_name,
@@ -500,7 +501,7 @@ class CardGame(pyspiel.Game):  # type: ignore[misc]  # an untyped library's clas
     """One deal of a registered game as an OpenSpiel game, the deal and the draws as chance: the base of
     each game's class (:func:`game_class`), which sets :attr:`part`."""
 
-    part: OpenSpielGame
+    part: OpenSpielGame[Rules, DealState]
     """The game's ``OPEN_SPIEL`` part (:class:`~fly_rules.adapters.encoding.OpenSpielGame`)."""
     game_type: Any
     """Its ``pyspiel.GameType``."""
@@ -534,7 +535,7 @@ class CardGame(pyspiel.Game):  # type: ignore[misc]  # an untyped library's clas
 def game_class(game: str) -> type[CardGame]:
     """The OpenSpiel game class of the registered game ``game`` (its adapter module's ``OPEN_SPIEL``),
     registered with OpenSpiel under its short name the first time it is asked for."""
-    part: OpenSpielGame = adapter_part(game, "OPEN_SPIEL")
+    part: OpenSpielGame[Rules, DealState] = adapter_part(game, "OPEN_SPIEL")
     known = _CLASSES.get(part.short_name)
     if known is None:
         game_type = _game_type(part)

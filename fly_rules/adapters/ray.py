@@ -19,7 +19,7 @@ import os
 import random
 import socket
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -28,10 +28,13 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("fly_rules.adapters.ray needs Ray: pip install 'fly_rules[ray]'") from error
 
+from fly_rules.engine.protocols import Rules
 from fly_rules.errors import FlyRulesError
 from fly_rules.notation.games import new_game
 
 __all__ = ["PROBE_SECONDS", "MatchOutcome", "NoCluster", "play_random_matches", "run_chunks", "simulate"]
+
+_T = TypeVar("_T")
 
 
 class NoCluster(FlyRulesError, ConnectionError):
@@ -77,7 +80,10 @@ class MatchOutcome:
 
 
 def play_random_matches(
-    rules: Any, seed: int | str, indices: Sequence[int], max_deals: int | None = 3
+    rules: Any,
+    seed: int | str,
+    indices: Sequence[int],
+    max_deals: int | None = 3,  # Any: an attrs rules class
 ) -> list[MatchOutcome]:
     """Play matches ``indices`` of the simulation ``seed`` with uniformly random legal actions."""
     outcomes = []
@@ -95,7 +101,7 @@ def play_random_matches(
     return outcomes
 
 
-def run_chunks(function: Callable[..., Any], chunks: Sequence[tuple[Any, ...]]) -> list[Any]:
+def run_chunks(function: Callable[..., _T], chunks: Sequence[tuple[object, ...]]) -> list[_T]:
     """``[function(*chunk) for chunk in chunks]``, each call a Ray task; results in chunk order.
 
     Connects with ``ray.init()`` if Ray is not initialised yet (set ``RAY_ADDRESS`` to join a cluster;
@@ -120,7 +126,7 @@ def run_chunks(function: Callable[..., Any], chunks: Sequence[tuple[Any, ...]]) 
 
 
 def simulate(
-    rules: Any,
+    rules: Rules,
     seed: int | str,
     matches: int,
     *,

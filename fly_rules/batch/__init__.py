@@ -39,6 +39,7 @@ from fly_rules.batch._dreyfus import DreyfusBatch
 from fly_rules.batch._engine import BatchEngine
 from fly_rules.batch._fly import FlyBatch
 from fly_rules.batch._state import BatchState
+from fly_rules.engine.protocols import GameState, Rules
 from fly_rules.errors import InvalidRules, shown
 
 __all__ = ["BatchEngine", "BatchState", "DreyfusBatch", "FlyBatch", "from_scalar", "make", "to_scalar"]
@@ -54,7 +55,7 @@ def make(
     players: int | None = None,
     preset: str | None = None,
     match: bool = False,
-    rules: Any = None,
+    rules: Rules | None = None,
     **options: object,
 ) -> BatchEngine:
     """A batch engine of ``game`` (``"fly"`` or ``"dreyfus"``) for ``batch_size`` games at once.
@@ -107,7 +108,7 @@ def to_scalar(state: BatchState, game: int | np.integer[Any]) -> Any:
     return state.engine.to_scalar(state, game)
 
 
-def from_scalar(states: Sequence[Any]) -> BatchState:
+def from_scalar(states: Sequence[GameState]) -> BatchState:
     """A batch whose game ``i`` starts at ``states[i]``: scalar matches, or lone deals, of one game under
     one set of rules, each at the start of its deal. A batch of matches goes on with the deals each
     match's own seed deals; a batch of deals plays each deal once.

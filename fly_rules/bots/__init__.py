@@ -22,6 +22,7 @@ from fly_rules.bots.base import Bot, RandomBot
 from fly_rules.bots.expert import ExpertBot
 from fly_rules.bots.monte_carlo import MonteCarloBot
 from fly_rules.bots.rule_of_thumb import RuleOfThumbBot
+from fly_rules.engine.protocols import Rules
 
 __all__ = [
     "BOTS",
@@ -46,7 +47,7 @@ HINT_BOT: Final = "expert" if "expert" in BOTS else "monte-carlo"
 hint button): the strongest bot registered, the expert when it is there."""
 
 
-def hint_bot(rules: Any) -> Bot[Any]:
+def hint_bot(rules: Rules) -> Bot[Any]:
     """The bot that gives the hints for ``rules`` (:data:`HINT_BOT`, as it is registered): the terminal's, the
     browser table's, and the one the review of a game (:mod:`fly_rules.analysis`) grades each decision with, so
     that the review's best action is the one the hint gives."""

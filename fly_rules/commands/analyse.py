@@ -78,10 +78,10 @@ def _lines(review: Review) -> list[str]:
             best, played, gave = f"{_cell(review.expert_best)} (no guess solved within the expert's budget)", "", ""
         lines += _wrapped(f"{_INDENT}seat's view: {best}{played}{gave}")
     if review.open_values:
-        values_open, best = review.open_values, review.open_best
-        played = "" if review.played == best else f", played {values_open[review.played]:+d}"
+        values_open, open_best = review.open_values, review.open_best
+        played = "" if review.played == open_best else f", played {values_open[review.played]:+d}"
         cost = f"; cost {review.cost}" if review.cost else ""
-        lines += _wrapped(f"{_INDENT}open cards:  {_cell(best)} {values_open[best]:+d}{played}{cost}")
+        lines += _wrapped(f"{_INDENT}open cards:  {_cell(open_best)} {values_open[open_best]:+d}{played}{cost}")
     else:
         lines.append(f"{_INDENT}open cards:  not solved")
     return lines

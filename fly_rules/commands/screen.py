@@ -18,11 +18,12 @@ from typing import Any, Final, TextIO
 import attrs
 
 from fly_rules import registry
-from fly_rules.actions import Exchange, Fold, Play, Stand
+from fly_rules.actions import Action, Exchange, Fold, Play, Stand
 from fly_rules.bots import HINT_BOT, hint_bot, hint_rng
-from fly_rules.cards import Card, CardSet
+from fly_rules.cards import Card, CardSet, RankOrder
 from fly_rules.commands.common import InputEnded
 from fly_rules.engine import Phase
+from fly_rules.engine.protocols import Rules, SeatView
 from fly_rules.errors import InvalidNotation
 from fly_rules.narration import action_shown, card_symbols
 from fly_rules.notation.games import parse_action
@@ -44,18 +45,18 @@ class Quit(Exception):
 class Turn:
     """A turn of the player's seat, as the screen sees it."""
 
-    view: Any
+    view: SeatView
     """The seat's view of the deal (its ``seat`` is the player's)."""
-    legal: Sequence[Any]
+    legal: Sequence[Action]
     """The actions the seat may take now."""
     number: int
     """How many actions the match has had: with the screen's seed, the hint's randomness."""
-    judge: Callable[[Any], tuple[str | None, str]] | None = None
+    judge: Callable[[Action], tuple[str | None, str]] | None = None
     """The rule an action not in ``legal`` breaks and what is wrong; None: :meth:`Screen.ask` returns such an
     action for someone else (the table server) to refuse."""
 
 
-def describe(view: Any, title: str, order: Any) -> list[str]:
+def describe(view: SeatView, title: str, order: RankOrder) -> list[str]:
     """The status block reprinted above each of the player's prompts, a few lines that fit 80 columns:
     the deal and whose turn, the game's own lines (trumps, stock or talon, records), the trick so far and
     the hand (sorted by ``order``, the rules' rank order)."""
@@ -122,7 +123,9 @@ class Screen:
     """The player's side of the game: the prompt, the answers to ``?``, ``help``, ``hint`` and ``rules``,
     what Tab completes, and refusals."""
 
-    def __init__(self, out: TextIO, rules: Any, seed: object, *, quit_note: str = "saved when --save is given") -> None:
+    def __init__(
+        self, out: TextIO, rules: Rules, seed: object, *, quit_note: str = "saved when --save is given"
+    ) -> None:
         """A screen writing to ``out`` for a game of ``rules``; ``seed`` seeds the hints; ``quit_note`` says
         in ``help`` what ``quit`` keeps."""
         self.out = out
@@ -150,8 +153,8 @@ class Screen:
         for action in legal:
             if isinstance(action, Exchange):
                 cards |= set(action.cards)
-            elif getattr(action, "card", None) is not None:
-                cards.add(action.card)
+            elif isinstance(card := getattr(action, "card", None), Card):  # a play, or a game's own card action
+                cards.add(card)
         forms = [form.verb for form in self.game.actions if any(type(a) is form.cls for a in legal)]
         words += [*(["exchange"] if exchanging and cards else ["play"]), *forms]
         return words, sorted(cards)
@@ -202,7 +205,7 @@ class Screen:
         action = self.hint_bot.choose(turn.view, turn.legal, rng)
         return f"   hint ({HINT_BOT} bot): {action_shown(action)}"
 
-    def your_move(self, turn: Turn) -> Any:
+    def your_move(self, turn: Turn) -> Action:
         """The player's action: the only legal one, said in a line; else asked below the status block."""
         if len(turn.legal) == 1:
             self.say(f"   you {action_shown(turn.legal[0])} (your only legal action)")
@@ -212,7 +215,7 @@ class Screen:
         self.say(*status)
         return self.ask(turn, status[-1])
 
-    def ask(self, turn: Turn, hand: str) -> Any:
+    def ask(self, turn: Turn, hand: str) -> Action:
         """The human's action: read a choice (cards, a command, or a number of the list ``?`` shows) until
         one is legal, saying which rule refuses the others (or, for a turn without a judge, until one names
         an action)."""
@@ -244,7 +247,7 @@ class Screen:
                     return shown[int(text) - 1]
                 self.say(f"   no {text} in the list" if listed else "   a number picks from the list: type ? to see it")
             elif text and not self._answer(text, turn, hand, cards):
-                action = self._action(text, turn)
+                action: Action | None = self._action(text, turn)
                 if action is not None:
                     return action
 

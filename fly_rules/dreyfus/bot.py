@@ -10,6 +10,7 @@ from typing import Any
 
 from fly_rules.actions import Action, Exchange, Stand
 from fly_rules.cards import CardSet, Rank
+from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.dreyfus.state import DreyfusDeal, DreyfusView
 from fly_rules.engine import Phase
 from fly_rules.engine.hidden import Sample
@@ -65,7 +66,7 @@ class DreyfusExpertHints:
     budget = 400_000
     """Positions the solves of one decision may visit in all, by default."""
 
-    def __init__(self, rules: Any) -> None:
+    def __init__(self, rules: DreyfusRules) -> None:
         self.rules = rules
 
     def candidates(self, view: DreyfusView, legal_actions: Sequence[Action]) -> list[Action]:

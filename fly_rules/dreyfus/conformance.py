@@ -23,7 +23,7 @@ def _cards(cards: Any) -> str:
     return " ".join(map(str, cards))
 
 
-def state(deal: DreyfusDeal) -> dict[str, Any]:
+def state(deal: DreyfusDeal) -> dict[str, object]:
     """Dreyfus's fields of the state the kit compares: the records above and below, the cards bought,
     the revokes, the talon and what the table shows [REC-5.1]."""
     view = deal.view(0)
@@ -39,7 +39,7 @@ def state(deal: DreyfusDeal) -> dict[str, Any]:
     }
 
 
-def match_after(deal: DreyfusDeal, over: bool) -> dict[str, Any]:
+def match_after(deal: DreyfusDeal, over: bool) -> dict[str, object]:
     """Who deals the next deal (None once the match is ``over``) and the settlement of a match over
     [DRF-8.1] [DRF-8.3] [DRF-2.1] [DRF-9.1]."""
     settled = settle(deal.rules, deal.upper, deal.lower, deal.winner) if over else None
@@ -52,7 +52,7 @@ def deck(rules: DreyfusRules) -> CardSet:
     return DECK_48
 
 
-def deal(rules: DreyfusRules, order: list[Card], pack: CardSet, dealer: int, deal_number: int) -> dict[str, Any]:
+def deal(rules: DreyfusRules, order: list[Card], pack: CardSet, dealer: int, deal_number: int) -> dict[str, object]:
     """The hands, talon and contract dealt by ``dealer`` from the pack ``order`` (its cards: ``pack``)
     as deal number ``deal_number`` of a match [DRF-2.2]; or the refusal of a pack that is not the 48
     cards [DRF-1.2]."""

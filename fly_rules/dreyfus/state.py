@@ -374,7 +374,7 @@ class DreyfusDeal(_DealFields, DealBase[DreyfusRules]):
         """The upper and lower records, as a history states them for a finished explicit deal [REC-4.1]."""
         return {"upper": self.score.upper, "lower": self.score.lower}
 
-    def deal_head(self) -> dict[str, Any]:
+    def deal_head(self) -> dict[str, object]:
         """The dealer and the contract (``"NT"`` for no trump), as a history states them [REC-3.1]."""
         return {"dealer": self.table.dealer, "contract": _contract_text(self.table.contract)}
 
@@ -383,7 +383,7 @@ class DreyfusDeal(_DealFields, DealBase[DreyfusRules]):
         score = self.score
         return {"tricks": score.tricks_taken, "upper": score.upper, "lower": score.lower}
 
-    def start_fields(self) -> dict[str, Any]:
+    def start_fields(self) -> dict[str, object]:
         """This position as ``new_deal``'s keyword arguments, cards as text [REC-2.4]."""
         return {
             "dealer": self.table.dealer,

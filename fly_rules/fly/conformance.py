@@ -7,7 +7,7 @@ finds it through the descriptor, by its module's name."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from fly_rules.cards import Card, CardSet
 from fly_rules.fly import FlyDeal, FlyMatch, FlyRules
@@ -20,7 +20,7 @@ SEAT_RULE: Final = "FLY-1.2"
 """The rule a dealer who is not at the table breaks."""
 
 
-def state(deal: FlyDeal) -> dict[str, Any]:
+def state(deal: FlyDeal) -> dict[str, object]:
     """Fly's fields of the state the kit compares: records, active seats, void, redeal, the deal's
     winners and the stock [REC-5.1]."""
     return {
@@ -33,7 +33,7 @@ def state(deal: FlyDeal) -> dict[str, Any]:
     }
 
 
-def match_after(deal: FlyDeal, over: bool) -> dict[str, Any]:
+def match_after(deal: FlyDeal, over: bool) -> dict[str, object]:
     """Who deals the next deal (None once the match is ``over``) and the standings [FLY-10.2] [FLY-2.2]."""
     standings = FlyMatch.starting(deal.rules, 0, deal.dealer, deal).standings()
     following = None if over else next_dealer(deal.rules, deal.dealer, deal.redeal)
@@ -45,7 +45,7 @@ def deck(rules: FlyRules) -> CardSet:
     return rules.deck
 
 
-def deal(rules: FlyRules, order: list[Card], pack: CardSet, dealer: int, deal_number: int) -> dict[str, Any]:
+def deal(rules: FlyRules, order: list[Card], pack: CardSet, dealer: int, deal_number: int) -> dict[str, object]:
     """The hands, turn-up and stock dealt by ``dealer`` from the pack ``order`` (its cards: ``pack``)
     [FLY-3.1]; or the refusal of a pack that is not the rules' deck [FLY-1.3]. Every deal of a Fly
     match is dealt alike, so ``deal_number`` changes nothing."""

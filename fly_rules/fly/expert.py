@@ -25,6 +25,7 @@ from fly_rules.fly.hidden import FlyGuess
 from fly_rules.fly.play import playable_mask
 from fly_rules.fly.positions import new_deal
 from fly_rules.fly.race import race_of
+from fly_rules.fly.rules import FlyRules
 from fly_rules.fly.state import FlyDeal, FlyView
 from fly_rules.tricks import card_strength
 
@@ -63,13 +64,13 @@ class FlyExpertHints:
     budget = 1_000_000
     """Positions the searches of one decision may visit in all, by default."""
 
-    def __init__(self, rules: Any) -> None:
+    def __init__(self, rules: FlyRules) -> None:
         self.rules = rules
         self.order: RankOrder = rules.rank_order
         self._inferences: dict[Any, int] = {}  # the current deal's, by the plays up to each of the others'
         self._inferring: Any = None  # the deal they are of
 
-    def guesser(self, model: object) -> Callable[[FlyView, Any], Guess[SeatView, Rules]] | None:
+    def guesser(self, model: object) -> Callable[[FlyView, FlyRules], Guess[SeatView, Rules]] | None:
         """How to guess the cards of players who play like ``model``: for the rule of thumb under the plain
         declarations (every seat declares once, no cap on the exchanges in all), a :class:`ThumbGuess`;
         otherwise None (the game's own guess)."""
@@ -251,7 +252,7 @@ class ThumbGuess(FlyGuess):
         model: the rule-of-thumb player the other seats are taken to be.
     """
 
-    def __init__(self, view: FlyView, rules: Any, model: FlyRuleOfThumbBot) -> None:
+    def __init__(self, view: FlyView, rules: FlyRules, model: FlyRuleOfThumbBot) -> None:
         super().__init__(view, rules)
         trump = view.trump
         self.good = sum(card.bit for card in rules.deck if model._good(card, trump))

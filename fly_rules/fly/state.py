@@ -422,7 +422,7 @@ class FlyDeal(_DealFields, DealBase[FlyRules]):
         """The records, as a history states them for a finished game [REC-4.1]."""
         return {"records": self.score.records}
 
-    def deal_head(self) -> dict[str, Any]:
+    def deal_head(self) -> dict[str, object]:
         """The dealer and the trump card, as a history states them [REC-3.1]."""
         return {"dealer": self.table.dealer, "trump_card": str(self.table.trump_card)}
 
@@ -430,7 +430,7 @@ class FlyDeal(_DealFields, DealBase[FlyRules]):
         """The records after the deal, as a history states them [REC-3.4]."""
         return {"records": self.score.records}
 
-    def start_fields(self) -> dict[str, Any]:
+    def start_fields(self) -> dict[str, object]:
         """This position as ``new_deal``'s keyword arguments, cards as text [REC-2.4]."""
         return {
             "dealer": self.table.dealer,

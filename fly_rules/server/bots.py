@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
+from fly_rules.actions import Action
 from fly_rules.bots import make_bot
+from fly_rules.engine.protocols import Rules, SeatView
 from fly_rules.notation.games import action_text
 
 __all__ = ["bot_pool", "choose"]
@@ -22,7 +24,7 @@ __all__ = ["bot_pool", "choose"]
 _made: dict[tuple[str, Any], Any] = {}
 
 
-def choose(bot: str, rules: Any, view: Any, legal: Sequence[Any], seed: int) -> str:
+def choose(bot: str, rules: Rules, view: SeatView, legal: Sequence[Action], seed: int) -> str:
     """The text of the action the bot ``bot`` chooses from ``view`` among ``legal``, its randomness from ``seed``."""
     player = _made.get((bot, rules))
     if player is None:

@@ -18,7 +18,9 @@ from typing import Any, Final
 import attrs
 
 from fly_rules import registry
+from fly_rules.actions import Action
 from fly_rules.bots import BOTS
+from fly_rules.engine.protocols import GameState, Rules
 from fly_rules.errors import FlyRulesError, RuleViolation
 from fly_rules.narration import action_lines, outcome_text, records_text, status_line
 from fly_rules.notation import dump_history
@@ -79,13 +81,13 @@ def _new_match_row(number: int, first_dealer: int | None, start_seq: int) -> Mat
 class Last:
     """The latest accepted action, kept to tell each seat what it did."""
 
-    before: Any
+    before: GameState
     """The match before it."""
-    after: Any
+    after: GameState
     """The match after it."""
     mover: int
     """The seat that took it."""
-    action: Any
+    action: Action
     """The action."""
 
 
@@ -95,11 +97,11 @@ class Table:
 
     row: TableRow
     """What the table was made with."""
-    rules: Any
+    rules: Rules
     """The rules in force."""
     matches: list[MatchRow]
     """Its matches, first first; the last is in play."""
-    state: Any
+    state: Any  # Any: the game's own match class (its over_rule, first_dealer), whichever game the table plays
     """The match in play, replayed from the log."""
     seq: int = 0
     """The entries of the log applied so far."""
@@ -372,9 +374,9 @@ class TableService:
 
     # --- what each seat is shown [TBL-3.3] [TBL-5.1] --------------------------------------------------------
 
-    def facts(self, table: Table, connected: Mapping[int, bool], watchers: int) -> dict[str, Any]:
+    def facts(self, table: Table, connected: Mapping[int, bool], watchers: int) -> dict[str, object]:
         """The table's public facts [TBL-1.3]."""
-        facts: dict[str, Any] = {
+        facts: dict[str, object] = {
             "table": table.row.table_id,
             "game": table.row.game,
             "players": table.row.players,
@@ -394,7 +396,7 @@ class TableService:
         return {"seed": str(table.match.seed), "nonce": table.match.nonce} if table.over else {}
 
     @staticmethod
-    def seats(table: Table, connected: Mapping[int, bool]) -> list[dict[str, Any]]:
+    def seats(table: Table, connected: Mapping[int, bool]) -> list[dict[str, object]]:
         """Each seat: its bot's name (None for a player) and whether a player is connected."""
         return [
             {"seat": seat, "bot": table.row.bots.get(seat), "connected": bool(connected.get(seat))}
@@ -478,7 +480,7 @@ class TableService:
         return told
 
     def view_text(
-        self, table: Table, seat: int | None, seats: list[dict[str, Any]], *, picture: bool | str = True
+        self, table: Table, seat: int | None, seats: list[dict[str, object]], *, picture: bool | str = True
     ) -> str:
         """The view message of ``seat`` as the JSON text a connection is sent, with ``seats`` (who is connected):
         :meth:`view` and ``"seats"``, the members shared by every seat encoded once a seq."""

@@ -290,6 +290,7 @@ def test_fly_12_2_parameters_map_to_rules_options() -> None:
     rules = openspiel.fly_rules_from_params({"players": 5, "preset": "mouche_1718", "forced_player": "none"})
     assert rules == fly.FlyRules.preset("mouche_1718", players=5)
     rules = openspiel.fly_rules_from_params({"players": 3, "deck_size": 52, "forced_player": "eldest"})
+    assert isinstance(rules, fly.FlyRules)
     assert (rules.deck_size, rules.forced_player) == (52, "eldest")
     game = pyspiel.load_game("python_fly(players=6)")
     assert game.num_players() == 6
@@ -550,7 +551,7 @@ def test_the_utility_bounds_hold_at_every_option_s_extremes(
     (records, trick value, bonuses, remise, penalties, par), a deal played out by random legal actions returns each
     seat an amount within the game's stated min_utility and max_utility."""
     rules: Any = data.draw(_AT_EXTREMES[name])
-    game: OpenSpielGame = adapter_part(rules.game, "OPEN_SPIEL")
+    game: OpenSpielGame[Any, Any] = adapter_part(rules.game, "OPEN_SPIEL")
     info = game.info(rules)
     kind = game.kind(rules, {**game.defaults, "dealer": 0})
     deal = (fly.new_match if rules.game == "fly" else dreyfus.new_match)(rules, seed=seed, dealer=0).deal

@@ -52,7 +52,7 @@ def test_the_engines_refuse_bad_arguments_by_name() -> None:
     with pytest.raises(TypeError, match="numpy.random.Generator"):
         env.sample_legal(state, None)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="Fly needs FlyRules, not 5"):
-        batch.make("fly", rules=5)
+        batch.make("fly", rules=5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="Dreyfus needs DreyfusRules"):
         batch.make("dreyfus", rules=fly.FlyRules())
     with pytest.raises(InvalidRules, match="bogus: is not an option of FlyRules"):

@@ -11,6 +11,7 @@ from fly_rules.adapters.encoding import (
     PHASES,
     Encoding,
     OpenSpielGame,
+    Param,
     Segment,
     one_hot,
     trick_cards,
@@ -24,7 +25,7 @@ from tests.thirdgame.game import HAND, OVER, SEATS, WhistDeal, WhistRules, Whist
 Floats = npt.NDArray[np.float32]
 
 
-def _write(view: WhistView, marked: int, rules: WhistRules, out: Floats) -> None:
+def _write(view: WhistView, marked: int, rules: WhistRules, out: Floats | list[float]) -> None:
     """Hand 52 | trump card 52 | trick and tricks by seat 2×3×52 | taken / 12 3 | points / target 3 |
     own seat 3 | seat to move 3 | dealer 3 | phase 3."""
     at = write_cards(out, 0, view.hand)
@@ -62,7 +63,7 @@ _LAYOUT: Final = (
     Segment("phase", 3),
 )
 
-ENCODING: Final = Encoding(lambda rules: _LAYOUT, _write, _text)
+ENCODING: Final[Encoding[WhistView, WhistRules]] = Encoding(lambda rules: _LAYOUT, _write, _text)
 
 
 def table_shows(view: WhistView) -> tuple[Card | str, tuple[bool, ...]]:
@@ -119,9 +120,9 @@ def _rules_from_params(params: dict[str, object]) -> WhistRules:
     return WhistRules(target=target)
 
 
-_DEFAULTS: Final[dict[str, object]] = {"dealer": 0, "target": 5}
+_DEFAULTS: Final[dict[str, Param]] = {"dealer": 0, "target": 5}
 
-OPEN_SPIEL: Final = OpenSpielGame(
+OPEN_SPIEL: Final[OpenSpielGame[WhistRules, WhistDeal]] = OpenSpielGame(
     "python_whist",
     "Plain whist for three, one deal",
     (SEATS, SEATS),
