@@ -51,6 +51,7 @@ __all__ = [
     "Encoding",
     "Marking",
     "OpenSpielGame",
+    "Param",
     "PlayActions",
     "Segment",
     "TricksSeen",
@@ -329,11 +330,14 @@ class TricksSeen(Protocol):
         ...
 
 
-def trick_cards(out: Floats | list[float], at: int, players: int, view: TricksSeen) -> int:
-    """The current trick, then every card played to completed tricks, by seat (52 slots a seat, each)."""
+def trick_cards(
+    out: Floats | list[float], at: int, players: int, view: TricksSeen, completed: int | None = None
+) -> int:
+    """The current trick from ``at``, then every card played to completed tricks from ``completed`` (default: right
+    after the current trick), by seat (52 slots a seat, each); returns the end of the completed tricks' part."""
     for seat, card in view.trick:
         out[at + 52 * seat + card.index] = 1.0
-    at += 52 * players
+    at = at + 52 * players if completed is None else completed
     for trick in view.tricks:
         for seat, card in trick:
             out[at + 52 * seat + card.index] = 1.0

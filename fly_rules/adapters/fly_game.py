@@ -7,6 +7,8 @@ Its action ids (:data:`~fly_rules.fly.encoding.NUM_ACTIONS` = 90) and observatio
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from fly_rules.adapters.encoding import (
@@ -21,12 +23,14 @@ from fly_rules.adapters.encoding import (
     write_cards,
 )
 from fly_rules.cards import ALL_CARDS, Card, CardSet
+from fly_rules.engine.encoding import layout_views
 from fly_rules.fly import DEFAULT_PLAYERS, FlyDeal, FlyRules, FlyView, new_deal
 from fly_rules.fly.encoding import (
     ACTIONS,
     EXCHANGE,
     FOLD,
     NUM_ACTIONS,
+    OBSERVATION_LAYOUT,
     PLAY,
     STAND,
     SWAP,
@@ -59,28 +63,35 @@ if TYPE_CHECKING:
 
 def write_fly_observation(view: FlyView, start_record: int, out: Floats | list[float]) -> None:
     """Fill ``out`` (zeros, in the layout of :func:`~fly_rules.fly.encoding.observation_layout`, seats absolute)
-    with a Fly seat's observation [FLY-5.1]."""
+    with a Fly seat's observation [FLY-5.1], each part where its name puts it (:func:`_views`)."""
     n = view.players
-    at = write_cards(out, 0, view.hand)
-    at = write_cards(out, at, view.trump_card.bit)
-    at = trick_cards(out, at, n, view)
+    at = _views(n)
+    write_cards(out, at["hand"].start, view.hand)
+    write_cards(out, at["trump card"].start, view.trump_card.bit)
+    trick_cards(out, at["current trick"].start, n, view, at["completed tricks"].start)
+    declarations = at["declarations"].start
     for seat, declared in enumerate(view.declarations):
         for item in declared:
             if item.kind == "exchange":
-                out[at + 4 * seat + 2] += item.count / 5
+                out[declarations + 4 * seat + 2] += item.count / 5
             else:
-                out[at + 4 * seat + ("stand", "fold", "", "swap").index(item.kind)] = 1.0
-    at += 4 * n
+                out[declarations + 4 * seat + ("stand", "fold", "", "swap").index(item.kind)] = 1.0
+    active, taken, records = at["active"].start, at["tricks taken"].start, at["records"].start
     for seat in range(n):
-        out[at + seat] = float(view.active[seat])
-        out[at + n + seat] = view.tricks_taken[seat] / 5
-        out[at + 2 * n + seat] = view.records[seat] / start_record
-    at += 3 * n
-    at = one_hot(out, at, n, view.seat)
-    at = one_hot(out, at, n, view.to_move)
-    at = one_hot(out, at, n, view.dealer)
-    at = one_hot(out, at, 3, PHASES.index(view.phase))
-    out[at] = view.stock_size / 52
+        out[active + seat] = float(view.active[seat])
+        out[taken + seat] = view.tricks_taken[seat] / 5
+        out[records + seat] = view.records[seat] / start_record
+    one_hot(out, at["own seat"].start, n, view.seat)
+    one_hot(out, at["seat to move"].start, n, view.to_move)
+    one_hot(out, at["dealer"].start, n, view.dealer)
+    one_hot(out, at["phase"].start, 3, PHASES.index(view.phase))
+    out[at["stock"].start] = view.stock_size / 52
+
+
+@functools.cache
+def _views(players: int) -> Mapping[str, slice]:
+    """Fly's observation parts by name at a table of ``players`` (:func:`~fly_rules.engine.encoding.layout_views`)."""
+    return layout_views(OBSERVATION_LAYOUT, players)
 
 
 def _text(view: FlyView, marks: str) -> str:

@@ -38,13 +38,13 @@ from fly_rules import registry
 from fly_rules.batch._dreyfus import DreyfusBatch
 from fly_rules.batch._engine import BatchEngine
 from fly_rules.batch._fly import FlyBatch
-from fly_rules.batch._state import BatchState
+from fly_rules.batch._state import BatchState, Field
 from fly_rules.engine.protocols import GameState, Rules
 from fly_rules.errors import InvalidRules, shown
 
-__all__ = ["BatchEngine", "BatchState", "DreyfusBatch", "FlyBatch", "from_scalar", "make", "to_scalar"]
+__all__ = ["BatchEngine", "BatchState", "DreyfusBatch", "Field", "FlyBatch", "from_scalar", "make", "to_scalar"]
 
-for _class in (BatchEngine, BatchState, DreyfusBatch, FlyBatch):
+for _class in (BatchEngine, BatchState, DreyfusBatch, Field, FlyBatch):
     _class.__module__ = __name__  # documented and cited where users import them from
 
 

@@ -26,7 +26,7 @@ from fly_rules.cards import DECK_48, CardSet
 from fly_rules.dreyfus.deal import draw_first_dealer
 from fly_rules.dreyfus.encoding import STAND, observation_layout
 from fly_rules.dreyfus.rules import DreyfusRules
-from fly_rules.engine.encoding import layout_size
+from fly_rules.engine.encoding import layout_size, layout_views
 from fly_rules.errors import RuleViolation
 
 __all__ = ["DreyfusBatch"]
@@ -53,6 +53,7 @@ class DreyfusBatch(DreyfusPlay):
         self._t = dreyfus_tables(rules)
         self._set_options(rules)
         self.observation_size = layout_size(observation_layout(rules), rules.players)
+        self._views = layout_views(observation_layout(rules), rules.players)
 
     def _draw_dealer(self, seed: int | str) -> int:
         """The first dealer drawn by lot, as the scalar match draws him [DRF-2.1]."""
@@ -128,45 +129,44 @@ class DreyfusBatch(DreyfusPlay):
             order = np.broadcast_to(np.arange(3), (b, 3))
         rel = np.empty((b, 3), _I)
         rel[rows[:, None], order] = np.arange(3)[None, :]
+        at = self._views  # each part of the layout by name
         out = np.zeros((b, self.observation_size), np.float32)
         moving = s.current_player == seats
-        out[:, 0:52] = unpack(s.hands[rows, seats], 52)
-        out[:, 52:104] = unpack(np.where(moving, s.marked, _ZERO), 52)
-        out[:, 104:156] = unpack(s.discards[rows, seats], 52)
+        out[:, at["hand"]] = unpack(s.hands[rows, seats], 52)
+        out[:, at["marked"]] = unpack(np.where(moving, s.marked, _ZERO), 52)
+        out[:, at["own discards"]] = unpack(s.discards[rows, seats], 52)
         if rules.reveal_discards:
+            revealed = at["revealed discards"].start
             for k in range(3):
-                out[:, 156 + 52 * k : 208 + 52 * k] = unpack(s.discards[rows, order[:, k]], 52)
+                out[:, revealed + 52 * k : revealed + 52 * (k + 1)] = unpack(s.discards[rows, order[:, k]], 52)
         if rules.reveal_leftover_talon:
             left = np.zeros(b, np.uint64)
             for j in range(12):
                 left |= np.where(j >= s.talon_taken, BIT[s.talon[:, j]], _ZERO)
-            out[:, 312:364] = unpack(np.where(s.phase != _EXCHANGE_PHASE, left, _ZERO), 52)
-        out[rows, 364 + s.contract] = 1
-        at = 369
+            out[:, at["revealed talon"]] = unpack(np.where(s.phase != _EXCHANGE_PHASE, left, _ZERO), 52)
+        out[rows, at["contract"].start + s.contract] = 1
         game, place = np.nonzero(s.trick != 52)
         player = (s.leader[game] + place) % 3
-        out[game, at + 52 * rel[game, player] + s.trick[game, place]] = 1
-        at += 156
+        out[game, at["current trick"].start + 52 * rel[game, player] + s.trick[game, place]] = 1
         game, number, place = np.nonzero(s.tricks != 52)
         player = (s.trick_leaders[game, number] + place) % 3
-        out[game, at + 52 * rel[game, player] + s.tricks[game, number, place].astype(_I)] = 1
-        at += 156
+        done = at["completed tricks"].start
+        out[game, done + 52 * rel[game, player] + s.tricks[game, number, place].astype(_I)] = 1
 
         def by_seat(values: Array) -> Array:
             ordered: Array = np.take_along_axis(values, order, axis=1)
             return ordered
 
-        out[:, at : at + 3] = by_seat(s.bought) / 12
-        out[:, at + 3] = (12 - s.talon_taken) / 12
-        out[:, at + 4 : at + 7] = by_seat(s.tricks_taken) / 12
-        out[:, at + 7 : at + 10] = by_seat(s.upper) / rules.target_lower
-        out[:, at + 10 : at + 13] = by_seat(s.lower) / rules.target_lower
-        at += 13
-        out[rows, at + rel[rows, s.leader]] = 1
-        out[rows, at + 3 + rel[rows, seats]] = 1
+        out[:, at["bought"]] = by_seat(s.bought) / 12
+        out[:, at["talon left"].start] = (12 - s.talon_taken) / 12
+        out[:, at["tricks taken"]] = by_seat(s.tricks_taken) / 12
+        out[:, at["upper"]] = by_seat(s.upper) / rules.target_lower
+        out[:, at["lower"]] = by_seat(s.lower) / rules.target_lower
+        out[rows, at["leader"].start + rel[rows, s.leader]] = 1
+        out[rows, at["own seat"].start + rel[rows, seats]] = 1
         to_move = s.current_player >= 0
-        out[rows[to_move], at + 6 + rel[rows[to_move], s.current_player[to_move]]] = 1
-        out[rows, at + 9 + rel[rows, s.dealer]] = 1
-        out[rows, at + 12 + s.phase] = 1
+        out[rows[to_move], at["seat to move"].start + rel[rows[to_move], s.current_player[to_move]]] = 1
+        out[rows, at["dealer"].start + rel[rows, s.dealer]] = 1
+        out[rows, at["phase"].start + s.phase] = 1
         np.minimum(out, 10.0, out=out)
         return out

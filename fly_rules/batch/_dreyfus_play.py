@@ -9,7 +9,7 @@ import numpy as np
 
 from fly_rules.batch._bits import BIT, NO_CARD, Array, popcount
 from fly_rules.batch._engine import BatchEngine
-from fly_rules.batch._state import BatchState
+from fly_rules.batch._state import BatchState, Field
 from fly_rules.batch._tables import DreyfusTables
 from fly_rules.cards import SUIT_MASKS, Suit
 from fly_rules.dreyfus.deal import contract_of, next_dealer
@@ -52,33 +52,26 @@ class DreyfusPlay(BatchEngine):
 
     # --- a new batch, a new deal ------------------------------------------------------------------
 
-    def _own_arrays(self) -> dict[str, Array]:
-        """The arrays of a new batch only this game keeps."""
-        b = self.batch_size
-        z = np.zeros
+    def _own_fields(self) -> dict[str, Field]:
+        """The arrays only this game keeps (see :attr:`fields`)."""
         return {
-            "dealt": z((b, 3), np.uint64),
-            "talon": z((b, 12), np.int8),
-            "talon_taken": z(b, _I),
-            "talon_union": z((b, 13), np.uint64),
-            "contract": z(b, _I),
-            "exchange_step": z(b, _I),
-            "marked": z(b, np.uint64),
-            "discards": z((b, 3), np.uint64),
-            "bought": z((b, 3), _I),
-            "upper": z((b, 3), _I),
-            "lower": z((b, 3), _I),
-            "revokes": z((b, 3), _I),
-            "reached": np.full((b, 3), -1, _I),
-            "reached_count": z(b, _I),
-            "winner": np.full(b, -1, _I),
-            "leader": z(b, _I),
+            "dealt": Field((3,), np.uint64, 0),
+            "talon": Field((12,), np.int8, 0),
+            "talon_taken": Field((), _I, 0),
+            "talon_union": Field((13,), np.uint64, 0),
+            "contract": Field((), _I, 0),
+            "exchange_step": Field((), _I, 0),
+            "marked": Field((), np.uint64, 0),
+            "discards": Field((3,), np.uint64, 0),
+            "bought": Field((3,), _I, 0),
+            "upper": Field((3,), _I, 0),  # a new match's records: nothing above or below [DRF-7.1]
+            "lower": Field((3,), _I, 0),
+            "revokes": Field((3,), _I, 0),
+            "reached": Field((3,), _I, -1),
+            "reached_count": Field((), _I, 0),
+            "winner": Field((), _I, -1),
+            "leader": Field((), _I, 0),
         }
-
-    def _start_records(self, state: BatchState, rows: Array) -> None:
-        """A new match's records: nothing above or below [DRF-7.1]."""
-        state.upper[rows] = 0
-        state.lower[rows] = 0
 
     def _deal_packs(self, state: BatchState, rows: Array, dealers: Array, packs: Array) -> None:
         """Deal the packs in the scalar engine's order: the hands in packets, the talon [DRF-2.2] [DRF-2.3];

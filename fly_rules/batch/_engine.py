@@ -9,6 +9,7 @@ and first dealer drawn by lot, so :meth:`BatchEngine.to_scalar` replays it exact
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -18,7 +19,7 @@ import numpy as np
 from fly_rules import registry
 from fly_rules._numbers import check_count, check_seat
 from fly_rules.batch._bits import NO_CARD, Array
-from fly_rules.batch._state import BatchState
+from fly_rules.batch._state import BatchState, Field, make_arrays, reset_rows
 from fly_rules.cards import CardSet
 from fly_rules.engine import Phase, shuffled_indices
 from fly_rules.engine.encoding import ActionSpace, seat_order
@@ -98,8 +99,9 @@ class BatchEngine:
                 DRF-2.1).
         """
         check_seed(seed)
-        state = BatchState(self, self._empty())
-        self.restart(state, np.arange(self.batch_size), [f"batch:{seed}:{i}" for i in range(self.batch_size)], dealer)
+        state = BatchState(self, make_arrays(self.fields, self.batch_size))
+        seeds = [f"batch:{seed}:{i}" for i in range(self.batch_size)]
+        self._start(state, np.arange(self.batch_size), seeds, dealer, fresh=True)
         return state
 
     def restart(self, state: BatchState, games: Any, seeds: Sequence[int | str], dealer: int | None = None) -> None:
@@ -111,7 +113,13 @@ class BatchEngine:
             TypeError: a seed is not an int or a str.
             RuleViolation: REC-1.5 for a seed of more than 100 digits; ``dealer`` is not a seat.
         """
-        rows = np.asarray(games, dtype=_I).reshape(-1)
+        self._start(state, np.asarray(games, dtype=_I).reshape(-1), seeds, dealer, fresh=False)
+
+    def _start(
+        self, state: BatchState, rows: Array, seeds: Sequence[int | str], dealer: int | None, *, fresh: bool
+    ) -> None:
+        """Deal the matches of ``seeds`` in ``rows``, every field of theirs back at its initial value first (already
+        there in a ``fresh`` batch)."""
         if len(rows) != len(seeds):
             raise ValueError(f"restart: {len(rows)} games but {len(seeds)} seeds")
         for seed in seeds:
@@ -123,14 +131,11 @@ class BatchEngine:
             dealers = np.full(len(rows), dealer, _I)
         if not len(rows):
             return
+        if not fresh:
+            reset_rows(state.arrays(), self.fields, rows)
         state.seeds[rows] = list(seeds)
-        state.origin[rows] = None
         state.past[rows] = [() for _ in range(len(rows))]
         state.first_dealer[rows] = dealers
-        state.deal_number[rows] = 0
-        state.terminated[rows] = False
-        state.truncated[rows] = False
-        self._start_records(state, rows)
         self._deal(state, rows, dealers)
         state.changed()
 
@@ -296,7 +301,7 @@ class BatchEngine:
         """
         if len(states) != self.batch_size:
             raise ValueError(f"from_scalar needs {self.batch_size} states, not {len(states)}")
-        state = BatchState(self, self._empty())
+        state = BatchState(self, make_arrays(self.fields, self.batch_size))
         for i, scalar in enumerate(states):
             deal = getattr(scalar, "deal", scalar)
             if getattr(scalar, "game", None) != self.game or scalar.rules != self.rules:
@@ -331,12 +336,8 @@ class BatchEngine:
         """The first dealer of the match of ``seed``, drawn by lot as the scalar engine draws him."""
         raise NotImplementedError
 
-    def _own_arrays(self) -> dict[str, Array]:  # pragma: no cover - abstract
-        """The arrays of a new batch only this game keeps."""
-        raise NotImplementedError
-
-    def _start_records(self, state: BatchState, rows: Array) -> None:  # pragma: no cover - abstract
-        """Set the records of ``rows`` to those of a new match."""
+    def _own_fields(self) -> dict[str, Field]:  # pragma: no cover - abstract
+        """The arrays only this game keeps, each with its shape, dtype and initial value (a new match's records)."""
         raise NotImplementedError
 
     def _deal_packs(self, state: BatchState, rows: Array, dealers: Array, packs: Array) -> None:
@@ -385,38 +386,40 @@ class BatchEngine:
         packs = np.array([shuffled_indices(deck, s, k) for s, k in zip(seeds, numbers, strict=True)], _I)
         self._deal_packs(state, rows, dealers, packs.reshape(len(rows), -1))
 
-    def _empty(self) -> dict[str, Array]:
-        """Every array of a new batch: those of every game, and the game's own."""
-        b, n, tricks = self.batch_size, self.num_players, self.rules.hand_size
-        z = np.zeros
+    @functools.cached_property
+    def fields(self) -> dict[str, Field]:
+        """Every array of the batch's state by name, each with its shape for one game, its dtype and its value in a new
+        game (a :class:`~fly_rules.batch.Field`): those of every game, then the game's own. A batch is made from
+        them, and a game dealt anew (:meth:`restart`) goes back to them."""
+        n, tricks = self.num_players, self.rules.hand_size
         return {
-            "current_player": np.full(b, -1, _I),
-            "rewards": z((b, n), np.float32),
-            "terminated": z(b, bool),
-            "truncated": z(b, bool),
-            "phase": z(b, _I),
-            "legal": z(b, np.uint64),
-            "hands": z((b, n), np.uint64),
-            "dealer": z(b, _I),
-            "first_dealer": z(b, _I),
-            "deal_number": z(b, _I),
-            "tricks_taken": z((b, n), _I),
-            "trick": np.full((b, n), NO_CARD, _I),
-            "trick_len": z(b, _I),
-            "best_card": np.full(b, NO_CARD, _I),
-            "best_power": np.full(b, -1, _I),
-            "best_pos": z(b, _I),
-            "power_row": z(b, _I),
-            "tricks": np.full((b, tricks, n), NO_CARD, np.int8),
-            "trick_leaders": np.full((b, tricks), -1, _I),
-            "trick_winners": np.full((b, tricks), -1, _I),
-            "tricks_done": z(b, _I),
-            **self._own_arrays(),
-            "log": z((b, _LOG), np.int16),
-            "log_len": z(b, _I),
-            "seeds": np.full(b, None, object),
-            "origin": np.full(b, None, object),
-            "past": np.full(b, None, object),
+            "current_player": Field((), _I, -1),
+            "rewards": Field((n,), np.float32, 0, reset=False),
+            "terminated": Field((), bool, False),
+            "truncated": Field((), bool, False),
+            "phase": Field((), _I, 0),
+            "legal": Field((), np.uint64, 0),
+            "hands": Field((n,), np.uint64, 0),
+            "dealer": Field((), _I, 0),
+            "first_dealer": Field((), _I, 0),
+            "deal_number": Field((), _I, 0),
+            "tricks_taken": Field((n,), _I, 0),
+            "trick": Field((n,), _I, NO_CARD),
+            "trick_len": Field((), _I, 0),
+            "best_card": Field((), _I, NO_CARD),
+            "best_power": Field((), _I, -1),
+            "best_pos": Field((), _I, 0),
+            "power_row": Field((), _I, 0),
+            "tricks": Field((tricks, n), np.int8, NO_CARD),
+            "trick_leaders": Field((tricks,), _I, -1),
+            "trick_winners": Field((tricks,), _I, -1),
+            "tricks_done": Field((), _I, 0),
+            **self._own_fields(),
+            "log": Field((_LOG,), np.int16, 0),
+            "log_len": Field((), _I, 0),
+            "seeds": Field((), object, None),
+            "origin": Field((), object, None),
+            "past": Field((), object, None),
         }
 
     def _end_deals(self, s: BatchState, rows: Array, won: Array) -> Array:

@@ -22,7 +22,7 @@ from fly_rules.batch._fly_bot import fly_rule_of_thumb
 from fly_rules.batch._fly_exchange import FlyExchange
 from fly_rules.batch._state import BatchState
 from fly_rules.batch._tables import fly_tables
-from fly_rules.engine.encoding import layout_size
+from fly_rules.engine.encoding import layout_size, layout_views
 from fly_rules.errors import InvalidRules
 from fly_rules.fly.deal import draw_first_dealer
 from fly_rules.fly.encoding import STAND, observation_layout
@@ -60,6 +60,7 @@ class FlyBatch(FlyExchange):
         self._set_play_options()
         self._set_exchange_options()
         self.observation_size = layout_size(observation_layout(rules), rules.players)
+        self._views = layout_views(observation_layout(rules), rules.players)
 
     def _draw_dealer(self, seed: int | str) -> int:
         """The first dealer drawn by lot, as the scalar match draws him [FLY-2.1]."""
@@ -113,29 +114,25 @@ class FlyBatch(FlyExchange):
         """The observation of ``seats[i]`` in game ``i`` (:func:`fly_rules.fly.encoding.observation_layout`)
         [FLY-5.1]; with ``order``, the per-seat parts in that order of seats."""
         s, n, b = state, self.num_players, len(seats)  # a batch's games, or some of them (observe's games)
+        at = self._views  # each part of the layout by name
         rows = np.arange(b)
         out = np.zeros((b, self.observation_size), np.float32)
-        out[:, 0:52] = unpack(s.hands[rows, seats], 52)
-        out[:, 52:104] = unpack(BIT[s.trump_card], 52)
+        out[:, at["hand"]] = unpack(s.hands[rows, seats], 52)
+        out[:, at["trump card"]] = unpack(BIT[s.trump_card], 52)
         rel = _inverse(order)
-        at = 104
-        _mark_cards(out, at, s.trick_seats, s.trick, rel)
-        at += 52 * n
-        _mark_cards(out, at, s.trick_seat_history.reshape(b, -1), s.tricks.reshape(b, -1), rel)
-        at += 52 * n
-        out[:, at : at + 4 * n] = _by_seat(s.declared, order).reshape(b, 4 * n)
-        at += 4 * n
-        out[:, at : at + n] = _by_seat(s.active, order)
-        out[:, at + n : at + 2 * n] = _by_seat(s.tricks_taken, order) / 5
-        out[:, at + 2 * n : at + 3 * n] = _by_seat(s.records, order) / self.rules.start_record
-        at += 3 * n
-        out[rows, at + _place(rel, rows, seats)] = 1
+        _mark_cards(out, at["current trick"].start, s.trick_seats, s.trick, rel)
+        history = s.trick_seat_history.reshape(b, -1)
+        _mark_cards(out, at["completed tricks"].start, history, s.tricks.reshape(b, -1), rel)
+        out[:, at["declarations"]] = _by_seat(s.declared, order).reshape(b, 4 * n)
+        out[:, at["active"]] = _by_seat(s.active, order)
+        out[:, at["tricks taken"]] = _by_seat(s.tricks_taken, order) / 5
+        out[:, at["records"]] = _by_seat(s.records, order) / self.rules.start_record
+        out[rows, at["own seat"].start + _place(rel, rows, seats)] = 1
         moving = s.current_player >= 0
-        out[rows[moving], at + n + _place(rel, rows[moving], s.current_player[moving])] = 1
-        out[rows, at + 2 * n + _place(rel, rows, s.dealer)] = 1
-        at += 3 * n
-        out[rows, at + s.phase] = 1
-        out[:, at + 3] = (s.stock_len - s.stock_pos) / 52
+        out[rows[moving], at["seat to move"].start + _place(rel, rows[moving], s.current_player[moving])] = 1
+        out[rows, at["dealer"].start + _place(rel, rows, s.dealer)] = 1
+        out[rows, at["phase"].start + s.phase] = 1
+        out[:, at["stock"].start] = (s.stock_len - s.stock_pos) / 52
         np.minimum(out, 10.0, out=out)
         return out
 

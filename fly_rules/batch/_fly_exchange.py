@@ -9,7 +9,7 @@ import numpy as np
 
 from fly_rules.batch._bits import BIT, NO_CARD, Array, bit_list, popcount
 from fly_rules.batch._fly_play import FlyPlay
-from fly_rules.batch._state import BatchState
+from fly_rules.batch._state import BatchState, Field
 from fly_rules.fly.deal import refill_order
 from fly_rules.fly.encoding import EXCHANGE, FOLD, STAND, SWAP
 
@@ -53,46 +53,41 @@ class FlyExchange(FlyPlay):
 
     # --- a new batch, a new deal ------------------------------------------------------------------
 
-    def _own_arrays(self) -> dict[str, Array]:
-        """The arrays of a new batch only this game keeps."""
-        b, n = self.batch_size, self.num_players
-        z = np.zeros
+    def _own_fields(self) -> dict[str, Field]:
+        """The arrays only this game keeps (see :attr:`fields`)."""
+        n = self.num_players
         return {
-            "stock": np.full((b, 52), NO_CARD, np.int8),
-            "stock_pos": z(b, _I),
-            "stock_len": z(b, _I),
-            "stock_union": z((b, 53), np.uint64),
-            "trump_card": z(b, _I),
-            "trump": z(b, _I),
-            "active": z((b, n), bool),
-            "declaration_round": z(b, _I),
-            "must_confirm": z(b, bool),
-            "exchanged": z(b, _I),
-            "refills": z(b, _I),
-            "turnup_here": z(b, bool),
-            "discards": z(b, np.uint64),
-            "gave_ace": z((b, n), bool),
-            "declared": z((b, n, 4), np.float32),
-            "records": np.full((b, n), self.rules.start_record, _I),
-            "last_trick": z((b, n), _I),
-            "leader": np.full(b, -1, _I),
-            "ace_holder": np.full(b, -1, _I),
-            "bonus_due": z(b, bool),
-            "in_play": z(b, _I),
-            "next_seat": z((b, n), _I),
-            "trick_seats": np.full((b, n), -1, _I),
-            "trick_seat_history": np.full((b, 5, n), -1, np.int8),
-            "winners": z((b, n), bool),
-            "void": z(b, bool),
-            "redeal": z(b, bool),
-            "start_hands": z((b, n), np.uint64),
-            "start_stock": np.full((b, 52), NO_CARD, np.int8),
-            "start_records": z((b, n), _I),
+            "stock": Field((52,), np.int8, NO_CARD),
+            "stock_pos": Field((), _I, 0),
+            "stock_len": Field((), _I, 0),
+            "stock_union": Field((53,), np.uint64, 0),
+            "trump_card": Field((), _I, 0),
+            "trump": Field((), _I, 0),
+            "active": Field((n,), bool, False),
+            "declaration_round": Field((), _I, 0),
+            "must_confirm": Field((), bool, False),
+            "exchanged": Field((), _I, 0),
+            "refills": Field((), _I, 0),
+            "turnup_here": Field((), bool, False),
+            "discards": Field((), np.uint64, 0),
+            "gave_ace": Field((n,), bool, False),
+            "declared": Field((n, 4), np.float32, 0),
+            "records": Field((n,), _I, self.rules.start_record),  # a new match's: the start record [FLY-8.1]
+            "last_trick": Field((n,), _I, 0),
+            "leader": Field((), _I, -1),
+            "ace_holder": Field((), _I, -1),
+            "bonus_due": Field((), bool, False),
+            "in_play": Field((), _I, 0),
+            "next_seat": Field((n,), _I, 0),
+            "trick_seats": Field((n,), _I, -1),
+            "trick_seat_history": Field((5, n), np.int8, -1),
+            "winners": Field((n,), bool, False),
+            "void": Field((), bool, False),
+            "redeal": Field((), bool, False),
+            "start_hands": Field((n,), np.uint64, 0),
+            "start_stock": Field((52,), np.int8, NO_CARD),
+            "start_records": Field((n,), _I, 0),
         }
-
-    def _start_records(self, state: BatchState, rows: Array) -> None:
-        """A new match's records: the start record for everyone [FLY-8.1]."""
-        state.records[rows] = self.rules.start_record
 
     def _deal_packs(self, state: BatchState, rows: Array, dealers: Array, packs: Array) -> None:
         """Deal the packs in the scalar engine's dealing order: the hands, then the trump card, then the

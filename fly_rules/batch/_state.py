@@ -7,14 +7,43 @@ Shared by the engines: the fields every reinforcement-learning loop reads (``cur
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
 
 from fly_rules.batch._bits import Array
 
 if TYPE_CHECKING:
     from fly_rules.batch._engine import BatchEngine
 
-__all__ = ["BatchState"]
+__all__ = ["BatchState", "Field", "make_arrays", "reset_rows"]
+
+
+class Field(NamedTuple):
+    """One array of a batch's state, as every game of the batch holds it: the one place its shape, dtype and the
+    value of a new game are given, read both when a batch is made and when its games are dealt anew."""
+
+    shape: tuple[int, ...]
+    """Its shape for one game (the batch's games come first)."""
+    dtype: npt.DTypeLike
+    """Its NumPy dtype."""
+    initial: object
+    """Every element's value in a new game."""
+    reset: bool = True
+    """Whether a game dealt anew takes :attr:`initial` again (the rewards of the last step stay for its caller)."""
+
+
+def make_arrays(fields: dict[str, Field], batch_size: int) -> dict[str, Array]:
+    """The arrays of a new batch of ``batch_size`` games, each game's row at its field's initial value."""
+    return {name: np.full((batch_size, *f.shape), f.initial, f.dtype) for name, f in fields.items()}
+
+
+def reset_rows(arrays: dict[str, Array], fields: dict[str, Field], rows: Array) -> None:
+    """Put the games of ``rows`` back at every field's initial value (those a new game takes again)."""
+    for name, f in fields.items():
+        if f.reset:
+            arrays[name][rows] = f.initial
 
 
 class BatchState:

@@ -13,7 +13,7 @@ from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.engine.encoding import STAND, ActionSpace, Marking, Position, Segment, cards_text, checked_id
 from fly_rules.engine.protocols import DealState, Phase, Rules
 
-__all__ = ["ACTIONS", "NUM_ACTIONS", "STAND", "DreyfusActions", "observation_layout"]
+__all__ = ["ACTIONS", "NUM_ACTIONS", "OBSERVATION_LAYOUT", "STAND", "DreyfusActions", "observation_layout"]
 
 NUM_ACTIONS: Final = 53
 """Distinct action ids of Dreyfus."""
@@ -158,10 +158,10 @@ def observation_layout(rules: DreyfusRules) -> tuple[Segment, ...]:
     talon left / 12 | tricks taken / 12, 3 | upper records / target 3 | lower records / target 3 | leader 3 |
     own seat 3 | seat to move 3 | dealer 3 | phase (exchange, play, over) 3.
     """
-    return _LAYOUT
+    return OBSERVATION_LAYOUT
 
 
-_LAYOUT: Final = (
+OBSERVATION_LAYOUT: Final = (
     Segment("hand", 52),
     Segment("marked", 52),
     Segment("own discards", 52),
@@ -181,3 +181,7 @@ _LAYOUT: Final = (
     Segment("dealer", 1, per_seat=True),
     Segment("phase", 3),
 )
+"""The parts of a Dreyfus seat's observation, whatever the rules (:func:`observation_layout`) [DRF-11.1].
+
+.. versionadded:: 0.2.0
+"""

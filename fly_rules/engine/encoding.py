@@ -30,13 +30,17 @@ the mask of the cards the seat to move has marked (0 in a game without marks, su
 to five cards is one id [FLY-4.3]).
 
 **Observation layouts.** A game's observation is a sequence of named parts (:class:`Segment`), declared in the
-game's package; the adapters and the batch engine write the floats (with NumPy) in that order.
+game's package. :func:`layout_views` names the floats of each part; the adapters' writer (one seat's view) and the
+batch engine's (every game at once, with NumPy) both fill the parts by those names, so neither counts offsets of
+its own.
 """
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Final, Generic, NamedTuple, Protocol, SupportsIndex, TypeVar, cast
 
 from fly_rules.actions import Action, Exchange, Play
@@ -54,6 +58,7 @@ __all__ = [
     "cards_text",
     "checked_id",
     "layout_size",
+    "layout_views",
     "seat_order",
 ]
 
@@ -263,6 +268,27 @@ def layout_size(layout: Iterable[Segment], players: int) -> int:
     208
     """
     return sum(part.width * (players if part.per_seat else 1) for part in layout)
+
+
+@functools.cache
+def layout_views(layout: tuple[Segment, ...], players: int) -> Mapping[str, slice]:
+    """The floats of each named part of an observation of ``layout`` at a table of ``players``, as a slice of the
+    observation (a per-seat part's covers every seat's block, seat 0's first, each ``width`` floats): the views the
+    observation writers fill by name.
+
+    >>> views = layout_views((Segment("hand", 52), Segment("trick", 52, per_seat=True), Segment("phase", 3)), 3)
+    >>> views["trick"], views["phase"].start
+    (slice(52, 208, None), 208)
+
+    .. versionadded:: 0.2.0
+    """
+    views: dict[str, slice] = {}
+    at = 0
+    for part in layout:
+        size = part.width * (players if part.per_seat else 1)
+        views[part.name] = slice(at, at + size)
+        at += size
+    return MappingProxyType(views)
 
 
 def seat_order(rules: Rules, seat: int) -> tuple[int, ...]:

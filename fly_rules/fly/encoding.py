@@ -30,6 +30,7 @@ __all__ = [
     "EXCHANGE",
     "FOLD",
     "NUM_ACTIONS",
+    "OBSERVATION_LAYOUT",
     "PLAY",
     "STAND",
     "SWAP",
@@ -129,10 +130,10 @@ def observation_layout(rules: FlyRules) -> tuple[Segment, ...]:
     start record ``n`` | own seat ``n`` | seat to move ``n`` | dealer ``n`` | phase (exchange, play,
     over) 3 | stock size / 52; ``n`` the number of players.
     """
-    return _LAYOUT
+    return OBSERVATION_LAYOUT
 
 
-_LAYOUT: Final = (
+OBSERVATION_LAYOUT: Final = (
     Segment("hand", 52),
     Segment("trump card", 52),
     Segment("current trick", 52, per_seat=True),
@@ -147,3 +148,7 @@ _LAYOUT: Final = (
     Segment("phase", 3),
     Segment("stock", 1),
 )
+"""The parts of a Fly seat's observation, whatever the rules (:func:`observation_layout`) [FLY-5.1].
+
+.. versionadded:: 0.2.0
+"""
