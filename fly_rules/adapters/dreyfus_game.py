@@ -53,33 +53,34 @@ if TYPE_CHECKING:
 
 def write_dreyfus_observation(view: DreyfusView, marked: int, target: int, out: Floats | list[float]) -> None:
     """Fill ``out`` (zeros, in the layout of :func:`~fly_rules.dreyfus.encoding.observation_layout`, seats
-    absolute) with a Dreyfus seat's observation [DRF-11.1], each part where its name puts it (:data:`_VIEWS`)."""
-    at = _VIEWS
-    write_cards(out, at["hand"].start, view.hand)
-    write_cards(out, at["marked"].start, marked)
-    write_cards(out, at["own discards"].start, view.discarded)
+    absolute) with a Dreyfus seat's observation [DRF-11.1], each part where its name puts it (:data:`_STARTS`)."""
+    at = _STARTS
+    write_cards(out, at["hand"], view.hand)
+    write_cards(out, at["marked"], marked)
+    write_cards(out, at["own discards"], view.discarded)
     if view.revealed_discards is not None:
         for seat in range(3):
-            write_cards(out, at["revealed discards"].start + 52 * seat, view.revealed_discards[seat])
-    write_cards(out, at["revealed talon"].start, view.revealed_talon if view.revealed_talon is not None else 0)
-    one_hot(out, at["contract"].start, 5, 4 if view.contract is None else int(view.contract))
-    trick_cards(out, at["current trick"].start, 3, view, at["completed tricks"].start)
-    bought, taken, upper, lower = (at[name].start for name in ("bought", "tricks taken", "upper", "lower"))
+            write_cards(out, at["revealed discards"] + 52 * seat, view.revealed_discards[seat])
+    write_cards(out, at["revealed talon"], view.revealed_talon if view.revealed_talon is not None else 0)
+    one_hot(out, at["contract"], 5, 4 if view.contract is None else int(view.contract))
+    trick_cards(out, at["current trick"], 3, view, at["completed tricks"])
+    bought, taken, upper, lower = (at[name] for name in ("bought", "tricks taken", "upper", "lower"))
     for seat in range(3):
         out[bought + seat] = view.bought[seat] / 12
         out[taken + seat] = view.tricks_taken[seat] / 12
         out[upper + seat] = view.upper[seat] / target
         out[lower + seat] = view.lower[seat] / target
-    out[at["talon left"].start] = view.talon_left / 12
-    one_hot(out, at["leader"].start, 3, view.leader)
-    one_hot(out, at["own seat"].start, 3, view.seat)
-    one_hot(out, at["seat to move"].start, 3, view.to_move)
-    one_hot(out, at["dealer"].start, 3, view.dealer)
-    one_hot(out, at["phase"].start, 3, PHASES.index(view.phase))
+    out[at["talon left"]] = view.talon_left / 12
+    one_hot(out, at["leader"], 3, view.leader)
+    one_hot(out, at["own seat"], 3, view.seat)
+    one_hot(out, at["seat to move"], 3, view.to_move)
+    one_hot(out, at["dealer"], 3, view.dealer)
+    one_hot(out, at["phase"], 3, PHASES.index(view.phase))
 
 
-_VIEWS: Final = layout_views(OBSERVATION_LAYOUT, 3)
-"""Dreyfus's observation parts by name (three seats, always: :func:`~fly_rules.engine.encoding.layout_views`)."""
+_STARTS: Final = {name: part.start for name, part in layout_views(OBSERVATION_LAYOUT, 3).items()}
+"""Where each of Dreyfus's observation parts starts, by name (three seats, always:
+:func:`~fly_rules.engine.encoding.layout_views`)."""
 
 
 def _text(view: DreyfusView, marks: str) -> str:

@@ -8,7 +8,6 @@ Its action ids (:data:`~fly_rules.fly.encoding.NUM_ACTIONS` = 90) and observatio
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from fly_rules.adapters.encoding import (
@@ -63,35 +62,36 @@ if TYPE_CHECKING:
 
 def write_fly_observation(view: FlyView, start_record: int, out: Floats | list[float]) -> None:
     """Fill ``out`` (zeros, in the layout of :func:`~fly_rules.fly.encoding.observation_layout`, seats absolute)
-    with a Fly seat's observation [FLY-5.1], each part where its name puts it (:func:`_views`)."""
+    with a Fly seat's observation [FLY-5.1], each part where its name puts it (:func:`_starts`)."""
     n = view.players
-    at = _views(n)
-    write_cards(out, at["hand"].start, view.hand)
-    write_cards(out, at["trump card"].start, view.trump_card.bit)
-    trick_cards(out, at["current trick"].start, n, view, at["completed tricks"].start)
-    declarations = at["declarations"].start
+    at = _starts(n)
+    write_cards(out, at["hand"], view.hand)
+    write_cards(out, at["trump card"], view.trump_card.bit)
+    trick_cards(out, at["current trick"], n, view, at["completed tricks"])
+    declarations = at["declarations"]
     for seat, declared in enumerate(view.declarations):
         for item in declared:
             if item.kind == "exchange":
                 out[declarations + 4 * seat + 2] += item.count / 5
             else:
                 out[declarations + 4 * seat + ("stand", "fold", "", "swap").index(item.kind)] = 1.0
-    active, taken, records = at["active"].start, at["tricks taken"].start, at["records"].start
+    active, taken, records = at["active"], at["tricks taken"], at["records"]
     for seat in range(n):
         out[active + seat] = float(view.active[seat])
         out[taken + seat] = view.tricks_taken[seat] / 5
         out[records + seat] = view.records[seat] / start_record
-    one_hot(out, at["own seat"].start, n, view.seat)
-    one_hot(out, at["seat to move"].start, n, view.to_move)
-    one_hot(out, at["dealer"].start, n, view.dealer)
-    one_hot(out, at["phase"].start, 3, PHASES.index(view.phase))
-    out[at["stock"].start] = view.stock_size / 52
+    one_hot(out, at["own seat"], n, view.seat)
+    one_hot(out, at["seat to move"], n, view.to_move)
+    one_hot(out, at["dealer"], n, view.dealer)
+    one_hot(out, at["phase"], 3, PHASES.index(view.phase))
+    out[at["stock"]] = view.stock_size / 52
 
 
 @functools.cache
-def _views(players: int) -> Mapping[str, slice]:
-    """Fly's observation parts by name at a table of ``players`` (:func:`~fly_rules.engine.encoding.layout_views`)."""
-    return layout_views(OBSERVATION_LAYOUT, players)
+def _starts(players: int) -> dict[str, int]:
+    """Where each of Fly's observation parts starts, by name, at a table of ``players``
+    (:func:`~fly_rules.engine.encoding.layout_views`)."""
+    return {name: part.start for name, part in layout_views(OBSERVATION_LAYOUT, players).items()}
 
 
 def _text(view: FlyView, marks: str) -> str:

@@ -36,7 +36,14 @@ class Field(NamedTuple):
 
 def make_arrays(fields: dict[str, Field], batch_size: int) -> dict[str, Array]:
     """The arrays of a new batch of ``batch_size`` games, each game's row at its field's initial value."""
-    return {name: np.full((batch_size, *f.shape), f.initial, f.dtype) for name, f in fields.items()}
+    return {name: _filled((batch_size, *f.shape), f) for name, f in fields.items()}
+
+
+def _filled(shape: tuple[int, ...], f: Field) -> Array:
+    """An array of ``f``'s initial value: zeroed memory from the allocator where the value is zero (no pass over it)."""
+    if f.initial is not None and not isinstance(f.initial, tuple) and f.initial == 0:
+        return np.zeros(shape, f.dtype)
+    return np.full(shape, f.initial, f.dtype)
 
 
 def reset_rows(arrays: dict[str, Array], fields: dict[str, Field], rows: Array) -> None:

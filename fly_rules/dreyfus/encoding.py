@@ -181,7 +181,4 @@ OBSERVATION_LAYOUT: Final = (
     Segment("dealer", 1, per_seat=True),
     Segment("phase", 3),
 )
-"""The parts of a Dreyfus seat's observation, whatever the rules (:func:`observation_layout`) [DRF-11.1].
-
-.. versionadded:: 0.2.0
-"""
+"""The parts of a Dreyfus seat's observation, whatever the rules (:func:`observation_layout`) [DRF-11.1]."""

@@ -148,7 +148,4 @@ OBSERVATION_LAYOUT: Final = (
     Segment("phase", 3),
     Segment("stock", 1),
 )
-"""The parts of a Fly seat's observation, whatever the rules (:func:`observation_layout`) [FLY-5.1].
-
-.. versionadded:: 0.2.0
-"""
+"""The parts of a Fly seat's observation, whatever the rules (:func:`observation_layout`) [FLY-5.1]."""
