@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 
@@ -68,29 +69,26 @@ class DealTable:
     incremental: bool = attrs.field(init=False, eq=False)
     """Whether cards are exchanged one at a time [DRF-4.4]."""
 
-    @trump.default
-    def _trump(self) -> int | None:
-        return None if self.contract is None else int(self.contract)
+    def __attrs_post_init__(self) -> None:
+        # the option values read on every card, fixed for the deal and stored through their slots (a default
+        # method per field would be registered too late in the compiled build: scripts/build_compiled.py)
+        rules, contract = self.rules, self.contract
+        derived = (
+            None if contract is None else int(contract),
+            rules.fosk_mask(contract),
+            rules.revoke_mode == "penalize",
+            rules.must_head_trick,
+            rules.trump_duty,
+            rules.exchange_mode == "incremental",
+        )
+        for store, value in zip(_STORE_DERIVED, derived, strict=True):
+            store(self, value)
 
-    @fosk.default
-    def _fosk(self) -> int:
-        return self.rules.fosk_mask(self.contract)
 
-    @penalize.default
-    def _penalize(self) -> bool:
-        return self.rules.revoke_mode == "penalize"
-
-    @must_head.default
-    def _must_head(self) -> bool:
-        return self.rules.must_head_trick
-
-    @trump_duty.default
-    def _trump_duty(self) -> TrumpDuty:
-        return self.rules.trump_duty
-
-    @incremental.default
-    def _incremental(self) -> bool:
-        return self.rules.exchange_mode == "incremental"
+_DERIVED = ("trump", "fosk", "penalize", "must_head", "trump_duty", "incremental")
+_STORE_DERIVED: tuple[Callable[[DealTable, Any], None], ...] = tuple(
+    DealTable.__dict__[name].__set__ for name in _DERIVED
+)
 
 
 def set_seat(values: tuple[int, int, int], seat: int, value: int) -> tuple[int, int, int]:

@@ -12,7 +12,7 @@ and ``legal_actions`` stay cheap; arguments are validated once, in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, final
+from typing import Any, Final, NamedTuple, final
 
 import attrs
 
@@ -38,9 +38,9 @@ __all__ = ["DreyfusDeal", "DreyfusView", "start_deal"]
 
 _Triple = tuple[int, int, int]
 _Trick = tuple[tuple[int, Card], ...]
-_EXCHANGE = Phase.EXCHANGE
-_PLAY = Phase.PLAY
-_new = tuple.__new__
+_EXCHANGE: Final = Phase.EXCHANGE
+_PLAY: Final = Phase.PLAY
+_new: Final = tuple.__new__
 
 
 @attrs.frozen(repr=False)

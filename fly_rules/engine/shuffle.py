@@ -28,7 +28,7 @@ _SEED_LIMIT: Final = 10**100  # REC-1.5: at most 100 digits
 # word's top byte, the bits of getrandbits(k) for k = (i + 1).bit_length(), as random.Random._randbelow
 # draws them
 _STEPS: Final = tuple(tuple((i, 8 - (i + 1).bit_length()) for i in range(size - 1, 0, -1)) for size in range(53))
-_BATCH = 96  # words drawn at once: a 52-card shuffle needs about 76, more than 96 once in 300
+_BATCH: Final = 96  # words drawn at once: a 52-card shuffle needs about 76, more than 96 once in 300
 
 
 @functools.lru_cache(maxsize=16)

@@ -10,7 +10,7 @@ pieces; they never see the deal itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import attrs
 
@@ -30,9 +30,9 @@ __all__ = [
     "legal_declarations",
 ]
 
-_AS_BIT = 1 << ACE_OF_SPADES
-_STAND = Stand()
-_FOLD = Fold()
+_AS_BIT: Final = 1 << ACE_OF_SPADES
+_STAND: Final = Stand()
+_FOLD: Final = Fold()
 
 
 def _to_card(value: Card | str) -> Card:
@@ -79,9 +79,9 @@ _Declaration = tuple[int | None, tuple[int, ...], Exchanges]
 is made and play may begin), the hands and the exchanges."""
 
 
-_STAND_ONLY = (_STAND,)
-_STAND_FOLD = (_STAND, _FOLD)
-_new = tuple.__new__  # Exchanges built without its keyword-handling __new__, once per exchange taken
+_STAND_ONLY: Final = (_STAND,)
+_STAND_FOLD: Final = (_STAND, _FOLD)
+_new: Final = tuple.__new__  # Exchanges built without its keyword-handling __new__, once per exchange taken
 
 
 def _in_exchange_round(table: DealTable, exchanges: Exchanges) -> bool:

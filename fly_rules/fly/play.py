@@ -11,6 +11,7 @@ card indices) and return new pieces; they never see the deal itself.
 from __future__ import annotations
 
 import functools
+from typing import Final
 
 from fly_rules.actions import Play
 from fly_rules.cards import ALL_CARDS, SUIT_MASKS
@@ -30,9 +31,9 @@ __all__ = [
     "winning_position",
 ]
 
-_AS_BIT = 1 << ACE_OF_SPADES
-_new = tuple.__new__
-_DUTY_RULES = {Duty.FOLLOW: "FLY-6.3", Duty.HEAD: "FLY-6.3", Duty.TRUMP: "FLY-6.4", Duty.OVERTRUMP: "FLY-6.4"}
+_AS_BIT: Final = 1 << ACE_OF_SPADES
+_new: Final = tuple.__new__
+_DUTY_RULES: Final = {Duty.FOLLOW: "FLY-6.3", Duty.HEAD: "FLY-6.3", Duty.TRUMP: "FLY-6.4", Duty.OVERTRUMP: "FLY-6.4"}
 
 _Played = tuple[int | None, tuple[int, ...], Score, tuple[int, ...]]
 """What playing a card leaves: the seat to move next (None when the deal is over),

@@ -8,7 +8,7 @@ the :class:`Score`) and return new pieces; they never see the deal itself.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from fly_rules.cards import Suit
 from fly_rules.fly import end
@@ -56,7 +56,7 @@ class Score(NamedTuple):
         return bool(self.winners) or self.void or len(self.completed) == TRICKS_PER_DEAL
 
 
-_new = tuple.__new__  # a named tuple built without its keyword-handling __new__
+_new: Final = tuple.__new__  # a named tuple built without its keyword-handling __new__
 
 
 def add_points(records: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, NamedTuple, final
+from typing import Any, Final, NamedTuple, final
 
 import attrs
 
@@ -39,10 +39,10 @@ from fly_rules.tricks import plays_of
 
 __all__ = ["Declared", "FlyDeal", "FlyView", "start_deal"]
 
-_EXCHANGE = Phase.EXCHANGE
-_PLAY = Phase.PLAY
-_OVER = Phase.OVER
-_DECLARATIONS = (Exchange, Stand, Fold, SwapTrump)  # a tuple: isinstance checks it faster than a union
+_EXCHANGE: Final = Phase.EXCHANGE
+_PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+_DECLARATIONS: Final = (Exchange, Stand, Fold, SwapTrump)  # a tuple: isinstance checks it faster than a union
 
 
 @attrs.frozen
@@ -441,7 +441,7 @@ class FlyDeal(_DealFields, DealBase[FlyRules]):
         }
 
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 def start_deal(table: DealTable, hands: tuple[int, ...], stock: tuple[int, ...], records: tuple[int, ...]) -> FlyDeal:
