@@ -14,8 +14,10 @@ times the rate, and a slow server shows as latency, not as players who stop aski
 would also break the server's flood limit of 10 messages a second a connection [TBL-6.2], as a seat leading
 trick after trick does). The latency of an action is from its send to the moment the last seat of the table has
 the view one seq higher. A connection the server closes is counted and its close reason printed: the figures of a
-run with closed connections are not the server's. ``--profile FILE`` runs the server under cProfile and writes
-its statistics there.
+run with closed connections are not the server's. ``--profile FILE`` samples the server with py-spy (``pip install
+py-spy``) over the warm-up and the measured seconds and writes where its time went to FILE: each function's share
+of the samples by itself and with what it calls (a sampler, not cProfile: cProfile's own cost would be most of a
+server's per-message time).
 """
 
 from __future__ import annotations
@@ -168,11 +170,8 @@ async def _run(
     }
 
 
-def _serve(db: Path, profile: Path | None) -> tuple[subprocess.Popen[str], str]:
-    command = [sys.executable]
-    if profile is not None:
-        command += ["-m", "cProfile", "-o", str(profile)]
-    command += ["-m", "fly_rules", "serve", "--port", "0", "--db", str(db), "--bot-delay", "0"]
+def _serve(db: Path) -> tuple[subprocess.Popen[str], str]:
+    command = [sys.executable, "-m", "fly_rules", "serve", "--port", "0", "--db", str(db), "--bot-delay", "0"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -198,6 +197,35 @@ def print_rows(rows: list[dict[str, Any]], first: str, width: int) -> None:
             print(f"closed at {row[first]}: {why}")
 
 
+def _sampler(pid: int, seconds: float, raw: Path) -> subprocess.Popen[bytes]:
+    """py-spy recording the process ``pid`` for ``seconds`` into ``raw`` (its collapsed stacks)."""
+    spy = Path(sys.executable).with_name("py-spy")
+    command = [str(spy), "record", "-p", str(pid), "-o", str(raw), "-f", "raw", "-r", "200", "-d", f"{seconds:.0f}"]
+    try:
+        return subprocess.Popen([*command, "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except FileNotFoundError:
+        raise SystemExit("--profile samples the server with py-spy: pip install py-spy") from None
+
+
+def where_the_time_went(raw: Path, top: int = 25) -> str:
+    """py-spy's collapsed stacks as two lists: the functions by their own share of the samples, and with callees."""
+    own: dict[str, int] = {}
+    under: dict[str, int] = {}
+    total = 0
+    for line in raw.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        frames = stack.split(";")
+        total += int(count)
+        own[frames[-1]] = own.get(frames[-1], 0) + int(count)
+        for frame in set(frames):
+            under[frame] = under.get(frame, 0) + int(count)
+    lines = [f"{total} samples", "", "by itself:"]
+    lines += [f"{100 * n / total:5.1f}%  {f}" for f, n in sorted(own.items(), key=lambda i: -i[1])[:top]]
+    lines += ["", "with what it calls:"]
+    lines += [f"{100 * n / total:5.1f}%  {f}" for f, n in sorted(under.items(), key=lambda i: -i[1])[: 2 * top]]
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     """Run the load at each table count and print a table of the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -206,16 +234,20 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (3)")
     parser.add_argument("--rate", type=float, default=12.0, help="actions a second offered by each table (12)")
     parser.add_argument("--pictures", action="store_true", help="every view with its SVG picture (as the browser)")
-    parser.add_argument("--profile", type=Path, default=None, help="run the server under cProfile, stats to FILE")
+    parser.add_argument("--profile", type=Path, default=None, help="sample the server with py-spy, shares to FILE")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
     rows = []
     for count in (int(n) for n in args.tables.split(",")):
         with tempfile.TemporaryDirectory() as folder:
-            profile = None if args.profile is None else args.profile.with_suffix(f".{count}{args.profile.suffix}")
-            process, base = _serve(Path(folder) / "load.sqlite3", profile)
+            process, base = _serve(Path(folder) / "load.sqlite3")
+            raw = Path(folder) / "samples.txt"
+            spy = None if args.profile is None else _sampler(process.pid, args.warmup + args.seconds, raw)
             try:
                 rows.append(run(_run(base, count, args.seconds, args.warmup, args.pictures, args.rate, [process.pid])))
+                if spy is not None and args.profile is not None:
+                    spy.wait(60)
+                    args.profile.with_suffix(f".{count}{args.profile.suffix}").write_text(where_the_time_went(raw))
             finally:
                 process.send_signal(signal.SIGINT)
                 process.wait(60)
