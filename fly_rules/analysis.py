@@ -313,7 +313,8 @@ def review(
     """
     deal = deal_of(state)
     game = registry.game_of(deal)
-    assert game.expert is not None, "the analysis needs the game's expert hints"
+    if game.expert is None:
+        raise TypeError(f"the analysis needs a game's expert hints: {game.title} has none")
     hints = game.expert(deal.rules)
     policy = game.rule_of_thumb(deal.rules.rank_order)
     seat = deal.to_move

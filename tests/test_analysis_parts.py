@@ -21,7 +21,7 @@ from fly_rules.engine import Phase
 from fly_rules.errors import FlyRulesError
 from fly_rules.narration import action_shown
 from fly_rules.notation.history import dump_history
-from fly_rules.solve import SolveTimeUp, evaluate, solve
+from fly_rules.solve import Search, SolveTimeUp, evaluate, kernel_of, solve
 
 START: dict[str, Any] = {
     "dealer": 0,
@@ -154,10 +154,13 @@ def test_the_expert_s_means_carry_intervals_over_exactly_its_guesses(rules: Any,
     an interval around it (0 for its own choice)."""
     state = _first_play(rules)
     bot = ExpertBot(rules, samples=3)
+    drawn = review(state, state.legal_actions()[0], expert=bot)  # the guesses drawn from seed 0 by default
+    assert drawn == review(state, state.legal_actions()[0], expert=bot, seed=0)
+    assert drawn != review(state, state.legal_actions()[0], expert=bot, seed=1)
     for played in state.legal_actions()[:3]:
         found = review(state, played, expert=bot, seed="parts")
         assert found.expert_guesses == len(bot.guesses) == 3
-        assert set(found.expert_values) == set(state.legal_actions())
+        assert set(found.expert_values) == set(found.expert_intervals) == set(state.legal_actions())
         for action, (low, high) in found.expert_intervals.items():
             values = [guess[action] for guess in bot.guesses]
             assert found.expert_values[action] == pytest.approx(sum(values) / 3)
@@ -184,6 +187,8 @@ def test_a_review_past_its_limits_keeps_what_it_has_and_refuses_what_cannot_be()
     opening = _after_stands()
     found = review(opening, _play("9S"), open_limit=0)
     assert (found.open_values, found.open_best, found.cost) == ({}, None, None)
+    assert (found.expert_best, found.expert_values, found.expert_intervals) == (None, {}, {})
+    assert (found.expert_guesses, found.expert_unit, found.expert_cost_interval) == (0, "points", None)
     with pytest.raises(SolveTimeUp):
         review(opening, _play("9S"), deadline=time.monotonic() - 1)
     state = dreyfus.new_match(dreyfus.DreyfusRules(max_deals=1), seed=5, dealer=0)
@@ -310,8 +315,9 @@ def test_the_expert_of_the_analysis_is_the_hint_s_with_its_guesses_and_randomnes
         assert graded == review(state, played, expert=ExpertBot(start.rules, samples=samples), seed=drawn)
         assert graded.expert_guesses == samples
     deal_start = start.deal  # a deal has no seed of its own: its hint draws from 0
-    (from_deal,) = analyse(deal_start, actions, first=first, count=1, samples=2).reviews
-    assert from_deal == analyse(deal_start, actions, first=first, count=1, samples=2, seed=0).reviews[0]
+    (from_deal,) = analyse(deal_start, actions, first=first, count=1, samples=3).reviews
+    assert from_deal == analyse(deal_start, actions, first=first, count=1, samples=3, seed=0).reviews[0]
+    assert from_deal != analyse(deal_start, actions, first=first, count=1, samples=3, seed="None").reviews[0]
     assert all(r.expert_best is None for r in analyse(start, actions, expert=False, open_limit=0).reviews)
 
 
@@ -334,23 +340,65 @@ def test_an_action_the_expert_did_not_weigh_has_no_lead_and_finite_intervals_for
 
 
 def test_the_later_declarations_answer_each_alternative_as_they_were_made() -> None:
-    """An exchange is graded with the deal's later declarations as made (not as the rule of thumb would make them),
-    within its deal only."""
-    start, actions, _ = _match(fly.FlyRules(players=3, max_deals=2), 2)
-    state, k = start, 0
-    while state.deal.phase is not Phase.EXCHANGE or len(state.legal_actions()) < 2:
-        state, k = state.apply(actions[k]), k + 1
-    later, after = [], state.apply(actions[k])
-    for action in actions[k + 1 :]:
-        if after.deal.phase is not Phase.EXCHANGE or after.deal.deal_number != state.deal.deal_number:
-            break
-        later.append((after.to_move, action))
-        after = after.apply(action)
-    assert later
-    changed = [(seat, Stand() if action != Stand() else Fold()) for seat, action in later]
+    """An exchange is graded with the deal's later declarations as they were made, here not as the rule of thumb
+    would make them, and those of its own deal only (the match goes on to a second deal)."""
+    start = state = fly.new_match(fly.FlyRules(players=3, max_deals=2), seed=11, dealer=2)
+    actions = [_thumb(state)]
+    state = state.apply(actions[0])
+    later: list[tuple[int, Any]] = []
+    while state.deal.phase is Phase.EXCHANGE:  # each later seat declares otherwise than the rule of thumb
+        legal = state.legal_actions()
+        other = next(action for action in reversed(legal) if action != _thumb(state))
+        mover = state.deal.to_move
+        assert mover is not None
+        later.append((mover, other))
+        actions.append(other)
+        state = state.apply(other)
+    while not state.is_over:
+        actions.append(_thumb(state))
+        state = state.apply(actions[-1])
+    assert state.deal.deal_number == 1
     (graded,) = analyse(start, actions, expert=False, count=1).reviews
-    assert graded == review(state, actions[k], later=later)
-    assert graded.open_values != review(state, actions[k], later=changed).open_values
+    assert graded == review(start, actions[0], later=later)
+    assert graded.open_values != review(start, actions[0]).open_values  # the rule of thumb's answers differ
+
+
+def test_an_alternative_that_ends_the_deal_in_the_exchange_is_valued_by_its_score() -> None:
+    """FLY-5.1: where every seat before the last declarer folded, his fold ends the deal in the exchange; the review
+    values it by the score it leaves, beside the declarations that go on to the play; past the deadline the
+    searches give up."""
+    for seed in range(100):
+        state = fly.new_match(fly.FlyRules(players=3), seed=seed, dealer=0)
+        while state.deal.phase is Phase.EXCHANGE and state.to_move != 0 and Fold() in state.legal_actions():
+            state = state.apply(Fold())
+        if state.deal.phase is Phase.EXCHANGE and state.to_move == 0 and Fold() in state.legal_actions():
+            break
+    seat = state.deal.to_move
+    assert seat is not None
+    found = review(state, Stand())
+    ended = state.deal.apply(Fold())
+    assert ended.is_over
+    assert found.open_values[Fold()] == ended.scores[seat] - state.deal.scores[seat]
+    assert set(found.open_values) == set(state.legal_actions())
+    base = state.deal.scores[seat]
+    for action, value in found.open_values.items():
+        after = state.deal.apply(action)
+        assert value == (after.scores[seat] - base if after.is_over else solve(after).values[seat])
+    with pytest.raises(SolveTimeUp):  # the declarations that go on to the play are searched, past the deadline
+        review(DEAL, Stand(), later=[(2, Stand()), (0, Stand())], deadline=time.monotonic() - 1)
+
+
+def test_dreyfus_open_values_are_the_paranoid_solver_s() -> None:
+    """In Dreyfus the open values are the paranoid values of the seat to move (its tricks against the other two)."""
+    start, actions, _ = _match(dreyfus.DreyfusRules(max_deals=1), 0)
+    state, reviewed = start, 0
+    for action in actions:
+        if sum(state.deal.tricks_taken) >= 8 and len(state.legal_actions()) > 1:
+            found = review(state, action)
+            assert found.open_values == evaluate(state, concept="paranoid", seat=state.to_move)
+            reviewed += 1
+        state = state.apply(action)
+    assert reviewed
 
 
 def test_a_bound_passed_while_a_decision_is_graded_ends_the_analysis_after_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -392,3 +440,20 @@ def test_a_saved_match_is_analysed_from_its_own_dealer_and_game() -> None:
         assert analysed.reviews == analyse(start, actions, expert=False, open_limit=1).reviews
         assert analysed.reviews
         assert analyse_history(dump_history(start), expert=False).reviews == ()
+
+
+def test_the_open_limit_counts_the_positions_of_every_declaration_s_search_together() -> None:
+    """The exchange's open values may visit ``open_limit`` positions in all: a limit that each declaration's search
+    fits in alone, but not all of them together, leaves them out; one that fits them all gives them."""
+    later = [(2, Stand()), (0, Stand())]
+    visited = []
+    for action in DEAL.legal_actions():
+        after = DEAL.apply(action)
+        for _, declared in later:
+            after = after.apply(declared if declared in after.legal_actions() else after.legal_actions()[0])
+        search = Search(kernel_of(after))
+        search.maxn(search.kernel.node(after))
+        visited.append(search.nodes)
+    whole = review(DEAL, Stand(), later=later)
+    assert review(DEAL, Stand(), later=later, open_limit=sum(visited)).open_values == whole.open_values
+    assert review(DEAL, Stand(), later=later, open_limit=max(visited) + 1).open_values == {}

@@ -185,7 +185,8 @@ def test_the_batch_engine_names_the_games_it_plays() -> None:
 
 def test_the_solver_and_its_refusals_reach_the_third_game() -> None:
     """The solver walks a game without a search kernel of its own through its states' protocol (max^n equals a
-    walk of every line), and the expert bot, which needs a game's hints, refuses it in one line."""
+    walk of every line), and the expert bot and the analysis, which need a game's hints, refuse it in one line."""
+    from fly_rules.analysis import review
     from fly_rules.bots import ExpertBot
     from fly_rules.solve import solve
     from tests.solve.brute import Brute
@@ -198,6 +199,8 @@ def test_the_solver_and_its_refusals_reach_the_third_game() -> None:
     assert solution.values == tuple(f - s for f, s in zip(final, deal.scores, strict=True))
     with pytest.raises(TypeError, match="does not know how to play Whist"):
         ExpertBot(match.rules)
+    with pytest.raises(TypeError, match="^the analysis needs a game's expert hints: Whist has none$"):
+        review(match, match.legal_actions()[0])
 
 
 WHIST_RULES = ("WHIST-1", "WHIST-2", "WHIST-3")
