@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import sys
+import time
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -138,6 +139,7 @@ def _data(analysis: Analysis) -> dict[str, Any]:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Analyse the history in ``args.file`` and print each decision, then each seat's loss."""
+    started = time.monotonic()  # --max-seconds counts the reading of the history too
     text = read(args.file, regular_only=True, done="read")
     final = load_history(text)
     title = registry.game_of(final).title
@@ -154,7 +156,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         expert=not args.no_expert,
         samples=args.samples,
         progress=progress,
-        max_seconds=args.max_seconds,
+        max_seconds=None if args.max_seconds is None else max(args.max_seconds - (time.monotonic() - started), 1e-6),
     )
     print(file=sys.stderr)
     left = len(analysis.unreached)
