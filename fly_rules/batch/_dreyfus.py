@@ -2,7 +2,8 @@
 
 Hands, legal cards and legal ids are ``uint64`` bitmasks; a trick's winner is a look-up of each card's
 power by contract and suit led, built from the scalar rule functions (:mod:`fly_rules.batch._tables`).
-The deal, exchange and play are :mod:`fly_rules.batch._dreyfus_play`.
+The deal, exchange and play are the rule-section functions of :mod:`fly_rules.batch._dreyfus_play`, which the
+one engine class calls (no chain of classes).
 
 The action ids are Dreyfus's one action space (:class:`fly_rules.dreyfus.encoding.DreyfusActions`,
 53 ids): in the play ``c`` plays card ``c``; in the exchange ``c`` marks card ``c`` for discard, each
@@ -17,14 +18,16 @@ from typing import Any, Final
 import numpy as np
 
 from fly_rules.actions import Exchange
+from fly_rules.batch import _dreyfus_play as section
 from fly_rules.batch._bits import BIT, Array, random_bit, unpack
 from fly_rules.batch._dreyfus_bot import dreyfus_rule_of_thumb
-from fly_rules.batch._dreyfus_play import DreyfusPlay
-from fly_rules.batch._state import BatchState
-from fly_rules.batch._tables import dreyfus_tables
-from fly_rules.cards import DECK_48, CardSet
-from fly_rules.dreyfus.deal import draw_first_dealer
+from fly_rules.batch._engine import BatchEngine
+from fly_rules.batch._state import BatchState, Field
+from fly_rules.batch._tables import DreyfusTables, dreyfus_tables
+from fly_rules.cards import DECK_48, SUIT_MASKS, CardSet, Suit
+from fly_rules.dreyfus.deal import contract_of, draw_first_dealer, next_dealer
 from fly_rules.dreyfus.encoding import STAND, observation_layout
+from fly_rules.dreyfus.play import opening_leader
 from fly_rules.dreyfus.rules import DreyfusRules
 from fly_rules.engine.encoding import layout_size, layout_views
 from fly_rules.errors import RuleViolation
@@ -35,9 +38,11 @@ _EXCHANGE_PHASE, _PLAY_PHASE, _OVER_PHASE = 0, 1, 2
 _ZERO: Final = np.uint64(0)
 _ONE: Final = np.uint64(1)
 _I = np.int64
+_NO_TRUMP: Final = 4
+_EVERY: Final = (1 << 52) - 1
 
 
-class DreyfusBatch(DreyfusPlay):
+class DreyfusBatch(BatchEngine):
     """Dreyfus for ``batch_size`` games at once, all under ``rules`` [DRF-1.1]; every option of
     :class:`~fly_rules.dreyfus.DreyfusRules` is played as the scalar engine plays it.
 
@@ -46,12 +51,27 @@ class DreyfusBatch(DreyfusPlay):
 
     game = "dreyfus"
     _dealer_rule = "DRF-2.1"
+    rules: DreyfusRules
+    _t: DreyfusTables
+    """The batch's tables, built from the scalar rule functions (:mod:`fly_rules.batch._tables`)."""
 
     def __init__(self, rules: DreyfusRules, batch_size: int, *, match: bool = False) -> None:
         super().__init__(rules, batch_size, match=match)
         self._deck = DECK_48
         self._t = dreyfus_tables(rules)
-        self._set_options(rules)
+        self._incremental = rules.exchange_mode == "incremental"
+        self._penalize = rules.revoke_mode == "penalize"
+        contracts = [contract_of(rules, k) for k in range(len(rules.contract_cycle))]
+        self._cycle = np.array([_NO_TRUMP if c is None else int(c) for c in contracts], dtype=_I)
+        self._fosk = np.array([rules.fosk_mask(None if t == _NO_TRUMP else Suit(t)) for t in range(5)], dtype=np.uint64)
+        self._suit_mask = np.array([*SUIT_MASKS, 0], dtype=np.uint64)
+        self._suit = np.array([c // 13 for c in range(52)] + [4], dtype=_I)
+        self._above = np.array([_EVERY & ~((1 << (c + 1)) - 1) for c in range(52)] + [_EVERY], np.uint64)
+        self._next_dealer = np.array([next_dealer(rules, d) for d in range(3)], _I)
+        # [dealer, the seats that bought, as bits]: who leads to the first trick [DRF-5.1]
+        self._opening = np.array(
+            [[opening_leader(rules, d, [b >> s & 1 for s in range(3)]) for b in range(8)] for d in range(3)], _I
+        )
         self.observation_size = layout_size(observation_layout(rules), rules.players)
         self._views = layout_views(observation_layout(rules), rules.players)
 
@@ -61,6 +81,20 @@ class DreyfusBatch(DreyfusPlay):
 
     def _marked(self, state: BatchState, game: int) -> int:
         return int(state.marked[game])
+
+    # --- the hooks of every engine: the rule sections' ----------------------------------------------
+
+    def _own_fields(self) -> dict[str, Field]:
+        return section.own_fields(self)
+
+    def _deal_packs(self, state: BatchState, rows: Array, dealers: Array, packs: Array) -> None:
+        section.deal_packs(self, state, rows, dealers, packs)
+
+    def _load(self, state: BatchState, game: int, deal: Any) -> None:
+        section.load_deal(self, state, game, deal)
+
+    def _begin_deal(self, state: BatchState, rows: Array, dealers: Array) -> None:
+        section.begin_deal(self, state, rows, dealers)
 
     # --- the interface ----------------------------------------------------------------------------
 
@@ -75,12 +109,12 @@ class DreyfusBatch(DreyfusPlay):
         plays = rows[playing]
         exchanges = rows[~playing]  # before the play changes any phase
         if len(plays):
-            self._play(s, plays, ids[plays])
+            section.play_cards(self, s, plays, ids[plays])
         if len(exchanges):
-            self._exchange(s, exchanges, ids[exchanges])
+            section.exchange_cards(self, s, exchanges, ids[exchanges])
         if self.rules.winner_rule == "first_to_reach":
             going = rows[s.phase[rows] != _OVER_PHASE]
-            s.winner[going] = self._winner(s, going, False)
+            s.winner[going] = section.match_winner(self, s, going, False)
 
     def _scores(self, state: BatchState) -> Array:
         scores: Array = state.lower - state.upper

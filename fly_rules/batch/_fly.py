@@ -17,11 +17,12 @@ from typing import Any, Final
 
 import numpy as np
 
+from fly_rules.batch import _fly_exchange, _fly_play
 from fly_rules.batch._bits import BIT, Array, random_bit, unpack
+from fly_rules.batch._engine import BatchEngine
 from fly_rules.batch._fly_bot import fly_rule_of_thumb
-from fly_rules.batch._fly_exchange import FlyExchange
-from fly_rules.batch._state import BatchState
-from fly_rules.batch._tables import fly_tables
+from fly_rules.batch._state import BatchState, Field
+from fly_rules.batch._tables import FlyTables, fly_tables
 from fly_rules.engine.encoding import layout_size, layout_views
 from fly_rules.errors import InvalidRules
 from fly_rules.fly.deal import draw_first_dealer
@@ -36,7 +37,7 @@ _ZERO: Final = np.uint64(0)
 _I = np.int64
 
 
-class FlyBatch(FlyExchange):
+class FlyBatch(BatchEngine):
     """Fly for ``batch_size`` games at once, all under ``rules`` [FLY-1.1].
 
     Build one with :func:`fly_rules.batch.make`. Every option of :class:`~fly_rules.fly.FlyRules`
@@ -46,6 +47,11 @@ class FlyBatch(FlyExchange):
 
     game = "fly"
     _dealer_rule = "FLY-1.2"
+    rules: FlyRules
+    _t: FlyTables
+    """The batch's tables, built from the scalar rule functions (:mod:`fly_rules.batch._tables`)."""
+    _left: Array
+    """``[seat]``: the seat to its left."""
 
     def __init__(self, rules: FlyRules, batch_size: int, *, match: bool = False) -> None:
         if rules.revoke_mode != "prevent":
@@ -57,14 +63,32 @@ class FlyBatch(FlyExchange):
         self._deck = rules.deck
         self._t = fly_tables(rules)
         self._left = np.array([rules.left_of(seat) for seat in range(n)], dtype=_I)
-        self._set_play_options()
-        self._set_exchange_options()
+        mode = rules.ace_of_spades_mode
+        self._led_ace_mode = mode.startswith("led_trump_ace")
+        self._ace_joins_led_ace = mode == "led_trump_ace"
+        self._top_trump = mode == "top_trump"
+        self._combined = rules.declaration_mode == "combined"
+        self._refill = rules.stock_exhaustion != "cap" or rules.turnup_use == "last_stock_card"
         self.observation_size = layout_size(observation_layout(rules), rules.players)
         self._views = layout_views(observation_layout(rules), rules.players)
 
     def _draw_dealer(self, seed: int | str) -> int:
         """The first dealer drawn by lot, as the scalar match draws him [FLY-2.1]."""
         return draw_first_dealer(self.rules, seed)
+
+    # --- the hooks of every engine: the rule sections' ----------------------------------------------
+
+    def _own_fields(self) -> dict[str, Field]:
+        return _fly_exchange.own_fields(self)
+
+    def _deal_packs(self, state: BatchState, rows: Array, dealers: Array, packs: Array) -> None:
+        _fly_exchange.deal_packs(self, state, rows, dealers, packs)
+
+    def _load(self, state: BatchState, game: int, deal: Any) -> None:
+        _fly_exchange.load_deal(self, state, game, deal)
+
+    def _begin_deal(self, state: BatchState, rows: Array, dealers: Array) -> None:
+        _fly_exchange.begin_deal(self, state, rows, dealers)
 
     # --- the interface ----------------------------------------------------------------------------
 
@@ -79,9 +103,9 @@ class FlyBatch(FlyExchange):
         plays = rows[playing]
         declarations = rows[~playing]  # before the play changes any phase
         if len(plays):
-            self._play(state, plays, ids[plays])
+            _fly_play.play_cards(self, state, plays, ids[plays])
         if len(declarations):
-            self._declare(state, declarations, ids[declarations])
+            _fly_exchange.declare(self, state, declarations, ids[declarations])
 
     def _scores(self, state: BatchState) -> Array:
         scores: Array = -state.records
