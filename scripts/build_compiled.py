@@ -41,9 +41,12 @@ COMPILED = (
     "fly_rules/dreyfus/play.py",
     "fly_rules/dreyfus/scoring.py",
     "fly_rules/dreyfus/state.py",
+    "fly_rules/fly/solving.py",
+    "fly_rules/dreyfus/solving.py",
 )
 """The modules mypyc compiles: the scalar engine's hot path of random play (``python -m cProfile
-benchmarks/bench.py``). Everything else stays interpreted."""
+benchmarks/bench.py``), and each game's search kernel of the exact solver. Everything else stays
+interpreted."""
 
 _SETUP = """
 from mypyc.build import mypycify

@@ -13,7 +13,7 @@ the tricks taken and the revokes: what its future depends on.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias, cast
 
 from fly_rules.actions import Action, Play
 from fly_rules.cards import ACE_HIGH, ALL_CARDS, SUIT_MASKS
@@ -148,10 +148,7 @@ class DreyfusKernel:
         if type(node) is DreyfusDeal:
             return tokens
         seat, trick, leader, live = node[0], node[2], node[3], node[7]
-        if TYPE_CHECKING:  # in the play the tokens are card indices
-            cards: Sequence[int] = [card for card in tokens if isinstance(card, int)]
-        else:
-            cards = tokens
+        cards = cast("Sequence[int]", tokens)  # in the play the tokens are card indices
         if not trick:
             weaker = self.tables.weaker
             tops: list[DreyfusToken] = [
