@@ -164,3 +164,34 @@ def test_the_best_response_searches_its_choices_values_its_worth_and_asks_the_mo
     assert narrowed != full
     worth: Respond[Any] = Respond(seat, _DrawsFromZero(), worth=lambda state: 10 * state.scores[seat])
     assert worth.values(deal, deal.legal_actions()) == {action: 10 * value for action, value in full.items()}
+
+
+def test_a_deal_played_out_is_solved_with_nothing_left() -> None:
+    """A deal at its end has no best action, no line, nothing to gain for any seat and no position searched; the
+    concept and the seat asked for are kept."""
+    deal = _first_lead(0)
+    while not deal.is_over:
+        deal = deal.apply(deal.legal_actions()[0])
+    solution = solve(deal)
+    assert (solution.concept, solution.seat, solution.best) == ("maxn", None, None)
+    assert (solution.values, solution.line, dict(solution.action_values), solution.nodes) == ((0, 0, 0), (), {}, 0)
+    paranoid = solve(deal, concept="paranoid", seat=2)
+    assert (paranoid.concept, paranoid.seat, paranoid.values) == ("paranoid", 2, (0, 0, 0))
+    assert evaluate(deal, seat=1) == {}
+
+
+def test_a_search_counts_each_position_it_enters_once() -> None:
+    """At the last trick, one card in each hand, there is one line: each zero-window pass of the paranoid search
+    enters its four positions (three to play, the end) once, and a limit of exactly those positions suffices."""
+    deal = _first_lead(0)
+    while max(mask.bit_count() for mask in deal.hand_masks) > 1 or deal.trick_cards:
+        deal = deal.apply(deal.legal_actions()[0])
+    search = Search(kernel_of(deal))
+    value = search.paranoid_exact(search.kernel.node(deal), deal.to_move)
+    assert search.passes >= 1
+    assert search.nodes == 4 * search.passes
+    exact = Search(kernel_of(deal), limit=search.nodes)
+    assert exact.paranoid_exact(exact.kernel.node(deal), deal.to_move) == value
+    short = Search(kernel_of(deal), limit=search.nodes - 1)
+    with pytest.raises(SolveLimitReached):
+        short.paranoid_exact(short.kernel.node(deal), deal.to_move)
