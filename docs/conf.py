@@ -76,7 +76,7 @@ nitpick_ignore_regex = [
     ("py:class", r"(fly_rules\.[\w.]+\.)?_[A-Z](_co|_contra)?"),
     ("py:obj", r"(fly_rules\.[\w.]+\.)?_[A-Z](_co|_contra)?"),
     # the adapters' third-party libraries (numpy arrays, OpenSpiel and PettingZoo base classes)
-    ("py:class", r"(numpy|np|pyspiel|pettingzoo|gymnasium)\..*"),
+    ("py:class", r"(numpy|np|npt|pyspiel|pettingzoo|gymnasium)\..*"),
     # the table server's libraries (Starlette's app and sockets, the standard library's executors and locks)
     ("py:class", r"(starlette|concurrent\.futures|asyncio)\..*"),
     ("py:class", r"Player(\[.*\])?"),  # the registry's name for the engine's Bot protocol, in its annotations

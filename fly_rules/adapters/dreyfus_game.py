@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
 def write_dreyfus_observation(view: DreyfusView, marked: int, target: int, out: Floats | list[float]) -> None:
     """Fill ``out`` (zeros, in the layout of :func:`~fly_rules.dreyfus.encoding.observation_layout`, seats
-    absolute) with a Dreyfus seat's observation [DRF-11.1], each part where its name puts it (:data:`_STARTS`)."""
+    absolute) with a Dreyfus seat's observation [DRF-11.1], each part at its name's start in the layout."""
     at = _STARTS
     write_cards(out, at["hand"], view.hand)
     write_cards(out, at["marked"], marked)

@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 
 def write_fly_observation(view: FlyView, start_record: int, out: Floats | list[float]) -> None:
     """Fill ``out`` (zeros, in the layout of :func:`~fly_rules.fly.encoding.observation_layout`, seats absolute)
-    with a Fly seat's observation [FLY-5.1], each part where its name puts it (:func:`_starts`)."""
+    with a Fly seat's observation [FLY-5.1], each part where its name puts it (the layout's start offsets)."""
     n = view.players
     at = _starts(n)
     write_cards(out, at["hand"], view.hand)
