@@ -85,9 +85,9 @@ def test_games_and_action_ids_import_and_work_with_numpy_blocked(tmp_path: Path)
 
 
 def test_the_block_refuses_numpy(tmp_path: Path) -> None:
-    """The hook has teeth: with it, importing an adapter module (which needs numpy) fails."""
+    """The hook has teeth: with it, importing the batch engine (which needs numpy) fails."""
     script = tmp_path / "adapter.py"
-    script.write_text(textwrap.dedent(BLOCK) + "import fly_rules.adapters.fly_game\n", encoding="utf-8")
+    script.write_text(textwrap.dedent(BLOCK) + "import fly_rules.batch\n", encoding="utf-8")
     done = subprocess.run(
         [sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
     )

@@ -276,6 +276,8 @@ def relative_order(rules: Any, seat: int) -> tuple[int, ...]:
     >>> order = relative_order(FlyRules(players=3), 1)  # the hand and the trump card, then seat 1's trick card
     >>> len(order) == observation_size(FlyRules(players=3)), order[103:106], sorted(order) == list(range(len(order)))
     (True, (103, 156, 157), True)
+
+    .. versionadded:: 0.2.0
     """
     order = seat_order(rules, seat)
     index: list[int] = []
