@@ -290,7 +290,7 @@ class ExpertBot:
         for _, deal in self.kept_guesses(view, rng, count)[0]:
             if self._worlds and self.seconds is not None and time.process_time() - started > self.seconds:
                 break
-            respond = Respond(view.seat, self.model, choices, self._left, self._worth(view.seat))
+            respond = Respond(view.seat, self.model, choices, self._left, self._worth(view.seat), self.deadline)
             try:
                 found = respond.values(deal, candidates)
             except SolveLimitReached:

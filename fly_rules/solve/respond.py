@@ -29,7 +29,7 @@ from fly_rules._numbers import check_count
 from fly_rules.actions import Action
 from fly_rules.engine.protocols import Bot, GameState
 from fly_rules.errors import FlyRulesError, shown
-from fly_rules.solve.search import SolveLimitReached
+from fly_rules.solve.search import check_deadline, next_look
 
 __all__ = ["Respond", "best_response"]
 
@@ -51,9 +51,12 @@ class Respond(Generic[_S]):
         limit: the most positions to visit in all (None: no limit); past it :class:`SolveLimitReached`.
         worth: what the end of the deal is worth to the seat (default: its score, ``state.scores[seat]``), e.g.
             its chance of winning the match from the records (:mod:`fly_rules.fly.race`).
+        deadline: a ``time.monotonic()`` instant (None: none); a search still running then raises
+            :class:`~fly_rules.solve.search.SolveTimeUp`.
 
     Raises:
-        FlyRulesError: ``seat`` is not a seat number, or ``limit`` not a whole number >= 0.
+        FlyRulesError: ``seat`` is not a seat number, ``limit`` not a whole number >= 0, or ``deadline`` not None or
+            a number.
         TypeError: ``model`` is not a bot.
     """
 
@@ -64,6 +67,7 @@ class Respond(Generic[_S]):
         choices: Choices[_S] | None = None,
         limit: int | None = None,
         worth: Worth[_S] | None = None,
+        deadline: float | None = None,
     ) -> None:
         if type(seat) is not int or seat < 0:
             raise FlyRulesError(f"seat must be a seat number, not {shown(seat)}")
@@ -74,8 +78,10 @@ class Respond(Generic[_S]):
         self.choices = choices
         self.limit = None if limit is None else check_count(limit, "limit")
         self.worth: Worth[_S] = worth if worth is not None else self._score
+        self.deadline = check_deadline(deadline)
         self.nodes = 0
         """Positions visited so far."""
+        self._checkpoint = next_look(0, self.limit, self.deadline)
 
     def _score(self, state: _S) -> int:
         return state.scores[self.seat]
@@ -83,8 +89,8 @@ class Respond(Generic[_S]):
     def value(self, state: _S) -> float:
         """What the end of the deal from ``state`` is worth to the seat (``worth``), the seat playing its best."""
         self.nodes += 1
-        if self.limit is not None and self.nodes > self.limit:
-            raise SolveLimitReached(self.limit)
+        if self.nodes > self._checkpoint:
+            self._checkpoint = next_look(self.nodes, self.limit, self.deadline)
         while not state.is_over:
             mover = state.to_move
             legal = state.legal_actions()

@@ -57,6 +57,34 @@ class SolveTimeUp(FlyRulesError):
         return (type(self), ())
 
 
+def check_deadline(deadline: float | None) -> float | None:
+    """``deadline`` if it is None or a ``time.monotonic()`` instant (a number).
+
+    Raises:
+        FlyRulesError: it is anything else.
+    """
+    if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, int | float)):
+        raise FlyRulesError(f"deadline must be a time.monotonic() instant, not {shown(deadline)}")
+    return deadline
+
+
+def next_look(visits: int, limit: int | None, deadline: float | None) -> int:
+    """The count of positions at which a search that has visited ``visits`` looks again at its ``limit`` and its
+    ``deadline``. A search compares its count with this one number, so a deadline costs nothing between looks.
+
+    Raises:
+        SolveLimitReached: ``visits`` is past ``limit``.
+        SolveTimeUp: the clock is past ``deadline``.
+    """
+    if limit is not None and visits > limit:
+        raise SolveLimitReached(limit)
+    if deadline is None:
+        return _INFINITY if limit is None else limit
+    if time.monotonic() >= deadline:
+        raise SolveTimeUp()
+    return min(visits + _CLOCK_EVERY, _INFINITY if limit is None else limit)
+
+
 class Search(Generic[_N, _T]):
     """One game's searches with a transposition table kept between them (reuse it along a line).
 
@@ -81,11 +109,9 @@ class Search(Generic[_N, _T]):
         missing = [name for name in _KERNEL if not callable(getattr(kernel, name, None))]
         if missing:
             raise TypeError(f"a Search needs a search kernel (kernel_of(deal)), not {type(kernel).__name__}")
-        if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, int | float)):
-            raise FlyRulesError(f"deadline must be a time.monotonic() instant, not {shown(deadline)}")
         self.kernel = kernel
         self.limit = None if limit is None else check_count(limit, "limit")
-        self.deadline = deadline
+        self.deadline = check_deadline(deadline)
         self._visits = [0]
         self._checkpoint = _INFINITY
         self._checkpoint = self._past()
@@ -114,16 +140,7 @@ class Search(Generic[_N, _T]):
         return SolveLimitReached(self.limit)
 
     def _past(self) -> int:
-        """The count of positions at which to look again, once past the last: raises past the limit or the deadline.
-        The searches compare their count with one number, so a deadline costs them nothing between looks."""
-        visits = self._visits[0]
-        if self.limit is not None and visits > self.limit:
-            raise SolveLimitReached(self.limit)
-        if self.deadline is None:
-            return _INFINITY if self.limit is None else self.limit
-        if time.monotonic() >= self.deadline:
-            raise SolveTimeUp()
-        return min(visits + _CLOCK_EVERY, _INFINITY if self.limit is None else self.limit)
+        return next_look(self._visits[0], self.limit, self.deadline)
 
     def _count(self) -> None:
         visits = self._visits

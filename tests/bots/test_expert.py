@@ -16,6 +16,7 @@ from fly_rules.cards import Card, CardSet
 from fly_rules.dreyfus.bot import DreyfusExpertHints
 from fly_rules.engine import Phase
 from fly_rules.engine.hidden import Sample
+from fly_rules.errors import FlyRulesError
 from fly_rules.fly.expert import FlyExpertHints
 from fly_rules.fly.race import race_of
 from fly_rules.notation.games import parse_action
@@ -338,6 +339,39 @@ def test_past_its_deadline_the_expert_raises_or_decides_on_the_guesses_solved_by
     unbounded = ExpertBot(played.rules, samples=2)
     assert chosen == unbounded.choose(view, legal, random.Random(5))
     assert bot.guesses == unbounded.guesses != ()
+
+
+def test_the_fly_expert_s_best_response_search_keeps_the_deadline() -> None:
+    """Fly's expert searches its model's guesses with a best response (Respond), which looks at the deadline as the
+    solver does: past it the decision raises SolveTimeUp, or with keep_guesses falls to the rule of thumb's card."""
+    match = _advance(fly.new_match(fly.FlyRules(players=5), seed=2, dealer=0), 5, 1)
+    while match.phase is not Phase.PLAY:
+        match = _advance(match, 1, 1)
+    view, legal = match.view(match.to_move), match.legal_actions()
+    assert len(legal) > 1
+    bot = ExpertBot(match.rules)
+    assert bot.model is not None  # Fly's expert plays against its model of the others: Respond's search
+    bot.deadline = time.monotonic()
+    with pytest.raises(SolveTimeUp):
+        bot.choose(view, legal, random.Random(0))
+    bot.keep_guesses = True
+    assert bot.choose(view, legal, random.Random(0)) == bot.policy.choose(view, legal, random.Random(0))
+    assert bot.guesses == ()
+
+
+def test_a_best_response_search_raises_past_its_deadline_and_checks_it() -> None:
+    """Respond looks at the clock every some positions: a deadline already past stops the first look."""
+    deal = _advance(fly.new_match(fly.FlyRules(players=4), seed=7, dealer=0), 6, 3).deal
+    assert deal.phase is Phase.PLAY
+    seat = deal.to_move
+    assert seat is not None
+    model = RuleOfThumbBot()
+    with pytest.raises(SolveTimeUp):
+        Respond(seat, model, deadline=time.monotonic() - 1).values(deal, deal.legal_actions())
+    later = Respond(seat, model, deadline=time.monotonic() + 600).values(deal, deal.legal_actions())
+    assert later == Respond(seat, model).values(deal, deal.legal_actions())
+    with pytest.raises(FlyRulesError, match="deadline must be a time.monotonic"):
+        Respond(seat, model, deadline="soon")  # type: ignore[arg-type]
 
 
 def test_a_declaration_replaces_the_rule_of_thumb_s_only_when_clearly_better(monkeypatch: pytest.MonkeyPatch) -> None:
