@@ -31,7 +31,8 @@ from fly_rules.notation.games import deal_of
 from fly_rules.server import commitment_of
 
 # a card in any of the forms a frame writes one: "AS", "TS" (the notation), "A♠", "10♠" (text and titles)
-_CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA])([SHDC])(?![A-Za-z0-9])")
+# Not inside a table id or token (token_urlsafe: letters, digits, "-" and "_"), where "-5S_" is no card.
+_CODE = re.compile(r"(?<![A-Za-z0-9_-])([2-9TJQKA])([SHDC])(?![A-Za-z0-9_-])")
 _SYMBOL = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
 _SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 ROOT = Path(__file__).resolve().parents[2]
