@@ -21,7 +21,7 @@ import operator
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from math import comb
-from typing import Final, TypeVar, overload
+from typing import Final, SupportsIndex, TypeVar, cast, overload
 
 __all__ = ["SubsetChoices", "bits"]
 
@@ -108,20 +108,23 @@ class SubsetChoices(Sequence[_T]):
     @overload
     def __getitem__(self, index: slice) -> Sequence[_T]: ...
 
-    def __getitem__(self, index: int | slice) -> _T | Sequence[_T]:
-        if type(index) is not int:
-            if isinstance(index, slice):
-                return tuple(self[i] for i in range(*index.indices(len(self))))
-            index = operator.index(index)
+    def __getitem__(self, index: object) -> _T | Sequence[_T]:
+        # index read as an object: the compiled build would refuse a NumPy integer before operator.index took it
+        if type(index) is int:
+            position = index
+        elif isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        else:
+            position = operator.index(cast("SupportsIndex", index))
         size = self._len
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
+        if position < 0:
+            position += size
+        if not 0 <= position < size:
             raise IndexError("choice index out of range")
         prefix = self._prefix
-        if index < len(prefix):
-            return prefix[index]
-        rank = index - len(prefix)
+        if position < len(prefix):
+            return prefix[position]
+        rank = position - len(prefix)
         elems = self._elems
         if len(elems) < len(_SMALL):
             return self._make(sum(map(elems.__getitem__, _SMALL[len(elems)][rank])))
@@ -162,7 +165,7 @@ class SubsetChoices(Sequence[_T]):
             for rank in range(_COMB[n][k]):
                 yield self._make(self._unrank(rank, k))
 
-    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+    def index(self, value: object, start: SupportsIndex = 0, stop: SupportsIndex | None = None) -> int:
         """The position of ``value`` (computed, not searched)."""
         if value in self._prefix:
             position = self._prefix.index(value)
@@ -175,7 +178,7 @@ class SubsetChoices(Sequence[_T]):
             for pos, c in enumerate((i for i, e in enumerate(self._elems) if subset & e), start=1):
                 rank += _COMB[c][pos]
             position = len(self._prefix) + sum(self._sizes[: k - 1]) + rank
-        if position < start or (stop is not None and position >= stop):
+        if position < operator.index(start) or (stop is not None and position >= operator.index(stop)):
             raise ValueError(f"{value!r} is not in the given range")
         return position
 

@@ -110,11 +110,14 @@ def next_dealer(rules: DreyfusRules, dealer: int) -> int:
     return (dealer + (1 if rules.dealer_rotation == "left" else -1)) % SEATS
 
 
-def draw_first_dealer(rules: DreyfusRules, seed: int | str) -> int:
+def draw_first_dealer(rules: DreyfusRules, seed: object) -> int:
     """The first dealer of a match, by lot: the seat drawing the lowest card [DRF-2.1].
 
     Seats 0, 1, 2 draw the first three cards of the seed's lot shuffle; the lowest
     by rank, then canonical suit order, deals.
+
+    Raises:
+        TypeError: ``seed`` is not an int or a str (:func:`~fly_rules.engine.check_seed`).
     """
     lot = shuffled(DECK_48, seed, -1)[:SEATS]
     return min(range(SEATS), key=lambda seat: (lot[seat].rank, lot[seat].suit))

@@ -96,7 +96,7 @@ def end_of_deal(
     return (new_upper[0], new_upper[1], new_upper[2]), (lower[0], lower[1], lower[2])
 
 
-def purchase_record(rules: DreyfusRules, bought: int, recorded_before_lead: bool) -> int:
+def purchase_record(rules: DreyfusRules, bought: object, recorded_before_lead: object) -> int:
     """What a player writes above for buying ``bought`` cards: the count, plus the penalty
     if he had not recorded it when the opening lead was made [DRF-4.5] [DRF-10.2].
 

@@ -306,9 +306,13 @@ class DreyfusDeal(_DealFields, DealBase[DreyfusRules]):
 
     # -- information ----------------------------------------------------------------
 
-    def view(self, seat: int) -> DreyfusView:
-        """What ``seat`` may know: his hand and discards, and the public record [DRF-11.1] [DRF-4.6]."""
-        check_seat(seat, 3, "DRF-1.1", "a view's seat")
+    def view(self, seat: object) -> DreyfusView:
+        """What ``seat`` may know: his hand and discards, and the public record [DRF-11.1] [DRF-4.6].
+
+        Raises:
+            RuleViolation: DRF-1.1 if ``seat`` is not a seat 0 to 2 (an int, not a bool).
+        """
+        index = check_seat(seat, 3, "DRF-1.1", "a view's seat")
         table = self.table
         rules = table.rules
         contract = table.contract
@@ -318,15 +322,15 @@ class DreyfusDeal(_DealFields, DealBase[DreyfusRules]):
             revealed_talon = CardSet(sum(1 << i for i in table.talon[self.exchanges.talon_taken :]))
         score = self.score
         return DreyfusView(
-            seat=seat,
+            seat=index,
             deal_number=table.deal_number,
             dealer=table.dealer,
             contract=contract,
             trump_indicator=indicator,
             phase=self.phase,
             to_move=self.to_move,
-            hand=CardSet(self.hand_masks[seat]),
-            discarded=CardSet(self.exchanges.discards[seat]),
+            hand=CardSet(self.hand_masks[index]),
+            discarded=CardSet(self.exchanges.discards[index]),
             bought=self.exchanges.bought,
             talon_left=self.talon_left,
             revealed_discards=self.discards if rules.reveal_discards else None,

@@ -36,7 +36,7 @@ def _indices_of(mask: int) -> tuple[int, ...]:
     return tuple(i for i in range(52) if mask >> i & 1)
 
 
-def shuffled(deck: CardSet, seed: int | str, deal_number: int) -> tuple[Card, ...]:
+def shuffled(deck: CardSet, seed: object, deal_number: int) -> tuple[Card, ...]:
     """The cards of ``deck`` in the order a match with ``seed`` shuffles them
     for its deal number ``deal_number`` (0 for the first deal).
 
@@ -44,6 +44,10 @@ def shuffled(deck: CardSet, seed: int | str, deal_number: int) -> tuple[Card, ..
     on Python's hash seed, so a match replays identically from its seed in any
     process. Each deal gets its own generator, so a state needs no mutable
     random-number generator inside it.
+
+    Raises:
+        TypeError: ``seed`` is not an int or a str (:func:`check_seed`).
+        RuleViolation: REC-1.5 for an int of more than 100 digits.
 
     >>> from fly_rules.cards import DECK_32
     >>> shuffled(DECK_32, 7, 0) == shuffled(DECK_32, 7, 0)
@@ -54,24 +58,25 @@ def shuffled(deck: CardSet, seed: int | str, deal_number: int) -> tuple[Card, ..
     return tuple(ALL_CARDS[i] for i in shuffled_indices(deck, seed, deal_number))
 
 
-def shuffled_indices(deck: CardSet, seed: int | str, deal_number: int) -> list[int]:
+def shuffled_indices(deck: CardSet, seed: object, deal_number: int) -> list[int]:
     """:func:`shuffled` as card indices (a new list), for code that works on indices.
 
     Raises:
-        TypeError: ``seed`` is not an int or a str.
+        TypeError: ``seed`` is not an int or a str (:func:`check_seed`).
+        RuleViolation: REC-1.5 for an int of more than 100 digits.
 
     >>> from fly_rules.cards import DECK_32
     >>> [ALL_CARDS[i] for i in shuffled_indices(DECK_32, 7, 0)] == list(shuffled(DECK_32, 7, 0))
     True
     """
-    check_seed(seed)
+    text = f"fly_rules:{check_seed(seed)}:{deal_number}"
     indices = list(_indices_of(deck.mask))
-    _shuffle(indices, _generator(f"fly_rules:{seed}:{deal_number}").getrandbits)
+    _shuffle(indices, _generator(text).getrandbits)
     return indices
 
 
-def check_seed(seed: object) -> None:
-    """Refuse a seed the formats cannot carry [REC-1.5].
+def check_seed(seed: object) -> int | str:
+    """``seed``, if the formats can carry it [REC-1.5]: the one check of every function that takes a seed.
 
     Raises:
         TypeError: ``seed`` is not an int or a str (a bool is not a seed).
@@ -85,8 +90,10 @@ def check_seed(seed: object) -> None:
     if type(seed) is int:
         if not -_SEED_LIMIT < seed < _SEED_LIMIT:
             raise RuleViolation("REC-1.5", "a seed has at most 100 digits", seed)
-    elif type(seed) is not str:
+        return seed
+    if type(seed) is not str:
         raise TypeError(f"a seed must be an int or a str, not {shown(seed)}")
+    return seed
 
 
 def _generator(text: str) -> _random.Random:

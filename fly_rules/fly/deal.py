@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from fly_rules.cards import ALL_CARDS, Card, RankOrder, Suit
+from fly_rules.engine import check_seed
 from fly_rules.fly.rules import FlyRules
 from fly_rules.tricks import TrumpDuty
 
@@ -97,9 +98,13 @@ def seats_from(rules: FlyRules, seat: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-def draw_first_dealer(rules: FlyRules, seed: int | str) -> int:
-    """The first dealer, drawn by lot from the match's seed [FLY-2.1]."""
-    return random.Random(f"fly_rules:{seed}:first-dealer").randrange(rules.players)
+def draw_first_dealer(rules: FlyRules, seed: object) -> int:
+    """The first dealer, drawn by lot from the match's seed [FLY-2.1].
+
+    Raises:
+        TypeError: ``seed`` is not an int or a str (:func:`~fly_rules.engine.check_seed`).
+    """
+    return random.Random(f"fly_rules:{check_seed(seed)}:first-dealer").randrange(rules.players)
 
 
 @functools.lru_cache(maxsize=256)

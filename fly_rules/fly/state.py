@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, Final, NamedTuple, final
+from typing import Any, Final, NamedTuple, cast, final
 
 import attrs
 
@@ -215,17 +215,21 @@ class FlyDeal(_DealFields, DealBase[FlyRules]):
             legal = playable_mask(table, hands[seat], trick)
         return _new(FlyDeal, (table, phase, seat, hands, exchanges, score, trick, legal, (action, history)))
 
-    def view(self, seat: int) -> FlyView:
-        """What ``seat`` may know: its hand and everything public."""
-        self._check_seat(seat)
+    def view(self, seat: object) -> FlyView:
+        """What ``seat`` may know: its hand and everything public.
+
+        Raises:
+            RuleViolation: FLY-1.2 if ``seat`` is not a seat at the table (an int, not a bool).
+        """
+        index = check_seat(seat, self.table.rules.players, "FLY-1.2", "a view's seat")
         return FlyView(
-            seat=seat,
+            seat=index,
             players=self.table.rules.players,
             dealer=self.dealer,
             deal_number=self.deal_number,
             phase=self.phase,
             to_move=self.to_move,
-            hand=CardSet(self.hand_masks[seat]),
+            hand=CardSet(self.hand_masks[index]),
             trump_card=self.trump_card,
             stock_size=len(self.exchanges.stock_indices),
             declarations=_public_declarations(self.exchanges.declared),
@@ -242,33 +246,37 @@ class FlyDeal(_DealFields, DealBase[FlyRules]):
         *,
         hand_masks: Sequence[int] | None = None,
         stock: Sequence[int] | None = None,
-        discards: int | None = None,
+        discards: object = None,
     ) -> FlyDeal:
         """This deal with the cards a seat cannot see placed otherwise: other ``hand_masks``,
         ``stock`` (card indices, top first) and ``discards`` (a mask), the same cards in
         all, each place keeping its size. For sampling what a seat cannot see.
 
         Raises:
-            ValueError: the places hold other cards than before, or change size.
+            ValueError: the places hold other cards than before, or change size, or a mask or card index is not
+                an int.
         """
         exchanges = self.exchanges
         old = (*self.hand_masks, _mask_of(exchanges.stock_indices), exchanges.discard_mask)
-        hands = self.hand_masks if hand_masks is None else tuple(hand_masks)
-        new_stock = exchanges.stock_indices if stock is None else tuple(stock)
-        new = (*hands, _mask_of(new_stock), exchanges.discard_mask if discards is None else discards)
+        # read as objects: each is checked below (the compiled build would refuse a wrong type first)
+        given_hands: tuple[object, ...] = self.hand_masks if hand_masks is None else tuple(hand_masks)
+        given_stock: tuple[object, ...] = exchanges.stock_indices if stock is None else tuple(stock)
+        new = (*given_hands, _stock_mask(given_stock), exchanges.discard_mask if discards is None else discards)
         sizes = [m.bit_count() for m in old]
         if (
             len(new) != len(old)
             or any(type(m) is not int or m.bit_count() != size for m, size in zip(new, sizes, strict=True))
-            or len(new_stock) != len(exchanges.stock_indices)
+            or len(given_stock) != len(exchanges.stock_indices)
             # the old places are disjoint, so the same sizes and union leave the new ones disjoint too
-            or _mask_of_masks(new) != _mask_of_masks(old)
+            or _mask_of_masks(cast("tuple[int, ...]", new)) != _mask_of_masks(old)
         ):
             raise ValueError(
                 "with_hidden: each hand, the stock and the discards must keep their size and hold the same cards in all"
             )
+        hands = cast("tuple[int, ...]", given_hands)
+        new_stock = cast("tuple[int, ...]", given_stock)
         if stock is not None or discards is not None:
-            exchanges = exchanges._replace(stock_indices=new_stock, discard_mask=new[-1])
+            exchanges = exchanges._replace(stock_indices=new_stock, discard_mask=cast(int, new[-1]))
         to_move, trick = self.to_move, self.trick_cards
         legal = 0 if to_move is None or self.phase is not _PLAY else playable_mask(self.table, hands[to_move], trick)
         return self._replace(hand_masks=hands, exchanges=exchanges, legal_mask=legal)
@@ -391,9 +399,6 @@ class FlyDeal(_DealFields, DealBase[FlyRules]):
         """The display form of the card at ``index`` (``10♥``)."""
         return ALL_CARDS[index].symbol
 
-    def _check_seat(self, seat: int) -> None:
-        check_seat(seat, self.table.rules.players, "FLY-1.2", "a view's seat")
-
     def __repr__(self) -> str:
         hands = " / ".join(str(h) for h in self.hands)
         return (
@@ -466,6 +471,16 @@ def start_deal(table: DealTable, hands: tuple[int, ...], stock: tuple[int, ...],
 def _mask_of(indices: Sequence[int]) -> int:
     mask = 0
     for index in indices:
+        mask |= 1 << index
+    return mask
+
+
+def _stock_mask(indices: tuple[object, ...]) -> int | None:
+    """The mask of a stock's card indices, or None if one is not a card index."""
+    mask = 0
+    for index in indices:
+        if type(index) is not int or not 0 <= index < 52:
+            return None
         mask |= 1 << index
     return mask
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -204,6 +205,30 @@ def test_drf_4_4_the_offer_is_lazy_ordered_and_agrees_with_apply() -> None:
     with pytest.raises(ValueError, match="range"):
         offer.index(Stand(), 1)
     assert repr(offer) == f"<32 choices: stand, {listed[1]}, {listed[2]}, …, {listed[31]}>"
+
+
+class _Index:
+    """An integer of another type (as NumPy's are): it has ``__index__`` only."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_drf_4_4_the_offer_takes_any_integer_type_as_a_tuple_does() -> None:
+    """DRF-4.4: the lazy offer reads an index, and index()'s start and stop, through ``__index__`` (a NumPy
+    integer, say), in the compiled build too; anything else is the TypeError a tuple raises."""
+    offer: Any = deal(("8S", "JH"), ("9S", "QH"), ("TS", "KH")).legal_actions()  # typed for int indices
+    listed = tuple(offer)
+    assert offer[_Index(3)] == listed[3]
+    assert offer[_Index(-1)] == listed[-1]
+    assert offer.index(listed[5], _Index(2), _Index(6)) == 5
+    with pytest.raises(ValueError, match="range"):
+        offer.index(listed[5], _Index(6))
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        offer["3"]
 
 
 def test_drf_4_4_incremental_mode_one_card_at_a_time() -> None:
