@@ -196,6 +196,8 @@ def _hands(deal: fly.FlyDeal, change: dict[int, str]) -> list[int]:
         pytest.param(lambda d: {"hand_masks": _hands(d, {1: "KC AC 7D 8D 7H"})}, id="the turn-up in a hand"),
         pytest.param(lambda d: {"hand_masks": _hands(d, {1: "KC AC 7D 8D 8H"})}, id="a card in two hands"),
         pytest.param(lambda d: {"hand_masks": [CardSet(m) for m in d.hand_masks]}, id="not a mask"),
+        pytest.param(lambda d: {"stock": [float(i) for i in d.exchanges.stock_indices]}, id="a stock index not an int"),
+        pytest.param(lambda d: {"discards": str(d.exchanges.discard_mask)}, id="discards not a mask"),
         pytest.param(lambda d: {"stock": d.exchanges.stock_indices[1:]}, id="a stock card dropped"),
         pytest.param(lambda d: {"stock": (*d.exchanges.stock_indices, 0)}, id="a stock card added"),
         pytest.param(
