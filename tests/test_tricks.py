@@ -142,7 +142,7 @@ def test_shuffled_is_a_permutation_fixed_by_seed_and_deal() -> None:
     # pinned, so that a change of algorithm (which would change every seeded match) is noticed
     assert [str(c) for c in shuffled(DECK_36, 1, 0)[:5]] == ["AH", "9C", "8S", "8D", "8H"]
     with pytest.raises(TypeError, match="seed"):
-        shuffled(DECK_36, 1.5, 0)  # type: ignore[arg-type]
+        shuffled(DECK_36, 1.5, 0)
     with pytest.raises(TypeError, match="seed"):
         shuffled(DECK_36, True, 0)
 

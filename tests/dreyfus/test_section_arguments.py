@@ -24,7 +24,7 @@ def test_drf_4_5_purchase_record_takes_the_rules_first() -> None:
 def test_drf_4_5_purchase_record_refuses_a_count_or_flag_it_cannot_use(bought: object, recorded: object) -> None:
     """DRF-4.5: bought is 0 to 12 cards, recorded_before_lead True or False."""
     with pytest.raises(FlyRulesError, match="bought must be|recorded_before_lead must be"):
-        dreyfus.purchase_record(RULES, bought, recorded)  # type: ignore[arg-type]
+        dreyfus.purchase_record(RULES, bought, recorded)
 
 
 def test_drf_9_1_settle_refuses_records_and_winners_it_cannot_use() -> None:
