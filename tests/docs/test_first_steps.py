@@ -1,6 +1,6 @@
-"""The first steps as written: the shell blocks the README and the docs' install and quick start mark
-with ``first-steps: run`` run verbatim, in order, in a copy of the checkout with a fresh virtual
-environment (the network is needed, as for any ``pip install``)."""
+"""The first steps as written: the shell blocks the README and the docs' quick start mark with ``first-steps:
+run`` run verbatim, in order, in a copy of the checkout with a fresh virtual environment (the network is needed,
+as for any ``pip install``); the docs' install blocks, marked ``first-steps: as-readme``, are the README's lines."""
 
 from __future__ import annotations
 
@@ -16,13 +16,22 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-MARKED = re.compile(r"^(?:<!-- first-steps: run -->|% first-steps: run)\n```sh\n(.*?)^```", re.MULTILINE | re.DOTALL)
+MARKED = re.compile(
+    r"^(?:<!-- first-steps: (run|as-readme) -->|% first-steps: (run|as-readme))\n```sh\n(.*?)^```",
+    re.MULTILINE | re.DOTALL,
+)
 PAGES = ("README.md", "docs/index.md")
 
 
-def blocks(page: str) -> list[str]:
-    """The marked shell blocks of ``page``, in order."""
-    return MARKED.findall((ROOT / page).read_text(encoding="utf-8"))
+def blocks(page: str, mark: str = "run") -> list[str]:
+    """The shell blocks of ``page`` marked ``first-steps: run`` (or ``as-readme``: the README's own lines), in order."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    return [block for html, myst, block in MARKED.findall(text) if (html or myst) == mark]
+
+
+def commands(block: str) -> list[str]:
+    """The command lines of a shell block, without their comments and spacing."""
+    return [" ".join(line.partition("  #")[0].split()) for line in block.splitlines() if line.strip()]
 
 
 def _copy(target: Path) -> None:
@@ -53,7 +62,7 @@ def test_the_marked_blocks_are_the_install_and_quick_start() -> None:
     """Each page marks its install and quick start blocks: a venv made, the package installed from the
     checkout and from a wheel found by a glob, the command run through the venv's own path."""
     for page in PAGES:
-        text = "\n".join(blocks(page))
+        text = "\n".join(blocks(page) + blocks(page, "as-readme"))
         assert "python3 -m venv .venv\n" in text, page
         assert "pip install -e '.[cli]'" in text, page
         assert '"$(ls dist/fly_rules-*.whl)[cli]"' in text, page
@@ -64,6 +73,19 @@ def test_the_marked_blocks_are_the_install_and_quick_start() -> None:
     assert readme.index("bash scripts/demo") < readme.index("bash scripts/test") < readme.index("## Install")
     assert "scripts/check-package" in readme
     assert "## Build and open the docs" in readme
+
+
+def test_the_docs_install_lines_are_the_readme_s_which_run_verbatim() -> None:
+    """The docs' install blocks are marked ``as-readme``: each is the README's run lines in their order (comments
+    aside), so running the README's blocks runs them; the docs' quick start still runs on its own."""
+    readme = [line for block in blocks("README.md") for line in commands(block)]
+    same = blocks("docs/index.md", "as-readme")
+    assert len(same) == 2
+    for block in same:
+        lines = commands(block)
+        start = readme.index(lines[0])
+        assert readme[start : start + len(lines)] == lines, lines
+    assert blocks("docs/index.md")  # the quick start
 
 
 @pytest.fixture(scope="module")
