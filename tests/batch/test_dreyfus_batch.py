@@ -249,3 +249,24 @@ def test_drf_10_1_8_2_a_revoke_after_two_seats_reached_the_target() -> None:
     for i, scalar in enumerate(scalars):
         assert batch.to_scalar(state, i) == scalar
         assert state.winner[i] == (-1 if scalar.winner is None else scalar.winner)
+
+
+def test_drf_8_2_under_highest_lower_a_tie_on_both_records_goes_to_the_first_to_reach() -> None:
+    """DRF-8.2: under ``highest_lower`` the deal's end decides; seats level on the lower record go to the lower
+    upper record, and level on both to the first to reach the target: the batch names the winner the scalar
+    engine does in the games (played at random) where two seats that reached it are level on both records."""
+    rules = dreyfus.DreyfusRules(winner_rule="highest_lower", target_lower=1, par_tricks=4)
+    env = batch.make("dreyfus", 256, rules=rules)
+    state = env.init(3)
+    generator = np.random.default_rng(0)
+    while not state.terminated.all():
+        state = env.step(state, env.sample_legal(state, generator))
+    level = 0
+    for i in range(env.batch_size):
+        reached = [seat for seat in range(3) if state.reached[i, seat] >= 0]
+        records = [(int(state.lower[i, seat]), -int(state.upper[i, seat])) for seat in reached]
+        if not records or records.count(max(records)) < 2:
+            continue
+        level += 1
+        assert state.winner[i] == batch.to_scalar(state, i).winner
+    assert level >= 2

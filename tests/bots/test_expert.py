@@ -87,14 +87,17 @@ def test_in_the_play_the_paranoid_expert_takes_the_best_card_of_its_guesses() ->
     assert bot.choose(view, legal, random.Random(4)) == max(values, key=values.__getitem__)
 
 
-@pytest.mark.parametrize("for_match", [True, False])
-def test_in_fly_the_expert_best_responds_on_the_guesses_the_rule_of_thumb_agrees_with(for_match: bool) -> None:
+@pytest.mark.parametrize(("for_match", "seed"), [(True, 21), (False, 21), (False, 22)])
+def test_in_fly_the_expert_best_responds_on_the_guesses_the_rule_of_thumb_agrees_with(
+    for_match: bool, seed: int
+) -> None:
     """By default in Fly the expert takes the others to play like the rule of thumb: of the guesses it draws
     (``draws`` per guess wanted) it keeps those where the rule of thumb would have made the fewest of the others'
     moves otherwise, and values each card by its best response there (:class:`fly_rules.solve.Respond`): by
     default to the seat's chance of winning the match from the records at the deal's end, with
-    ``for_match=False`` to its record points (:func:`fly_rules.solve.best_response`)."""
-    match = _advance(fly.new_match(fly.FlyRules(players=4), seed=21, dealer=0), 7, 2)
+    ``for_match=False`` to its record points (:func:`fly_rules.solve.best_response`). In the play its own later
+    cards are searched too, even where declarations are valued sight-free (seed 22: a guess where that matters)."""
+    match = _advance(fly.new_match(fly.FlyRules(players=4), seed=seed, dealer=0), 7, 2)
     assert match.deal.phase is Phase.PLAY
     view, legal = match.view(match.to_move), match.legal_actions()
     bot = ExpertBot(match.rules, samples=3, for_match=for_match)
@@ -198,9 +201,10 @@ def test_the_expert_plays_for_the_match_only_where_the_race_model_holds() -> Non
 
 def test_a_model_of_the_others_where_the_game_cannot_take_one_is_refused() -> None:
     """Dreyfus's hints rebuild no guess as a model's players would have played it: a model given is refused by name
-    at once, not deep inside a decision; ``model=None`` is its default anyway."""
+    at once, not deep inside a decision; ``model=None`` is its default anyway, and may be said."""
     rules = dreyfus.DreyfusRules()
     assert ExpertBot(rules).model is None
+    assert ExpertBot(rules, model=None).model is None
     with pytest.raises(TypeError, match="cannot take a model of the other seats in Dreyfus"):
         ExpertBot(rules, model=RuleOfThumbBot())
 
@@ -444,3 +448,89 @@ def test_in_dreyfus_the_expert_keeps_standing_unless_a_purchase_is_clearly_bette
     bot = ExpertBot(rules, samples=2, budget=0)
     assert bot.values(view, legal, random.Random(0)) == {}
     assert bot.choose(view, legal, random.Random(0)) == Stand()
+
+
+def _fly_play(seed: int = 21) -> tuple[Any, Any, list[Any]]:
+    """A Fly deal of four in its play, seven actions in: its rules, the view of the seat to move, its legal cards."""
+    match = _advance(fly.new_match(fly.FlyRules(players=4), seed=seed, dealer=0), 7, 2)
+    assert match.deal.phase is Phase.PLAY
+    return match.rules, match.view(match.to_move), match.legal_actions()
+
+
+def _means(guesses: tuple[Any, ...]) -> dict[Any, float]:
+    return {action: sum(guess[action] for guess in guesses) / len(guesses) for action in guesses[0]}
+
+
+def test_a_budget_spent_mid_decision_leaves_the_mean_of_the_guesses_solved_by_then() -> None:
+    """The positions of a decision are shared by its guesses: once the budget is spent the expert decides on the
+    guesses solved so far (two of four here, against its model), valued as their mean."""
+    rules, view, legal = _fly_play()
+    bot = ExpertBot(rules, samples=4, budget=200, for_match=False)
+    values = bot.values(view, legal, random.Random(6))
+    assert len(bot.guesses) == 2
+    assert values == pytest.approx(_means(bot.guesses))
+    assert bot.choose(view, legal, random.Random(6)) == max(values, key=values.__getitem__)
+
+
+def test_past_its_deadline_with_guesses_solved_the_expert_decides_on_their_mean(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With keep_guesses, a deadline passing in the third guess's search leaves the decision to the two solved
+    by then: the mean of their values, and the best of those means."""
+    rules, view, legal = _fly_play()
+    calls = []
+
+    def late(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 3:
+            raise SolveTimeUp
+        return evaluate(*args, **kwargs)
+
+    monkeypatch.setattr("fly_rules.bots.expert.evaluate", late)
+    bot = ExpertBot(rules, samples=4, model=None)
+    bot.keep_guesses = True
+    action, values = bot.decide(view, legal, random.Random(6))
+    assert len(bot.guesses) == 2
+    assert values == pytest.approx(_means(bot.guesses))
+    assert action == max(values, key=values.__getitem__)
+
+
+@pytest.mark.parametrize("model", ["rule of thumb", None])
+def test_the_expert_stops_guessing_once_its_seconds_are_spent(monkeypatch: pytest.MonkeyPatch, model: Any) -> None:
+    """``seconds`` bounds the CPU time of a decision: with a clock that moves a second at each reading and
+    2.5 seconds allowed, the expert solves more than one guess and fewer than the five it would, and decides
+    on their mean."""
+    rules, view, legal = _fly_play()
+    clock = iter(range(1000, 2000))
+    monkeypatch.setattr(time, "process_time", lambda: float(next(clock)))
+    options: dict[str, Any] = {"model": None} if model is None else {"for_match": False}
+    bot = ExpertBot(rules, samples=5, seconds=2.5, **options)
+    values = bot.values(view, legal, random.Random(6))
+    assert 1 < len(bot.guesses) < 5
+    assert values == pytest.approx(_means(bot.guesses))
+
+
+def test_in_the_exchange_the_expert_draws_its_declaration_samples() -> None:
+    """Against its model a declaration is valued on ``declaration_samples`` guesses, a card on ``samples``."""
+    match = fly.new_match(fly.FlyRules(players=4), seed=8, dealer=0)
+    assert match.deal.phase is Phase.EXCHANGE
+    assert match.to_move is not None
+    bot = ExpertBot(match.rules, samples=2, for_match=False)
+    bot.declaration_samples = 3
+    values = bot.values(match.view(match.to_move), match.legal_actions(), random.Random(3))
+    assert len(bot.guesses) == 3
+    assert values == pytest.approx(_means(bot.guesses))
+    rules, view, legal = _fly_play()
+    bot = ExpertBot(rules, samples=2, for_match=False)
+    bot.declaration_samples = 3
+    bot.values(view, legal, random.Random(6))
+    assert len(bot.guesses) == 2
+
+
+def test_only_an_expert_with_a_model_keeps_guesses_as_its_model_would_have_played() -> None:
+    """``kept_guesses`` needs hints that rebuild a guess as the model's players would have played it: a Dreyfus
+    expert refuses, naming the game."""
+    match = dreyfus.new_match(dreyfus.DreyfusRules(), seed=3, dealer=0)
+    assert match.to_move is not None
+    with pytest.raises(TypeError, match="the expert takes no model of the other seats in Dreyfus"):
+        ExpertBot(match.rules).kept_guesses(match.view(match.to_move), random.Random(0), 2)
