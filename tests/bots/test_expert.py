@@ -41,11 +41,13 @@ def test_the_expert_is_a_bot_by_name_and_the_hint_bot() -> None:
 
 @pytest.mark.parametrize("game", ["fly", "dreyfus"])
 def test_the_expert_chooses_legal_actions_through_a_whole_deal(game: str) -> None:
-    """Every choice of the expert in a deal, exchange and play, is one of the legal actions, for every seat."""
+    """Every choice of the expert in a deal, exchange and play, is one of the legal actions, for every seat (a
+    budget that solves guesses at about half of Dreyfus's decisions: the rest keep the default declaration or go to
+    the Monte-Carlo bot)."""
     rules: Any = fly.FlyRules(players=3) if game == "fly" else dreyfus.DreyfusRules()
     module: Any = fly if game == "fly" else dreyfus
     deal = module.new_match(rules, seed=3, dealer=0).deal
-    bot = ExpertBot(rules, samples=2, budget=20_000)
+    bot = ExpertBot(rules, samples=2, budget=3_000)
     rng = random.Random(1)
     phases = set()
     while not deal.is_over:

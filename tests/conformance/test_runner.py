@@ -397,3 +397,25 @@ def test_a_failing_history_shows_its_text_indented_and_cut(tmp_path: Path) -> No
     assert lines[at + 1 : at + 41] == [f"    {line}" for line in text[:40]]
     assert lines[at + 41] == f"    … ({len(text) - 40} more lines)"
     assert lines[at + 42] == "  canonical: expected true, got false"
+
+
+class _Terminal(io.StringIO):
+    """A stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_counts_every_case_redrawn_on_a_terminal_else_every_25() -> None:
+    """The progress line counts the cases run, ``[k/N] vectors ID``: on a terminal redrawn at each case and wiped
+    at the end, elsewhere one line every 25 cases and at the last."""
+    ids = [case["id"] for case in CASES if case["id"].startswith("drf-")]
+    total = len(ids)
+    assert total > 50
+    lines = [f"[{k}/{total}] vectors {case_id}" for k, case_id in enumerate(ids, 1)]
+    settings = Settings(ids="^drf-", perft_nodes=0)
+    plain, terminal = io.StringIO(), _Terminal()
+    assert conform(ENGINE, io.StringIO(), settings, progress=plain).exit_code == 0
+    assert plain.getvalue() == "".join(f"{line}\n" for k, line in enumerate(lines, 1) if k % 25 == 0 or k == total)
+    assert conform(ENGINE, io.StringIO(), settings, progress=terminal).exit_code == 0
+    assert terminal.getvalue() == "".join(f"\r\x1b[K{line[:78]}" for line in lines) + "\r\x1b[K"
