@@ -18,7 +18,7 @@ from fly_rules.cli import main
 from fly_rules.conformance.answers import answer
 from fly_rules.conformance.capabilities import Capabilities
 from fly_rules.conformance.depths import walk_perft
-from fly_rules.conformance.runner import Settings, conform
+from fly_rules.conformance.runner import Result, Settings, conform
 from fly_rules.conformance.vectors import load_cases, load_perft
 
 ENGINE = f"{sys.executable} -m fly_rules engine"
@@ -419,3 +419,99 @@ def test_progress_counts_every_case_redrawn_on_a_terminal_else_every_25() -> Non
     assert plain.getvalue() == "".join(f"{line}\n" for k, line in enumerate(lines, 1) if k % 25 == 0 or k == total)
     assert conform(ENGINE, io.StringIO(), settings, progress=terminal).exit_code == 0
     assert terminal.getvalue() == "".join(f"\r\x1b[K{line[:78]}" for line in lines) + "\r\x1b[K"
+
+
+def test_after_a_refused_hello_every_selected_case_and_position_is_listed_not_run_or_skipped(tmp_path: Path) -> None:
+    """An engine whose hello is refused runs nothing: each case and perft position the filters select is a
+    result, ``not run`` with the reason or ``skipped`` for the game left out, with its id, group, game, kind and
+    rule IDs; the run exits with 3."""
+    command = wrapper(
+        tmp_path, "def change(request, got):\n    return got\n", hello='{"engine": "future", "protocol": 9}'
+    )
+    fly_case = next(case for case in CASES if case["game"] == "fly")
+    drf_case = next(case for case in CASES if case["game"] == "dreyfus")
+    fly_start, drf_start = (next(e for e in load_perft() if e["game"] == game) for game in ("fly", "dreyfus"))
+    ids = "|".join(f"^{name}$" for name in (fly_case["id"], drf_case["id"], f"perft:{fly_start['id']}"))
+    settings = Settings(games=("fly",), ids=f"{ids}|^perft:{drf_start['id']}$", perft_nodes=10)
+    run = conform(command, io.StringIO(), settings)
+    assert run.exit_code == 3
+    assert run.problems == ["the engine's hello: the engine speaks protocol 9; the runner speaks 1 and 2"]
+    refused = "not run: the engine's hello is refused"
+    left_out = "game dreyfus: not selected (--game)"
+    assert run.results == [
+        Result(
+            fly_case["id"], "vectors", "fly", fly_case["kind"], "not run", refused, covers=tuple(fly_case["covers"])
+        ),
+        Result(
+            drf_case["id"],
+            "vectors",
+            "dreyfus",
+            drf_case["kind"],
+            "skipped",
+            left_out,
+            covers=tuple(drf_case["covers"]),
+        ),
+        Result(
+            f"perft:{fly_start['id']}", "perft", "fly", "perft", "not run", refused, covers=tuple(fly_start["covers"])
+        ),
+        Result(
+            f"perft:{drf_start['id']}",
+            "perft",
+            "dreyfus",
+            "perft",
+            "skipped",
+            left_out,
+            covers=tuple(drf_start["covers"]),
+        ),
+    ]
+
+
+def test_a_perft_position_the_engine_faults_on_shows_its_context_and_the_engine_is_given_up(tmp_path: Path) -> None:
+    """An answer that is not a JSON object faults the perft position, shown with its why, options, position and
+    moves; with ``max_faults=1`` the engine is then given up and the positions left are not run. An engine
+    without a game skips its positions with the reason."""
+    command = wrapper(
+        tmp_path, "def change(request, got):\n    return got if request.get('cmd') in ('hello', 'quit') else [1]\n"
+    )
+    entries = {entry["id"]: entry for entry in load_perft()}
+    chosen = ("fly-3-play", "fly-4-play", "dreyfus-start")
+    settings = Settings(ids="|".join(f"^perft:{name}$" for name in chosen), perft_nodes=10, max_faults=1)
+    run = conform(command, io.StringIO(), settings)
+    assert run.exit_code == 3
+    fault, *rest = run.results
+    first = entries["fly-3-play"]
+    assert (fault.id, fault.group, fault.game, fault.kind) == ("perft:fly-3-play", "perft", "fly", "perft")
+    assert (fault.status, fault.reason) == ("fault", 'the answer is not a JSON object: "[1]"')
+    assert fault.context == (
+        ("why", first["why"]),
+        ("options", '{"players": 3}'),
+        ("position", first["position"]),
+        ("moves", "stand, stand, stand"),
+    )
+    assert fault.covers == tuple(first["covers"])
+    assert fault.seconds > 0
+    given_up = "not run: the engine failed 1 cases in a row"
+    assert rest == [
+        Result(
+            f"perft:{name}",
+            "perft",
+            entries[name]["game"],
+            "perft",
+            "not run",
+            given_up,
+            covers=tuple(entries[name]["covers"]),
+        )
+        for name in chosen[1:]
+    ]
+    skipped = conform(FLY_ONLY, io.StringIO(), Settings(ids="^perft:dreyfus-start$", perft_nodes=10)).results
+    assert skipped == [
+        Result(
+            "perft:dreyfus-start",
+            "perft",
+            "dreyfus",
+            "perft",
+            "skipped",
+            "game dreyfus: not in the engine's games",
+            covers=tuple(entries["dreyfus-start"]["covers"]),
+        )
+    ]
