@@ -20,7 +20,7 @@ from fly_rules.errors import FlyRulesError
 from fly_rules.fly.expert import FlyExpertHints
 from fly_rules.fly.race import race_of
 from fly_rules.notation.games import parse_action
-from fly_rules.solve import Respond, SolveTimeUp, best_response, evaluate
+from fly_rules.solve import Respond, SolveTimeUp, best_response, evaluate, solve
 
 
 def _advance(state: Any, steps: int, seed: int) -> Any:
@@ -536,3 +536,38 @@ def test_only_an_expert_with_a_model_keeps_guesses_as_its_model_would_have_playe
     assert match.to_move is not None
     with pytest.raises(TypeError, match="the expert takes no model of the other seats in Dreyfus"):
         ExpertBot(match.rules).kept_guesses(match.view(match.to_move), random.Random(0), 2)
+
+
+def test_without_a_model_a_declaration_is_valued_by_the_solver_after_the_rule_of_thumb_s_later_declarations() -> None:
+    """With ``model=None`` each candidate declaration is made in each guess (the game's own guess, then the deal
+    as the view shows it), the later seats declare by the rule of thumb, and the play is solved paranoid for the
+    seat: the value is the seat's score at the end less its score now, meaned over the guesses."""
+    match = fly.new_match(fly.FlyRules(players=3), seed=8, dealer=0)
+    seat = match.to_move
+    assert seat is not None
+    view, legal = match.view(seat), match.legal_actions()
+    bot = ExpertBot(match.rules, samples=2, model=None)
+    values = bot.values(view, legal, random.Random(3))
+    hints, thumb, rng = FlyExpertHints(match.rules), bot.policy, random.Random(3)
+    candidates = hints.candidates(view, legal)
+    guesses: list[dict[Any, int]] = []
+    while len(guesses) < 2:
+        sample = sample_deal(view, match.rules, rng, records=hints.replay_records(view), tries=1)
+        if sample is None:
+            continue
+        deal = hints.world(view, sample)
+        found = {}
+        for action in candidates:
+            after = deal.apply(action)
+            while after.phase is Phase.EXCHANGE:
+                after = after.apply(thumb.choose(after.view(after.to_move), after.legal_actions(), random.Random(0)))
+            end = (
+                after.scores[seat]
+                if after.is_over
+                else after.scores[seat] + solve(after, concept="paranoid", seat=seat).values[seat]
+            )
+            found[action] = end - deal.scores[seat]
+        guesses.append(found)
+    assert list(bot.guesses) == guesses
+    assert values == pytest.approx(_means(tuple(guesses)))
+    assert len(set(values.values())) > 1
