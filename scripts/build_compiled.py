@@ -43,6 +43,7 @@ COMPILED = (
     "fly_rules/dreyfus/state.py",
     "fly_rules/fly/solving.py",
     "fly_rules/dreyfus/solving.py",
+    "fly_rules/solve/search.py",
 )
 """The modules mypyc compiles: the scalar engine's hot path of random play (``python -m cProfile
 benchmarks/bench.py``), and each game's search kernel of the exact solver. Everything else stays

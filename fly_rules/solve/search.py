@@ -57,7 +57,7 @@ class SolveTimeUp(FlyRulesError):
         return (type(self), ())
 
 
-def check_deadline(deadline: float | None) -> float | None:
+def check_deadline(deadline: object) -> float | None:
     """``deadline`` if it is None or a ``time.monotonic()`` instant (a number).
 
     Raises:
@@ -65,7 +65,7 @@ def check_deadline(deadline: float | None) -> float | None:
     """
     if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, int | float)):
         raise FlyRulesError(f"deadline must be a time.monotonic() instant, not {shown(deadline)}")
-    return deadline
+    return None if deadline is None else float(deadline)
 
 
 def next_look(visits: int, limit: int | None, deadline: float | None) -> int:
@@ -105,7 +105,7 @@ class Search(Generic[_N, _T]):
         FlyRulesError: ``limit`` is not None or a whole number >= 0, or ``deadline`` not None or a number.
     """
 
-    def __init__(self, kernel: SearchKernel[_N, _T], limit: int | None = None, deadline: float | None = None) -> None:
+    def __init__(self, kernel: SearchKernel[_N, _T], limit: object = None, deadline: object = None) -> None:
         missing = [name for name in _KERNEL if not callable(getattr(kernel, name, None))]
         if missing:
             raise TypeError(f"a Search needs a search kernel (kernel_of(deal)), not {type(kernel).__name__}")

@@ -117,4 +117,4 @@ def test_a_search_still_running_at_its_deadline_stops_within_milliseconds() -> N
     far = Search(kernel_of(quick), deadline=time.monotonic() + 3600)
     assert evaluate(quick, concept="paranoid", search=far) == evaluate(quick, concept="paranoid")
     with pytest.raises(FlyRulesError, match="deadline must be a time.monotonic"):
-        Search(kernel_of(deal), deadline="soon")  # type: ignore[arg-type]
+        Search(kernel_of(deal), deadline="soon")
