@@ -46,7 +46,7 @@ COMPILED = (
     "fly_rules/solve/search.py",
 )
 """The modules mypyc compiles: the scalar engine's hot path of random play (``python -m cProfile
-benchmarks/bench.py``), and each game's search kernel of the exact solver. Everything else stays
+benchmarks/bench.py``), each game's search kernel and the searches of the exact solver. Everything else stays
 interpreted."""
 
 _SETUP = """
