@@ -97,10 +97,3 @@ def unpack(masks: Array, width: int) -> Array:
     octets = np.ascontiguousarray(masks, dtype=np.uint64).view(np.uint8).reshape(masks.shape[0], 8)
     return np.unpackbits(octets, axis=1, bitorder="little")[:, :width].astype(bool)
 
-
-def pack(flags: Array) -> Array:
-    """Rows of at most 64 booleans as masks (bit ``j`` from column ``j``)."""
-    width = flags.shape[1]
-    padded = np.zeros((flags.shape[0], 64), dtype=np.uint8)
-    padded[:, :width] = flags
-    return np.packbits(padded, axis=1, bitorder="little").view(np.uint64).reshape(-1)

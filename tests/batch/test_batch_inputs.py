@@ -103,3 +103,16 @@ def test_step_returns_a_new_state_and_step_in_place_writes_into_it() -> None:
     third = env.step_in_place(second, env.sample_legal(second, np.random.default_rng(1)))
     assert third is second
     assert (second.log_len == 2).all()
+
+
+def test_restart_takes_one_game_as_an_int() -> None:
+    """``restart(state, 2, seeds)`` restarts game 2 as ``restart(state, [2], seeds)`` does, and no other."""
+    env = batch.make("fly", 3)
+    one, listed = env.init(1), env.init(1)
+    before = one.hands.copy()
+    env.restart(one, 2, ["x"])
+    env.restart(listed, [2], ["x"])
+    for name, array in one.arrays().items():
+        assert np.array_equal(array, listed.arrays()[name]), name
+    assert np.array_equal(one.hands[:2], before[:2])
+    assert not np.array_equal(one.hands[2], before[2])

@@ -12,7 +12,10 @@ import pytest
 from fly_rules import batch, dreyfus
 from fly_rules.actions import Exchange, Play, Stand
 from fly_rules.adapters.dreyfus_game import STAND
+from fly_rules.adapters.encoding import action_space
+from fly_rules.adapters.learned import thumb_id
 from fly_rules.batch import BatchEngine, BatchState
+from fly_rules.bots import RuleOfThumbBot
 from fly_rules.cards import CardSet, Rank, Suit
 from fly_rules.dreyfus.play import required_mask
 from fly_rules.engine import Phase
@@ -158,6 +161,7 @@ def test_dreyfus_batch_refuses_an_action_outside_the_mask() -> None:
     with pytest.raises(RuleViolation, match="game 1:") as error:
         env.step(state, actions)
     assert error.value.rule == "DRF-4.2"
+    assert error.value.offending == kept.bit_length() - 1
     actions[1] = 99
     with pytest.raises(RuleViolation, match="DRF-4.3"):
         env.step(state, actions)
@@ -270,3 +274,31 @@ def test_drf_8_2_under_highest_lower_a_tie_on_both_records_goes_to_the_first_to_
         level += 1
         assert state.winner[i] == batch.to_scalar(state, i).winner
     assert level >= 2
+
+
+def test_the_rule_of_thumb_hint_in_the_exchange_is_the_scalar_bot_s_purchase_from_the_marks_made() -> None:
+    """``thumb_hint`` in the exchange, random marks made: the id that goes on from the marks towards the scalar rule
+    of thumb's purchase (:func:`fly_rules.adapters.learned.thumb_id`), -1 where the marks lead elsewhere, where
+    ``rule_of_thumb`` names the batch bot's own next mark."""
+    env = batch.make("dreyfus", 8)
+    state = env.init(11)
+    space = action_space("dreyfus")
+    thumb = RuleOfThumbBot()
+    generator = np.random.default_rng(0)
+    checked = elsewhere = 0
+    while True:
+        hints, own = env.thumb_hint(state), env.rule_of_thumb(state)
+        deals = [batch.to_scalar(state, i).deal for i in range(env.batch_size)]
+        buying = [i for i, deal in enumerate(deals) if not deal.is_over and deal.phase is Phase.EXCHANGE]
+        if not buying:
+            break
+        for i in buying:
+            deal = deals[i]
+            action = thumb.choose(deal.view(deal.to_move), deal.legal_actions(), random.Random(0))
+            wanted = thumb_id(space, deal, action, int(state.marked[i]))
+            assert hints[i] == (-1 if wanted is None else wanted)
+            checked += 1
+            elsewhere += hints[i] != own[i]
+        state = env.step(state, env.sample_legal(state, generator))
+    assert checked > 20
+    assert elsewhere > 5
