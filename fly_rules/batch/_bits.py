@@ -96,4 +96,3 @@ def unpack(masks: Array, width: int) -> Array:
     """The low ``width`` bits of each mask as booleans ``[len(masks), width]``."""
     octets = np.ascontiguousarray(masks, dtype=np.uint64).view(np.uint8).reshape(masks.shape[0], 8)
     return np.unpackbits(octets, axis=1, bitorder="little")[:, :width].astype(bool)
-
