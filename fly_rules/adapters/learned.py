@@ -10,7 +10,8 @@ are a small ``.npz`` file shipped in the package, one per game and number of pla
 made by ``scripts/train_learned.py`` from the chunks of ``scripts/expert_dataset.py``; the file's ``meta`` says
 what it was trained on and how.
 
-:class:`LearnedBot` (``learned`` in :data:`~fly_rules.bots.arena.BOTS`) plays the legal id with the highest logit. It
+:class:`LearnedBot` (``learned`` in :data:`~fly_rules.bots.arena.BOTS`) plays the legal id with the highest logit,
+but folds only where the network rates folding more likely than playing on (:meth:`Network.choose`). It
 sees only the view and the legal actions, and takes nothing from ``rng``: the same view gives the same action
 (the rule of thumb's hint is asked with ``random.Random(0)``, as the expert asks its model). A
 choice made in several ids (Dreyfus's discard, card by card [DRF-4.3]) is made id by id, each mark shown to the
@@ -35,6 +36,7 @@ from __future__ import annotations
 import ast
 import functools
 import json
+import math
 import random
 import struct
 import zipfile
@@ -43,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from fly_rules import registry
-from fly_rules.actions import Action, Exchange
+from fly_rules.actions import Action, Exchange, Fold
 from fly_rules.adapters.encoding import ActionSpace, action_space, observation_size, write_observation
 from fly_rules.engine.protocols import Rules, SeatView
 
@@ -134,10 +136,9 @@ class Network:
         return hidden @ wp + bp, (hidden @ wv + bv)[:, 0]
 
     def best(self, inputs: Floats, legal: Sequence[int]) -> int:
-        """The legal id of highest logit for one input (the first of equals)."""
+        """The legal id the network chooses for one input, as :meth:`choose` chooses (the first of equals)."""
         logits = self.forward(inputs[None, :])[0][0]
-        ids = np.asarray(legal, np.intp)
-        return int(ids[int(np.argmax(logits[ids]))])
+        return _declared(list(legal), [float(logits[i]) for i in legal], _fold_id(self.meta.get("game")))
 
     def hidden(self, observations: Floats, hints: npt.ArrayLike | None = None) -> Floats:
         """The last hidden layer of a batch of observations (rows × ``observation_size``) and, if the network reads
@@ -154,10 +155,27 @@ class Network:
 
     def choose(self, observations: Floats, hints: npt.ArrayLike | None, masks: npt.ArrayLike) -> npt.NDArray[np.intp]:
         """The id of highest logit among each row's legal ones (``masks``: rows × ids, booleans; the first of
-        equals), for a batch of observations and the rule of thumb's ids (see :meth:`hidden`)."""
+        equals), for a batch of observations and the rule of thumb's ids (see :meth:`hidden`), except a fold: where
+        the game has one (Fly [FLY-5.1]), the network folds only if it gives folding more than half the probability
+        of the legal ids (the softmax of their logits), and plays its best other id otherwise. Folding is one id,
+        playing on many (standing and 31 exchanges), so the fold's logit can top each of theirs while the network
+        rates playing more likely in all; the declaration is then whether to play, then how, as the rules' fold
+        round has it [FLY-4.1]."""
         _, _, _, _, wp, bp, _, _ = self.layers
-        logits = self.hidden(observations, hints) @ wp + bp
-        chosen: npt.NDArray[np.intp] = np.where(masks, logits, -np.inf).argmax(axis=1)
+        logits = np.where(masks, self.hidden(observations, hints) @ wp + bp, -np.inf)
+        chosen: npt.NDArray[np.intp] = logits.argmax(axis=1)
+        fold = _fold_id(self.meta.get("game"))
+        if fold is None:
+            return chosen
+        rows = np.flatnonzero(chosen == fold)  # only a fold can give way: to a play the network rates more likely
+        others = logits[rows].copy()
+        others[:, fold] = -np.inf
+        best = others.argmax(axis=1)
+        top = others[np.arange(len(rows)), best]
+        with np.errstate(divide="ignore", invalid="ignore"):  # rows with no other legal id: -inf, kept a fold
+            playing = top + np.log(np.exp(others - top[:, None]).sum(axis=1))  # log-sum-exp of the other ids
+        plays = playing >= logits[rows, fold]
+        chosen[rows[plays]] = best[plays]
         return chosen
 
     def copy(self) -> Network:
@@ -221,7 +239,8 @@ class PlainNetwork:
         self.b0, self.b1, self.bp = arrays["b0"][1], arrays["b1"][1], arrays["bp"][1]
 
     def best(self, observation: Sequence[float], hint: int | None, legal: Sequence[int]) -> int:
-        """The legal id of highest logit (the first of equals) for one observation and the rule of thumb's id."""
+        """The legal id the network chooses (as :meth:`Network.choose`) for one observation and the rule of thumb's
+        id."""
         rows = [(value, self.w0[slot]) for slot, value in enumerate(observation) if value]
         if hint is not None and self.meta.get("thumb"):
             rows.append((1.0, self.w0[len(observation) + hint]))
@@ -234,7 +253,32 @@ class PlainNetwork:
                 second = [total + value * weight for total, weight in zip(second, self.w1[unit], strict=True)]
         active = [(unit, value) for unit, value in enumerate(second) if value > 0.0]
         logits = [self.bp[action] + sum(value * self.wp[action][unit] for unit, value in active) for action in legal]
-        return legal[logits.index(max(logits))]
+        return _declared(list(legal), logits, _fold_id(self.meta.get("game")))
+
+
+@functools.lru_cache(maxsize=8)
+def _fold_id(game: str | None) -> int | None:
+    """The id of ``Fold()`` in ``game``'s action space, or None: a game without one, or a network that names none."""
+    if game is None:
+        return None
+    try:
+        return action_space(game).id_of(0, Fold())
+    except (KeyError, ValueError):
+        return None
+
+
+def _declared(legal: list[int], logits: list[float], fold: int | None) -> int:
+    """The choice among ``legal`` (their ``logits``, in order): the id of highest logit (the first of equals), but a
+    fold only if the network gives it more than half the probability of the legal ids (as :meth:`Network.choose`)."""
+    best = legal[logits.index(max(logits))]
+    if best != fold:
+        return best
+    others = [(logit, action) for action, logit in zip(legal, logits, strict=True) if action != fold]
+    if not others:
+        return best
+    top = max(logit for logit, _ in others)
+    playing = top + math.log(sum(math.exp(logit - top) for logit, _ in others))
+    return best if logits[legal.index(fold)] > playing else next(a for logit, a in others if logit == top)
 
 
 def input_size(meta: dict[str, Any]) -> int:
@@ -318,7 +362,8 @@ class LearnedBot:
         self._size = observation_size(rules)
 
     def choose(self, view: SeatView, legal_actions: Sequence[Action], rng: random.Random) -> Any:
-        """The legal action the network rates highest (``rng`` unused: the choice is the view's alone)."""
+        """The legal action the network rates highest, a fold only if more likely than playing on
+        (:meth:`Network.choose`; ``rng`` unused: the choice is the view's alone)."""
         if len(legal_actions) == 1:
             return legal_actions[0]
         if self.network is None:

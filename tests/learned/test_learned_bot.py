@@ -12,13 +12,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fly_rules import dreyfus, fly, registry
-from fly_rules.actions import Exchange
+from fly_rules.actions import Exchange, Fold, Stand
 from fly_rules.adapters.encoding import action_space, observation_size
 from fly_rules.adapters.learned import (
     LAYERS,
     WEIGHTS,
     LearnedBot,
     Network,
+    PlainNetwork,
     input_size,
     shipped_network,
     weights_file,
@@ -178,7 +179,7 @@ def test_a_network_that_follows_its_hint_plays_as_the_rule_of_thumb(game: str, p
     w0[size + np.arange(ids), np.arange(ids)] = 1.0  # hidden unit a: the hint is a
     arrays = dict(zip(LAYERS, [w0, *(np.zeros_like(layer) for layer in shipped.layers[1:])], strict=True))
     arrays["w1"] = np.eye(hidden, dtype=np.float32)
-    arrays["wp"][np.arange(ids), np.arange(ids)] = 1.0
+    arrays["wp"][np.arange(ids), np.arange(ids)] = 10.0  # decisive: a fold only where folding is most likely
     follower = LearnedBot(rules, Network(arrays, shipped.meta))
     thumb = RuleOfThumbBot()
     for seed in range(3):
@@ -188,3 +189,39 @@ def test_a_network_that_follows_its_hint_plays_as_the_rule_of_thumb(game: str, p
             action = follower.choose(view, legal, random.Random(seed))
             assert action == thumb.choose(view, legal, random.Random(0))
             deal = deal.apply(action)
+
+
+@pytest.mark.parametrize(("fold_logit", "expected"), [(2.0, Stand()), (5.0, Fold())])
+def test_fly_4_1_the_bot_folds_only_where_folding_is_more_likely_than_playing_on(
+    tmp_path: Path, fold_logit: float, expected: Any
+) -> None:
+    """FLY-4.1, FLY-5.1: folding is one id and playing on many (stand, the exchanges), so the bot folds only where
+    the softmax of the legal logits gives the fold more than half: a fold logit above the stand's (1.5) and the
+    exchanges' (0) but below their log-sum-exp (about 3.6) plays the best other id, the stand; one above it folds.
+    The NumPy network, the plain one read from the same file and a batch of rows choose alike."""
+    rules = fly.FlyRules(players=4)
+    network = shipped_network(rules)
+    assert network is not None
+    match = next(m for m in (fly.new_match(rules, seed=s, dealer=0) for s in range(40)) if Fold() in m.legal_actions())
+    seat = match.to_move
+    assert seat is not None
+    legal = match.legal_actions()
+    space = action_space("fly")
+    ids = [space.ids(match.deal, action, 0)[0] for action in legal]
+    assert 10 < len(ids) < 100  # stand, fold and many exchanges: log(e^1.5 + n - 2) lies between 2 and 5
+    arrays = dict(zip(LAYERS, network.layers, strict=True))
+    arrays["wp"] = np.zeros_like(arrays["wp"])
+    arrays["bp"] = np.zeros_like(arrays["bp"])
+    arrays["bp"][ids[legal.index(Stand())]] = 1.5
+    arrays["bp"][ids[legal.index(Fold())]] = fold_logit
+    numpy_network = Network(arrays, network.meta)
+    path = tmp_path / "fold.npz"
+    numpy_network.save(path)
+    for player in (numpy_network, PlainNetwork(path)):
+        assert LearnedBot(rules, player).choose(match.view(seat), legal, random.Random(0)) == expected
+    masks = np.zeros((2, space.size), bool)
+    masks[0, ids] = True
+    masks[1, ids[legal.index(Fold())]] = True  # folding alone is legal: a fold whatever the logits
+    observations = np.zeros((2, observation_size(rules)), np.float32)
+    chosen = numpy_network.choose(observations, [-1, -1], masks)
+    assert list(chosen) == [ids[legal.index(expected)], ids[legal.index(Fold())]]
