@@ -76,3 +76,29 @@ def test_the_expert_folds_where_it_may_on_the_same_deals() -> None:
     theirs = SCRIPT.train_agent.paired_results(None, deals=6, seed=4)
     assert could == SCRIPT.train_agent.folds(theirs)[1]
     assert 0 <= folded <= could
+
+
+def test_the_teacher_keeps_its_odds_of_folding_and_ppo_learns_only_how_to_play_on() -> None:
+    """The cloning targets keep the distilled network's probability of folding (sharpening the ways to play on
+    alone), and PPO's policy gradient leaves the fold's logit alone: on a row where the agent stood it moves only
+    the other ids' logits, on a row where it folded nothing but the value."""
+    start = shipped_network(SCRIPT.RULES)
+    agent = SCRIPT.Agent(start)
+    envs = batch_env(64, "fly", 4, seat=0, opponents="rule-of-thumb", relative_seats=True)
+    observation, _ = envs.reset(seed=7)
+    obs, mask = observation["observation"], observation["action_mask"] == 1
+    hints = np.maximum(envs.engine.thumb_hint(envs.state), 0)
+    rows = np.flatnonzero(mask[:, SCRIPT.FOLD])[:4]
+    assert len(rows) == 4
+    obs, mask, hints = obs[rows], mask[rows], hints[rows]
+    logits = agent.forward(obs, hints)[0]
+    taught = SCRIPT.teacher_targets(logits, mask)
+    np.testing.assert_allclose(taught.sum(axis=1), 1.0, rtol=1e-5)
+    np.testing.assert_allclose(taught[:, SCRIPT.FOLD], SCRIPT.softmax(logits, mask)[0][:, SCRIPT.FOLD], rtol=1e-5)
+    assert not (taught[~mask] != 0).any()
+    for action, policy_moves in ((np.zeros(4, np.int64), True), (np.full(4, SCRIPT.FOLD), False)):
+        batch = {"obs": obs, "hints": hints, "mask": mask, "action": action, "logp": np.zeros(4), "teacher": taught}
+        grads = SCRIPT.gradients(agent, batch, np.array([1.0, -1.0, 0.5, 2.0]), np.zeros(4), 0.0, 0.0)
+        bias = grads[5]  # the policy head's bias: the sum of the rows' gradients by each logit
+        assert bias[SCRIPT.FOLD] == 0.0
+        assert bool(np.abs(bias).sum() > 0) == policy_moves
