@@ -40,7 +40,7 @@ try:  # OpenSpiel's information-set MCTS, where the openspiel extra is installed
 except ImportError:  # pragma: no cover - only without the extra
     pass
 
-DEFAULT_BOTS = "random,rule-of-thumb,monte-carlo,expert" + (",ismcts" if "ismcts" in BOTS else "")
+DEFAULT_BOTS = "random,rule-of-thumb,monte-carlo,expert,learned" + (",ismcts" if "ismcts" in BOTS else "")
 
 
 def lineups(bots: list[str], seats: int, index: int) -> list[tuple[str, ...]]:

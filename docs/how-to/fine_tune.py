@@ -5,8 +5,10 @@
     python docs/how-to/fine_tune.py --minutes 4 --deals 2000 --fold-deals 500 --save fly_ppo.npz
 
 PPO starts from the distilled policy (the network the ``learned`` bot plays, trained on the expert's decisions)
-and keeps a behaviour-cloning term towards it, so that it improves on it instead of forgetting it; its opponents
-are drawn at every deal from the rule of thumb, the learned bot and past copies of itself. The page "Train an
+and keeps a behaviour-cloning term towards it, so that it improves on it instead of forgetting it; whether to fold
+is the distilled policy's alone (PPO learns how to play on: the deal's score alone would have it fold more than
+the expert, who plays for the match); its opponents are drawn at every deal from the rule of thumb, the learned
+bot and past copies of itself. The page "Train an
 agent" (docs/how-to/train-an-agent.md) shows this file and the figures of one run.
 """
 
