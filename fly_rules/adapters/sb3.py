@@ -191,11 +191,13 @@ def frozen_policy(model: Any, *, deterministic: bool = False) -> Policy:  # prag
     Raises:
         TypeError: ``model`` has no policy to copy.
     """
-    import copy  # noqa: PLC0415
-
     if not hasattr(model, "policy"):
         raise TypeError(f"frozen_policy takes a Stable-Baselines3 model, not {shown(model)}")
-    policy = copy.deepcopy(model.policy)
+    # rebuilt from its constructor's arguments and weights, as Stable-Baselines3 saves and loads a policy: a deep
+    # copy fails after a training step, whose last action distribution still holds tensors of the autograd graph
+    live = model.policy
+    policy = type(live)(**live._get_constructor_parameters()).to(live.device)
+    policy.load_state_dict(live.state_dict())
     policy.set_training_mode(False)
 
     def play(observations: Any, masks: Any) -> Any:
