@@ -63,6 +63,7 @@ class DreyfusKernel:
         self.rules = deal.table.rules
         self.tables = rank_tables(ACE_HIGH)
         self._places: dict[tuple[int, ...], tuple[int, ...]] = {}  # the hands at a trick's start → their places
+        self._trumps: dict[tuple[tuple[int, ...], int], tuple[int, int]] = {}  # (hands, seat) → _sure_tricks
 
     def node(self, state: DreyfusDeal) -> DreyfusNode:
         """The deal itself in the exchange; from the first lead, the bare tuple."""
@@ -167,11 +168,31 @@ class DreyfusKernel:
     def bounds(self, node: DreyfusNode, seat: int) -> tuple[int, int] | None:
         """The least and most ``seat`` can score by the end of the deal: unless revokes may come, its score
         (see :meth:`scores`) rises by one for each trick it takes from here (DRF-7.2, DRF-7.3), so by 0 to
-        the tricks left."""
+        the tricks left. At a trick's start the trumps narrow that (DRF-6.6, every card being played by the
+        deal's end): each trump of ``seat`` above every other live trump wins the trick it falls in, and the
+        trumps one other seat holds above all of ``seat``'s win as many tricks ``seat`` cannot take."""
         if type(node) is DreyfusDeal or node[0] is None or self.table.penalize:
             return None
         now = node[8][seat]
-        return now, now + _TRICKS - len(node[4])
+        left = _TRICKS - len(node[4])
+        trump = self.table.trump
+        if trump is None or node[2]:
+            return now, now + left
+        found = self._trumps.get((node[1], seat))
+        if found is None:
+            found = self._trumps[(node[1], seat)] = self._sure_tricks(node[1], seat, _SUITS[trump])
+        return now + found[0], now + left - found[1]
+
+    @staticmethod
+    def _sure_tricks(hands: tuple[int, int, int], seat: int, trumps: int) -> tuple[int, int]:
+        """The tricks ``seat``'s trumps win for sure, and the most any one other seat's trumps win over it
+        (ace high: a higher index is a higher trump)."""
+        mine = hands[seat] & trumps
+        others = (hands[0] | hands[1] | hands[2]) & trumps & ~mine
+        sure = (mine >> others.bit_length()).bit_count()
+        above = mine.bit_length()
+        lost = max(((hands[other] & trumps) >> above).bit_count() for other in range(3) if other != seat)
+        return sure, lost
 
     def key(self, node: DreyfusNode) -> Hashable | None:
         """At the start of a trick, the relative position (see the module's text); else None."""
