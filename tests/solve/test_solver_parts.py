@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from fly_rules import fly, registry
+from fly_rules import dreyfus, fly, registry
 from fly_rules.actions import Action, Play, Stand
 from fly_rules.bots import RuleOfThumbBot
-from fly_rules.cards import Card
+from fly_rules.cards import Card, Suit
+from fly_rules.engine import Phase
 from fly_rules.errors import FlyRulesError
 from fly_rules.solve import Search, SolveLimitReached, SolveTimeUp, evaluate, kernel_of, solve
 from fly_rules.solve.respond import Respond, best_response
@@ -195,3 +196,31 @@ def test_a_search_counts_each_position_it_enters_once() -> None:
     short = Search(kernel_of(deal), limit=search.nodes - 1)
     with pytest.raises(SolveLimitReached):
         short.paranoid_exact(short.kernel.node(deal), deal.to_move)
+
+
+def _extremes(kernel: Any, node: Any, seat: int) -> tuple[int, int]:
+    """The least and most ``seat`` scores by the end of the deal over every line of play from ``node``."""
+    if kernel.mover(node) is None:
+        return kernel.scores(node)[seat], kernel.scores(node)[seat]
+    ends = [_extremes(kernel, child, seat) for _, child in kernel.children(node)]
+    return min(low for low, _ in ends), max(high for _, high in ends)
+
+
+def test_the_dreyfus_bounds_hold_over_every_line_and_the_trumps_narrow_them() -> None:
+    """The Dreyfus kernel's bounds at a trick's start (the trumps' sure tricks and those lost to another seat's
+    higher trumps) enclose every line's score of the last three tricks, and are narrower than the tricks left."""
+    rng, narrowed, checked = random.Random(51), 0, 0
+    while checked < 30:
+        rules = dreyfus.DreyfusRules(contract_cycle=(rng.choice(list(Suit)),))
+        deal = dreyfus.new_match(rules, seed=rng.randrange(10**6), dealer=rng.randrange(3)).deal
+        while deal.phase is Phase.EXCHANGE or len(deal.past_tricks) < 9 or deal.trick_cards:
+            deal = deal.apply(rng.choice(deal.legal_actions()))
+        kernel = kernel_of(deal)
+        node = kernel.node(deal)
+        for seat in range(3):
+            low, high = kernel.bounds(node, seat)
+            least, most = _extremes(kernel, node, seat)
+            assert low <= least <= most <= high, (deal, seat)
+            narrowed += (low, high) != (kernel.scores(node)[seat], kernel.scores(node)[seat] + 3)
+            checked += 1
+    assert narrowed > 5
