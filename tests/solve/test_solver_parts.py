@@ -14,6 +14,7 @@ from fly_rules import dreyfus, fly, registry
 from fly_rules.actions import Action, Play, Stand
 from fly_rules.bots import RuleOfThumbBot
 from fly_rules.cards import Card, Suit
+from fly_rules.dreyfus.solving import DreyfusKernel
 from fly_rules.engine import Phase
 from fly_rules.errors import FlyRulesError
 from fly_rules.solve import Search, SolveLimitReached, SolveTimeUp, evaluate, kernel_of, solve
@@ -215,10 +216,12 @@ def test_the_dreyfus_bounds_hold_over_every_line_and_the_trumps_narrow_them() ->
         deal = dreyfus.new_match(rules, seed=rng.randrange(10**6), dealer=rng.randrange(3)).deal
         while deal.phase is Phase.EXCHANGE or len(deal.past_tricks) < 9 or deal.trick_cards:
             deal = deal.apply(rng.choice(deal.legal_actions()))
-        kernel = kernel_of(deal)
+        kernel = DreyfusKernel(deal)
         node = kernel.node(deal)
         for seat in range(3):
-            low, high = kernel.bounds(node, seat)
+            found = kernel.bounds(node, seat)
+            assert found is not None  # no revokes to come
+            low, high = found
             least, most = _extremes(kernel, node, seat)
             assert low <= least <= most <= high, (deal, seat)
             narrowed += (low, high) != (kernel.scores(node)[seat], kernel.scores(node)[seat] + 3)
