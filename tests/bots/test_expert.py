@@ -571,3 +571,31 @@ def test_without_a_model_a_declaration_is_valued_by_the_solver_after_the_rule_of
     assert list(bot.guesses) == guesses
     assert values == pytest.approx(_means(tuple(guesses)))
     assert len(set(values.values())) > 1
+
+
+@pytest.mark.parametrize("guided", [True, False])
+def test_kept_guesses_counts_its_draws_and_unguided_draws_the_game_s_own_guess(
+    monkeypatch: pytest.MonkeyPatch, guided: bool
+) -> None:
+    """``kept_guesses`` returns how many guesses it drew; guided (the default) it draws with the hints' guesser
+    for the model and, after the first guess, without what the model's plays rule out; ``guided=False`` with the
+    game's own guess and nothing ruled out."""
+    rules, view, _ = _fly_play()
+    calls: list[dict[str, Any]] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs)
+        return sample_deal(*args, **kwargs)
+
+    monkeypatch.setattr("fly_rules.bots.expert.sample_deal", counted)
+    bot = ExpertBot(rules, samples=3, for_match=False)
+    kept, drawn = bot.kept_guesses(view, random.Random(6), 3, guided=guided)
+    assert len(kept) == 3
+    assert drawn == len(calls) >= 3
+    assert all(call["records"] == FlyExpertHints(rules).replay_records(view) for call in calls)
+    if guided:
+        assert all(call["guesser"] is not None for call in calls)
+        assert calls[0]["forbidden"] is None
+        assert all(call["forbidden"] is not None for call in calls[1:])
+    else:
+        assert all(call["guesser"] is None and call["forbidden"] is None for call in calls)
