@@ -26,7 +26,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from fly_rules.actions import Action, Play
-from fly_rules.cards import ALL_CARDS, Suit
+from fly_rules.cards import ALL_CARDS, SUIT_MASKS, Suit
 from fly_rules.engine import Phase
 from fly_rules.engine.solving import rank_tables
 from fly_rules.fly.deal import ACE_OF_SPADES
@@ -58,6 +58,11 @@ _PLAY = Phase.PLAY
 _BIT = tuple(1 << card for card in range(52))
 _BITS = 3  # bits a seat in packed trick counts: five tricks at most
 _MASK = (1 << _BITS) - 1
+
+
+def _cards(mask: int) -> list[int]:
+    """The card indices of ``mask``."""
+    return [card for card in range(52) if mask >> card & 1]
 
 
 _Parts = tuple[
@@ -213,6 +218,44 @@ class FlyKernel:
             taker = seats[winning_position(self.table, (*trick, card))]
             (winning if (taker == hero) == mine else losing).append(card)
         return winning + losing
+
+    def bounds(self, node: FlyNode, seat: int) -> tuple[int, int] | None:
+        """The least and most ``seat`` can score by the end of the deal, at a trick's start where no record can
+        reach zero any more (see ``_counts_only``): there its score rises with the tricks it takes, from none to
+        all those left. Without the privilege of the A♠ (FLY-7.1) the trumps narrow that (FLY-6.6, every card
+        being played by the deal's end): each trump of ``seat`` above every other live trump wins the trick it
+        falls in, and the trumps one other seat holds above all of ``seat``'s win as many tricks it cannot take."""
+        if type(node) is FlyDeal:
+            return None
+        mover, hands, score, trick, _, active = node
+        if mover is None or trick or not active[seat] or not self._counts_only(score, active):
+            return None
+        left = TRICKS_PER_DEAL - len(score.completed)
+        sure, lost = (0, 0) if self.special else self._sure_tricks(hands, seat)
+        other = next((each for each, on in enumerate(active) if on and each != seat), seat)
+        ends = []
+        for taken in (sure, left - lost):
+            counts = [0] * len(active)
+            counts[other] += left - taken
+            counts[seat] += taken
+            ends.append(self._final_scores(score, active, tuple(counts))[seat])
+        return ends[0], ends[1]
+
+    def _sure_tricks(self, hands: tuple[int, ...], seat: int) -> tuple[int, int]:
+        """The tricks ``seat``'s trumps win for sure, and the most any one other seat's trumps win over it."""
+        trumps, weaker = SUIT_MASKS[self.table.trump], self.tables.weaker
+        mine = hands[seat] & trumps
+        others = 0
+        for hand in hands:
+            others |= hand
+        others &= trumps & ~mine
+        sure = sum(1 for card in _cards(mine) if not others & ~weaker[card])
+        lost = max(
+            sum(1 for card in _cards(hand & trumps) if not mine & ~weaker[card])
+            for each, hand in enumerate(hands)
+            if each != seat
+        )
+        return sure, lost
 
     def key(self, node: FlyNode) -> Hashable | None:
         """At the start of a trick, the relative position (see the module's text); else None."""
