@@ -17,6 +17,7 @@ from fly_rules.cards import Card, Suit
 from fly_rules.dreyfus.solving import DreyfusKernel
 from fly_rules.engine import Phase
 from fly_rules.errors import FlyRulesError
+from fly_rules.fly.solving import FlyKernel
 from fly_rules.solve import Search, SolveLimitReached, SolveTimeUp, evaluate, kernel_of, solve
 from fly_rules.solve.respond import Respond, best_response
 
@@ -229,3 +230,26 @@ def test_the_dreyfus_bounds_hold_over_every_line_and_the_trumps_narrow_them() ->
             narrowed += (low, high) != (kernel.scores(node)[seat], kernel.scores(node)[seat] + 3)
             checked += 1
     assert narrowed > 5
+
+
+@pytest.mark.parametrize("mode", ["none", "led_trump_ace"])
+def test_the_fly_bounds_hold_over_every_line_where_no_record_can_reach_zero(mode: str) -> None:
+    """The Fly kernel's bounds at a trick's start where no record can reach zero (without the A♠ privilege
+    narrowed by the trumps) enclose every line's score of the last three tricks."""
+    rng, checked = random.Random(51), 0
+    for _ in range(60):
+        rules = fly.FlyRules(players=rng.randint(3, 5), ace_of_spades_mode=mode)
+        deal = fly.new_match(rules, seed=rng.randrange(10**6), dealer=0).deal
+        while not deal.is_over and (deal.phase is Phase.EXCHANGE or len(deal.score.completed) < 2 or deal.trick_cards):
+            deal = deal.apply(rng.choice(deal.legal_actions()))
+        if deal.is_over:
+            continue
+        kernel = FlyKernel(deal)
+        node = kernel.node(deal)
+        for seat in range(rules.players):
+            found = kernel.bounds(node, seat)
+            if found is not None:
+                least, most = _extremes(kernel, node, seat)
+                assert found[0] <= least <= most <= found[1], (deal, seat)
+                checked += 1
+    assert checked >= 30
