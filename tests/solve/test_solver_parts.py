@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -233,7 +233,9 @@ def test_the_dreyfus_bounds_hold_over_every_line_and_the_trumps_narrow_them() ->
 
 
 @pytest.mark.parametrize("mode", ["none", "led_trump_ace"])
-def test_the_fly_bounds_hold_over_every_line_where_no_record_can_reach_zero(mode: str) -> None:
+def test_the_fly_bounds_hold_over_every_line_where_no_record_can_reach_zero(
+    mode: Literal["none", "led_trump_ace"],
+) -> None:
     """The Fly kernel's bounds at a trick's start where no record can reach zero (without the A♠ privilege
     narrowed by the trumps) enclose every line's score of the last three tricks."""
     rng, checked = random.Random(51), 0
