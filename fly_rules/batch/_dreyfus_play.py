@@ -183,14 +183,7 @@ def end_turn(e: DreyfusBatch, s: BatchState, rows: Array) -> None:
 
 def lead_trick(e: DreyfusBatch, s: BatchState, rows: Array, seat: Array) -> None:
     """``seat`` leads the next trick: any card [DRF-5.2]."""
-    sel = e._sel(rows)
-    s.current_player[sel] = seat
-    s.leader[sel] = seat
-    s.trick_len[sel] = 0
-    s.trick[sel] = NO_CARD
-    s.best_power[sel] = -1
-    s.best_card[sel] = NO_CARD
-    s.legal[sel] = s.hands[rows, seat]
+    e._open_trick(s, rows, seat)
 
 
 def required_cards(e: DreyfusBatch, s: BatchState, rows: Array, hand: Array) -> Array:

@@ -479,6 +479,19 @@ class BatchEngine:
         """``rows`` (ascending game numbers) as an index: a slice when it is every game (a view, not a gather)."""
         return slice(None) if len(rows) == self.batch_size else rows
 
+    def _open_trick(self, s: BatchState, rows: Array, seat: Array) -> Any:
+        """``seat`` leads an empty trick in ``rows``, any card of its hand legal; the index of ``rows`` it wrote through,
+        for what a game's trick holds besides."""
+        sel = self._sel(rows)
+        s.current_player[sel] = seat
+        s.leader[sel] = seat
+        s.trick_len[sel] = 0
+        s.trick[sel] = NO_CARD
+        s.best_power[sel] = -1
+        s.best_card[sel] = NO_CARD
+        s.legal[sel] = s.hands[rows, seat]
+        return sel
+
     def _refuse(self, state: BatchState, game: int, action: int) -> RuleViolation:
         """The scalar engine's refusal of ``action`` in game ``game``, with the game's index."""
         scalar = self.to_scalar(state, game)

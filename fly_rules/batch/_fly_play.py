@@ -113,15 +113,7 @@ def award_all(e: FlyBatch, s: BatchState, rows: Array, seat: Array) -> None:
 
 def lead_trick(e: FlyBatch, s: BatchState, rows: Array, seat: Array) -> None:
     """``seat`` leads the next trick: any card [FLY-6.1] [FLY-6.5]."""
-    sel = e._sel(rows)
-    s.current_player[sel] = seat
-    s.leader[sel] = seat
-    s.trick_len[sel] = 0
-    s.trick[sel] = NO_CARD
-    s.trick_seats[sel] = -1
-    s.best_card[sel] = NO_CARD
-    s.best_power[sel] = -1
-    s.legal[sel] = s.hands[rows, seat]
+    s.trick_seats[e._open_trick(s, rows, seat)] = -1
 
 
 def playable(e: FlyBatch, s: BatchState, rows: Array, hand: Array) -> Array:
