@@ -480,8 +480,8 @@ class BatchEngine:
         return slice(None) if len(rows) == self.batch_size else rows
 
     def _open_trick(self, s: BatchState, rows: Array, seat: Array) -> Any:
-        """``seat`` leads an empty trick in ``rows``, any card of its hand legal; the index of ``rows`` it wrote through,
-        for what a game's trick holds besides."""
+        """``seat`` leads an empty trick in ``rows``, any card of its hand legal; the index of ``rows`` it wrote
+        through, for what a game's trick holds besides."""
         sel = self._sel(rows)
         s.current_player[sel] = seat
         s.leader[sel] = seat
