@@ -257,7 +257,6 @@ class _Kit:
         self.session = _Session(command, settings, self.run, stderr)
         self.progress_stream = progress
         self.capabilities: Capabilities | None = None
-        self.perft_check: PerftCheck | None = None
 
     def go(self) -> KitRun:
         cases, positions = self._selected()
@@ -369,15 +368,13 @@ class _Kit:
         if missing:
             return _perft_result(entry, "skipped", missing)
         started = time.perf_counter()
-        check = self.perft_check
-        if check is None:
-            check = self.perft_check = PerftCheck(
-                self.session.ask,
-                self.capabilities,
-                perft_nodes=self.settings.perft_nodes,
-                walk_nodes=self.settings.walk_nodes,
-                perft_timeout=self.settings.perft_timeout,
-            )
+        check = PerftCheck(
+            self.session.ask,
+            self.capabilities,
+            perft_nodes=self.settings.perft_nodes,
+            walk_nodes=self.settings.walk_nodes,
+            perft_timeout=self.settings.perft_timeout,
+        )
         try:
             status, reason, details = check.check(entry)
         except EngineFault as fault:
@@ -402,16 +399,16 @@ def _result(
         status,
         reason,
         details,
-        context_of(case) if status in ("failed", "fault", "known") else (),
+        context_of(case) if status in ("failed", "fault") else (),
         tuple(case["covers"]),
         seconds,
     )
 
 
 def _perft_result(
-    entry: Mapping[str, Any], status: str, reason: str = "", details: tuple[str, ...] = (), seconds: float = 0.0
+    entry: Mapping[str, Any], status: str, reason: str, details: tuple[str, ...] = (), seconds: float = 0.0
 ) -> Result:
-    context = context_of(entry) if status in ("failed", "fault", "known") else ()
+    context = context_of(entry) if status in ("failed", "fault") else ()
     return Result(
         f"perft:{entry['id']}",
         "perft",
@@ -421,7 +418,7 @@ def _perft_result(
         reason,
         details,
         context,
-        tuple(entry.get("covers", ())),
+        tuple(entry["covers"]),
         seconds,
     )
 

@@ -12,11 +12,24 @@ import pytest
 from fly_rules.conformance.answers import replay
 from fly_rules.conformance.perft import perft
 from fly_rules.conformance.vectors import load_perft
+from fly_rules.spec import load_rules
 from tests.conformance.conftest import load_script
 
 TABLE = load_perft()
 BENCHMARK: Any = load_script("benchmarks/perft")
 SHALLOW = [(entry, row) for entry in TABLE for row in entry["depths"] if row["nodes"] <= 3000]
+
+
+def test_every_position_says_why_and_names_the_rules_it_covers() -> None:
+    """Each position has a unique id, a one-line why and rule IDs that specs/ defines: the runner shows them
+    with a failure and filters by them."""
+    rules = load_rules()
+    assert len({entry["id"] for entry in TABLE}) == len(TABLE)
+    for entry in TABLE:
+        assert entry["why"], entry["id"]
+        assert "\n" not in entry["why"], entry["id"]
+        assert entry["covers"], entry["id"]
+        assert set(entry["covers"]) <= set(rules), entry["id"]
 
 
 @pytest.mark.parametrize(

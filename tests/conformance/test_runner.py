@@ -10,16 +10,18 @@ import re
 import subprocess
 import sys
 import textwrap
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import attrs
 import pytest
 
 from fly_rules.cli import main
 from fly_rules.conformance.answers import answer
 from fly_rules.conformance.capabilities import Capabilities
 from fly_rules.conformance.depths import walk_perft
-from fly_rules.conformance.runner import Result, Settings, conform
+from fly_rules.conformance.runner import Result, Settings, conform, context_of
 from fly_rules.conformance.vectors import load_cases, load_perft
 
 ENGINE = f"{sys.executable} -m fly_rules engine"
@@ -517,3 +519,57 @@ def test_a_perft_position_the_engine_faults_on_shows_its_context_and_the_engine_
             covers=tuple(entries["dreyfus-start"]["covers"]),
         )
     ]
+
+
+def test_a_failure_context_shows_what_the_case_has_and_nothing_else() -> None:
+    """``context_of`` gives the why only when the case has one, the options as JSON (``{}`` without rules) cut
+    at 400 characters, and the deck's pack as its text, not as JSON."""
+    pack = "6C 7C 8C"
+    assert context_of({"pack": pack}) == (("options", "{}"), ("pack", pack))
+    assert context_of({"why": "w", "rules": {"players": 3}}) == (("why", "w"), ("options", '{"players": 3}'))
+    for length, cut in ((121, False), (400, False), (401, True)):
+        rules = {"note": "x" * (length - len('{"note": ""}'))}
+        assert len(json.dumps(rules)) == length
+        (_, shown), *_ = context_of({"rules": rules})
+        assert shown.endswith(f"… ({length} characters)") is cut, length
+
+
+def test_each_result_records_the_seconds_its_case_took(tmp_path: Path) -> None:
+    """A case or perft position run records the seconds it took (more than none, less than the whole run),
+    passed or faulted; one not run records none."""
+    started = time.perf_counter()
+    run = conform(ENGINE, io.StringIO(), Settings(ids=WALKED, perft_nodes=500))
+    whole = time.perf_counter() - started
+    passed = [result for result in run.results if result.status == "passed"]
+    assert {result.group for result in passed} == {"vectors", "perft"}
+    assert all(0 < result.seconds < whole for result in passed)
+    faulting = wrapper(tmp_path, "def change(request, got):\n    return [1] if request['cmd'] == 'perft' else got\n")
+    started = time.perf_counter()
+    run = conform(faulting, io.StringIO(), Settings(ids="^perft:fly-3-play$", perft_nodes=10))
+    whole = time.perf_counter() - started
+    (fault,) = run.results
+    assert fault.status == "fault"
+    assert 0 < fault.seconds < whole
+
+
+def test_a_perft_answer_is_waited_for_perft_timeout_seconds(tmp_path: Path) -> None:
+    """``perft_timeout``, not the other answers' ``timeout``, bounds a perft answer: an engine that takes 2 s
+    to count faults the position under a 0.5 s bound and passes it under a 10 s one."""
+    slow = wrapper(
+        tmp_path,
+        """
+        import time
+        def change(request, got):
+            if request["cmd"] == "perft":
+                time.sleep(2)
+            return got
+        """,
+    )
+    settings = Settings(ids="^perft:fly-3-play$", perft_nodes=10, timeout=10.0, perft_timeout=0.5)
+    (fault,) = conform(slow, io.StringIO(), settings).results
+    assert (fault.status, fault.reason) == (
+        "fault",
+        "no answer within 0.5 s (does the engine flush each answer? it was stopped)",
+    )
+    (passed,) = conform(slow, io.StringIO(), attrs.evolve(settings, perft_timeout=10.0, timeout=0.5)).results
+    assert passed.status == "passed"
