@@ -176,6 +176,12 @@ class ExpertBot:
         """The CPU seconds each decision took (with more than one legal action)."""
 
     @property
+    def positions(self) -> int:
+        """The positions the last decision's searches visited, in all its guesses: at most its ``budget`` and a
+        few more (a search stops once past it)."""
+        return self.budget - self._left
+
+    @property
     def guesses(self) -> tuple[Mapping[Any, float], ...]:
         """The last decision's values guess by guess (each guess solved, in the order drawn), whose means
         :meth:`values` gives: what an interval around each mean is computed from. Empty when no guess was solved."""
@@ -247,14 +253,13 @@ class ExpertBot:
         started = time.process_time()
         self._worlds = []
         playing = view.phase is Phase.PLAY
+        self._left = self.budget
         candidates = list(legal_actions) if playing else self.hints.candidates(view, legal_actions)
         if len(candidates) == 1:
             return {candidates[0]: 0.0}
         default = None if playing else self._default(view, legal_actions)
         if default is not None and default not in candidates:
             candidates.append(default)
-        self._left = self.budget
-        self._worlds = []
         if self.model is not None:
             return self._modelled_values(view, candidates, rng, started)
         totals: dict[Any, float] = {}
@@ -268,7 +273,7 @@ class ExpertBot:
             if sample is None:
                 continue
             deal = self.hints.world(view, sample)
-            found = self._solve(deal, view.seat) if playing else self._declaration_values(deal, view, candidates)
+            found = self._solve(deal) if playing else self._declaration_values(deal, view, candidates)
             if found is None:
                 if self._left <= 0:
                     break
@@ -383,11 +388,11 @@ class ExpertBot:
     def _spent(self, search: Search[Any, Any]) -> None:
         self._left -= search.nodes
 
-    def _solve(self, deal: Any, seat: int) -> dict[Any, int] | None:
-        """Each legal action's value for ``seat`` in ``deal``, or None past the budget."""
+    def _solve(self, deal: Any) -> dict[Any, int] | None:
+        """Each legal action's value for the seat to move in ``deal``, or None past the budget."""
         search = self._search(deal)
         try:
-            return evaluate(deal, concept=self.concept, seat=seat, search=search)
+            return evaluate(deal, concept=self.concept, search=search)
         except SolveLimitReached:
             return None
         finally:

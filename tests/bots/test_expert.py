@@ -69,13 +69,16 @@ def test_the_expert_replays_from_its_seed() -> None:
     assert set(first) == set(legal)
 
 
-def test_in_the_play_the_paranoid_expert_takes_the_best_card_of_its_guesses() -> None:
+@pytest.mark.parametrize("concept", ["paranoid", "maxn"])
+def test_in_the_play_the_expert_without_a_model_takes_the_best_card_of_its_guesses(concept: Any) -> None:
     """With no model of the others (``model=None``), the expert's values in the play are the means, over its
-    guesses, of the solver's (paranoid) value of each card for its seat, and it plays the best of them."""
+    guesses, of the solver's value of each card for its seat under its concept (the hints': paranoid; max^n where
+    a game's hints would say so), and it plays the best of them."""
     match = _advance(fly.new_match(fly.FlyRules(players=3), seed=21, dealer=0), 5, 2)
     assert match.deal.phase is Phase.PLAY
     view, legal = match.view(match.to_move), match.legal_actions()
     bot = ExpertBot(match.rules, samples=2, model=None)
+    bot.concept = concept
     values = bot.values(view, legal, random.Random(4))
     rng = random.Random(4)
     hints = FlyExpertHints(match.rules)
@@ -83,7 +86,13 @@ def test_in_the_play_the_paranoid_expert_takes_the_best_card_of_its_guesses() ->
     for _ in range(2):
         sample = sample_deal(view, match.rules, rng, records=view.records, tries=1)
         assert sample is not None
-        for action, value in evaluate(hints.world(view, sample), concept="paranoid", seat=view.seat).items():
+        world = hints.world(view, sample)
+        solved = (
+            evaluate(world, concept="maxn")
+            if concept == "maxn"
+            else evaluate(world, concept="paranoid", seat=view.seat)
+        )
+        for action, value in solved.items():
             totals[action] += value / 2
     assert values == totals
     assert bot.choose(view, legal, random.Random(4)) == max(values, key=values.__getitem__)
@@ -463,6 +472,25 @@ def _means(guesses: tuple[Any, ...]) -> dict[Any, float]:
     return {action: sum(guess[action] for guess in guesses) / len(guesses) for action in guesses[0]}
 
 
+def test_a_decision_s_guesses_share_its_budget_of_positions() -> None:
+    """``positions`` counts what a decision's searches visited, over all its guesses. Given half of what an
+    unbounded decision visits, the expert solves the first guesses of the same draw and stops at the first
+    position past its budget (Dreyfus, paranoid, in the play)."""
+    match = _advance(dreyfus.new_match(dreyfus.DreyfusRules(), seed=5), 18, 3)
+    assert match.deal.phase is Phase.PLAY
+    view, legal = match.view(match.to_move), match.legal_actions()
+    unbounded = ExpertBot(match.rules, samples=4, budget=10**8)
+    unbounded.values(view, legal, random.Random(3))
+    assert len(unbounded.guesses) == 4
+    spent = unbounded.positions
+    assert 1000 < spent < 10**8
+    bounded = ExpertBot(match.rules, samples=4, budget=spent // 2)
+    bounded.values(view, legal, random.Random(3))
+    assert 0 < len(bounded.guesses) < 4
+    assert bounded.guesses == unbounded.guesses[: len(bounded.guesses)]
+    assert bounded.positions == spent // 2 + 1
+
+
 def test_a_budget_spent_mid_decision_leaves_the_mean_of_the_guesses_solved_by_then() -> None:
     """The positions of a decision are shared by its guesses: once the budget is spent the expert decides on the
     guesses solved so far (two of four here, against its model), valued as their mean."""
@@ -538,15 +566,23 @@ def test_only_an_expert_with_a_model_keeps_guesses_as_its_model_would_have_playe
         ExpertBot(match.rules).kept_guesses(match.view(match.to_move), random.Random(0), 2)
 
 
-def test_without_a_model_a_declaration_is_valued_by_the_solver_after_the_rule_of_thumb_s_later_declarations() -> None:
+@pytest.mark.parametrize(("folds", "concept"), [(0, "paranoid"), (2, "paranoid"), (0, "maxn")])
+def test_without_a_model_a_declaration_is_valued_by_the_solver_after_the_rule_of_thumb_s_later_declarations(
+    folds: int, concept: Any
+) -> None:
     """With ``model=None`` each candidate declaration is made in each guess (the game's own guess, then the deal
-    as the view shows it), the later seats declare by the rule of thumb, and the play is solved paranoid for the
-    seat: the value is the seat's score at the end less its score now, meaned over the guesses."""
+    as the view shows it), the later seats declare by the rule of thumb, and the play is solved for the seat under
+    the expert's concept (paranoid; max^n if a game's hints said so): the value is the seat's score at the end less
+    its score now, meaned over the guesses. After two folds the last seat's declaration ends the deal (it plays
+    alone, FLY-5.5, or nobody does, FLY-5.4): its value is the score the deal's end gives."""
     match = fly.new_match(fly.FlyRules(players=3), seed=8, dealer=0)
+    for _ in range(folds):
+        match = match.apply(Fold())
     seat = match.to_move
     assert seat is not None
     view, legal = match.view(seat), match.legal_actions()
     bot = ExpertBot(match.rules, samples=2, model=None)
+    bot.concept = concept
     values = bot.values(view, legal, random.Random(3))
     hints, thumb, rng = FlyExpertHints(match.rules), bot.policy, random.Random(3)
     candidates = hints.candidates(view, legal)
@@ -564,13 +600,17 @@ def test_without_a_model_a_declaration_is_valued_by_the_solver_after_the_rule_of
             end = (
                 after.scores[seat]
                 if after.is_over
-                else after.scores[seat] + solve(after, concept="paranoid", seat=seat).values[seat]
+                else after.scores[seat]
+                + (solve(after) if concept == "maxn" else solve(after, concept="paranoid", seat=seat)).values[seat]
             )
             found[action] = end - deal.scores[seat]
         guesses.append(found)
     assert list(bot.guesses) == guesses
     assert values == pytest.approx(_means(tuple(guesses)))
     assert len(set(values.values())) > 1
+    if folds:
+        assert values[Fold()] == 0  # a void deal
+        assert values[Stand()] == 5  # the five tricks credited to a lone player
 
 
 @pytest.mark.parametrize("guided", [True, False])
