@@ -1,0 +1,124 @@
+"""The solver's effort on fixed positions: the positions each search visits and its zero-window passes, pinned.
+
+The values are checked against brute force elsewhere (``test_solver_exact.py``). These counts catch a change to
+how the search finds them: the order of the children, the first guess of the zero-window search, a bound's
+pruning, the reuse of the table. No test of values can see such a change, and each is a change of speed; a chess
+engine's "bench" node count pins the same thing. A deliberate change to the search changes these numbers: the
+failure shows the new ones, to be copied here with the reason in the commit.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from fly_rules import dreyfus, fly
+from fly_rules.engine import Phase
+from fly_rules.solve import Search, kernel_of
+
+POSITIONS = {
+    # (game, players, seed, cards played at random): positions visited by max^n, by a full-window paranoid search,
+    # by the zero-window search (with its passes), by it again on the same table, and from a first guess 7 too low
+    # and 7 too high.
+    ("fly", 3, 1, 3): {
+        "maxn": 150,
+        "paranoid": 64,
+        "zero window": (67, 2),
+        "again": (2, 2),
+        "guess 7 low": (68, 3),
+        "guess 7 high": (93, 4),
+    },
+    ("fly", 3, 5, 0): {
+        "maxn": 585,
+        "paranoid": 107,
+        "zero window": (107, 3),
+        "again": (2, 2),
+        "guess 7 low": (108, 4),
+        "guess 7 high": (139, 4),
+    },
+    ("fly", 4, 2, 4): {
+        "maxn": 2931,
+        "paranoid": 142,
+        "zero window": (72, 2),
+        "again": (2, 2),
+        "guess 7 low": (72, 2),
+        "guess 7 high": (237, 6),
+    },
+    ("fly", 5, 3, 5): {
+        "maxn": 587,
+        "paranoid": 99,
+        "zero window": (51, 2),
+        "again": (2, 2),
+        "guess 7 low": (51, 2),
+        "guess 7 high": (148, 6),
+    },
+    ("fly", 7, 4, 7): {
+        "maxn": 8604,
+        "paranoid": 927,
+        "zero window": (915, 3),
+        "again": (2, 2),
+        "guess 7 low": (915, 3),
+        "guess 7 high": (1022, 5),
+    },
+    ("dreyfus", 3, 6, 12): {
+        "maxn": 73280,
+        "paranoid": 1282,
+        "zero window": (1087, 2),
+        "again": (2, 2),
+        "guess 7 low": (1088, 3),
+        "guess 7 high": (2244, 8),
+    },
+    ("dreyfus", 3, 7, 18): {
+        "maxn": 2387,
+        "paranoid": 80,
+        "zero window": (69, 2),
+        "again": (2, 2),
+        "guess 7 low": (69, 2),
+        "guess 7 high": (157, 6),
+    },
+}
+
+
+def _played(game: str, players: int, seed: int, cards: int) -> Any:
+    """Seed ``seed``'s first deal, every decision at random, ``cards`` cards into its play."""
+    rng = random.Random(seed)
+    match = (
+        fly.new_match(fly.FlyRules(players=players), seed=seed, dealer=0)
+        if game == "fly"
+        else dreyfus.new_match(dreyfus.DreyfusRules(), seed=seed)
+    )
+    deal = match.deal
+    while deal.phase is not Phase.PLAY or cards > 0:
+        cards -= deal.phase is Phase.PLAY
+        deal = deal.apply(rng.choice(deal.legal_actions()))
+    return deal
+
+
+def _effort(deal: Any) -> dict[str, Any]:
+    hero = deal.to_move
+    effort: dict[str, Any] = {}
+    search = Search(kernel_of(deal))
+    search.maxn(search.kernel.node(deal))
+    effort["maxn"] = search.nodes
+    search = Search(kernel_of(deal))
+    search.paranoid(search.kernel.node(deal), hero)
+    effort["paranoid"] = search.nodes
+    search = Search(kernel_of(deal))
+    value = search.paranoid_exact(search.kernel.node(deal), hero)
+    effort["zero window"] = (search.nodes, search.passes)
+    before = search.nodes
+    assert search.paranoid_exact(search.kernel.node(deal), hero) == value
+    effort["again"] = (search.nodes - before, search.passes)
+    for name, guess in (("guess 7 low", value - 7), ("guess 7 high", value + 7)):
+        search = Search(kernel_of(deal))
+        assert search.paranoid_exact(search.kernel.node(deal), hero, guess) == value
+        effort[name] = (search.nodes, search.passes)
+    return effort
+
+
+@pytest.mark.parametrize("position", list(POSITIONS), ids=lambda position: "-".join(map(str, position)))
+def test_each_search_visits_the_positions_it_did(position: tuple[Any, ...]) -> None:
+    """Each search of the position visits as many positions, in as many passes, as when these were pinned."""
+    assert _effort(_played(*position)) == POSITIONS[position]
