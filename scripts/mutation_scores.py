@@ -10,7 +10,12 @@ on a mismatch, on a name its module no longer has, or on an entry without its ch
 (``--record-changes`` writes the missing ones, never a mismatched one). It also exits 1 if a module
 scores below ``--target`` (default 95).
 
+With ``--sample FRACTION PREFIX`` it prints, instead, the names of a seeded random sample of the mutants whose names
+start with PREFIX, that fraction of each module's (at least one), for a module too large to run whole: pass them
+to ``scripts/mutation``; the score of the sample is then printed with its count of mutants not run.
+
 Usage: python scripts/mutation_scores.py [--target 95] [--survivors] [--diff] [--record-changes]
+       python scripts/mutation_scores.py --sample 0.1 fly_rules.batch [--seed 47]
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import argparse
 import ast
 import difflib
 import json
+import random
 import re
 import sys
 from pathlib import Path
@@ -83,14 +89,23 @@ def mutant_diffs(module_source: str, names: list[str]) -> dict[str, list[str]]:
     return diffs
 
 
-def main() -> int:
-    """Print one line per module and the survivors; return 1 if a module is under the target."""
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--target", type=float, default=95.0)
     parser.add_argument("--survivors", action="store_true", help="list every undetected mutant")
     parser.add_argument("--diff", action="store_true", help="with --survivors, show each one's changed lines")
     parser.add_argument("--record-changes", action="store_true", help="write the missing Change: lines")
-    args = parser.parse_args()
+    parser.add_argument("--sample", nargs=2, metavar=("FRACTION", "PREFIX"), help="print a sample's names instead")
+    parser.add_argument("--seed", type=int, default=47, help="the sample's seed")
+    return parser.parse_args()
+
+
+def main() -> int:
+    """Print one line per module and the survivors; return 1 if a module is under the target."""
+    args = _arguments()
+    if args.sample:
+        print("\n".join(sample(float(args.sample[0]), args.sample[1], args.seed)))
+        return 0
     entries = equivalent_entries()
     equivalent = set(entries)
     failing = False
@@ -140,6 +155,20 @@ def main() -> int:
             continue
         stale += 1
     return 1 if failing or stale else 0
+
+
+def sample(fraction: float, prefix: str, seed: int) -> list[str]:
+    """A seeded random ``fraction`` of each module's mutants (at least one) among those named ``prefix``…."""
+    names: list[str] = []
+    for meta in sorted(Path("mutants").glob("fly_rules/**/*.py.meta")):
+        module = sorted(
+            n for n in json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"] if n.startswith(prefix)
+        )
+        if module:
+            # seeded per module, so that a module's sample is the same whatever else the prefix takes in
+            rng = random.Random(f"{seed}:{meta.relative_to('mutants')}")
+            names += sorted(rng.sample(module, max(1, round(fraction * len(module)))))
+    return names
 
 
 def _module_of(name: str) -> str:

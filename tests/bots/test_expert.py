@@ -10,7 +10,7 @@ import pytest
 
 from fly_rules import dreyfus, fly
 from fly_rules.actions import Exchange, Fold, Stand
-from fly_rules.bots import BOTS, HINT_BOT, ExpertBot, RuleOfThumbBot, make_bot
+from fly_rules.bots import BOTS, HINT_BOT, ExpertBot, RandomBot, RuleOfThumbBot, make_bot
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.cards import Card, CardSet
 from fly_rules.dreyfus.bot import DreyfusExpertHints
@@ -527,16 +527,16 @@ def test_past_its_deadline_with_guesses_solved_the_expert_decides_on_their_mean(
 
 @pytest.mark.parametrize("model", ["rule of thumb", None])
 def test_the_expert_stops_guessing_once_its_seconds_are_spent(monkeypatch: pytest.MonkeyPatch, model: Any) -> None:
-    """``seconds`` bounds the CPU time of a decision: with a clock that moves a second at each reading and
-    2.5 seconds allowed, the expert solves more than one guess and fewer than the five it would, and decides
-    on their mean."""
+    """``seconds`` bounds the CPU time of a decision: with a clock that moves a second at each reading (one at
+    the start, one before each guess after the first) and 2 seconds allowed, the expert starts guesses while no
+    more than 2 seconds are spent: three of the five it would, and it decides on their mean."""
     rules, view, legal = _fly_play()
     clock = iter(range(1000, 2000))
     monkeypatch.setattr(time, "process_time", lambda: float(next(clock)))
     options: dict[str, Any] = {"model": None} if model is None else {"for_match": False}
-    bot = ExpertBot(rules, samples=5, seconds=2.5, **options)
+    bot = ExpertBot(rules, samples=5, seconds=2.0, **options)
     values = bot.values(view, legal, random.Random(6))
-    assert 1 < len(bot.guesses) < 5
+    assert len(bot.guesses) == 3
     assert values == pytest.approx(_means(bot.guesses))
 
 
@@ -639,3 +639,72 @@ def test_kept_guesses_counts_its_draws_and_unguided_draws_the_game_s_own_guess(
         assert all(call["forbidden"] is not None for call in calls[1:])
     else:
         assert all(call["guesser"] is None and call["forbidden"] is None for call in calls)
+
+
+def test_each_decision_records_its_cpu_seconds() -> None:
+    """``decisions`` gets the CPU seconds of each decision with a choice (within the time measured around it), and
+    nothing for a forced one."""
+    rules, view, legal = _fly_play()
+    bot = ExpertBot(rules, samples=2, for_match=False)
+    started = time.process_time()
+    bot.choose(view, legal, random.Random(1))
+    spent = time.process_time() - started
+    assert len(bot.decisions) == 1
+    assert 0 < bot.decisions[0] <= spent
+    bot.choose(view, legal[:1], random.Random(1))
+    assert len(bot.decisions) == 1
+
+
+def test_a_seat_that_declares_twice_is_searched_on_its_candidates_in_the_second_round() -> None:
+    """Under ``declaration_mode="fold_round_then_exchange"`` a seat that stands in the first round chooses its
+    exchange in the second: the best response to the model searches there the hints' candidates (stand, each
+    count of the weakest cards) [FLY-4.1]."""
+    rules = fly.FlyRules(players=4, declaration_mode="fold_round_then_exchange")
+    match = fly.new_match(rules, seed=8, dealer=0)
+    view, legal = match.view(match.to_move), match.legal_actions()
+    assert legal == (Stand(), Fold())
+    bot = ExpertBot(rules, samples=2, for_match=False)
+    values = bot.values(view, legal, random.Random(3))
+    assert list(values) == [Stand(), Fold()]
+    assert len(bot.guesses) == 2
+    assert values == pytest.approx(_means(bot.guesses))
+    assert values[Fold()] == 0
+    assert values[Stand()] != 0
+
+
+def test_a_random_model_plays_on_from_fixed_randomness_so_the_expert_replays() -> None:
+    """Valuing a declaration sight-free, the seat plays on as its model would; a model that draws from its
+    randomness is given a fixed one, so the same seed gives the same values."""
+    match = fly.new_match(fly.FlyRules(players=4), seed=8, dealer=0)
+    view, legal = match.view(match.to_move), match.legal_actions()
+    runs = [
+        ExpertBot(match.rules, samples=2, model=RandomBot(), for_match=False).values(view, legal, random.Random(3))
+        for _ in range(3)
+    ]
+    assert runs[0] == runs[1] == runs[2]
+    assert len(set(runs[0].values())) > 1
+
+
+def test_guided_guesses_give_way_to_the_game_s_own_after_as_many_failures_in_a_row_as_guesses_wanted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each guided draw is one try of ``sample_deal``; when as many of them in a row as the guesses wanted (3) find
+    no deal, the expert draws as the game does from then on (no guesser, nothing ruled out). A draw that finds a
+    deal starts the count again: fail, fail, find, fail, fail, fail gives way after the sixth."""
+    rules, view, _ = _fly_play()
+    finds = iter([False, False, True, False, False, False])
+    calls: list[dict[str, Any]] = []
+
+    def scripted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs)
+        if kwargs["guesser"] is not None and not next(finds, False):
+            return None
+        return sample_deal(*args, **kwargs)
+
+    monkeypatch.setattr("fly_rules.bots.expert.sample_deal", scripted)
+    kept, drawn = ExpertBot(rules, for_match=False).kept_guesses(view, random.Random(6), 3)
+    assert len(kept) == 3
+    assert drawn == len(calls) > 6
+    assert [call["guesser"] is not None for call in calls] == [True] * 6 + [False] * (len(calls) - 6)
+    assert all(call["forbidden"] is None for call in calls[6:])
+    assert all(call["tries"] == 1 for call in calls)

@@ -121,3 +121,25 @@ def test_record_changes_writes_only_the_missing_change(
         "- `fly_rules.step.x_step__mutmut_2` — a reason\n  on two lines.\n  Change: `return a + 2`\n\n## Next\n"
     )
     assert "entry without" not in capsys.readouterr().out
+
+
+def test_a_sample_takes_a_seeded_share_of_each_module_s_mutants(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--sample`` draws the fraction of each module's mutants named by the prefix (at least one each), the same
+    for the same seed, and only those."""
+    for module, count in (("big", 40), ("small", 3)):
+        codes = {f"fly_rules.batch.{module}.x_f__mutmut_{i}": None for i in range(1, count + 1)}
+        (tmp_path / "mutants" / "fly_rules" / "batch").mkdir(parents=True, exist_ok=True)
+        meta = tmp_path / "mutants" / "fly_rules" / "batch" / f"{module}.py.meta"
+        meta.write_text(json.dumps({"exit_code_by_key": codes}), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    script = load_script()
+    drawn = script.sample(0.25, "fly_rules.batch", 47)
+    assert len([name for name in drawn if ".big." in name]) == 10
+    assert len([name for name in drawn if ".small." in name]) == 1
+    assert len(set(drawn)) == 11
+    assert drawn == script.sample(0.25, "fly_rules.batch", 47)
+    assert drawn != script.sample(0.25, "fly_rules.batch", 48)
+    assert script.sample(0.25, "fly_rules.batch.small", 47) == [name for name in drawn if ".small." in name]
+    assert script.sample(0.25, "fly_rules.fly", 47) == []
