@@ -661,6 +661,7 @@ def test_a_seat_that_declares_twice_is_searched_on_its_candidates_in_the_second_
     count of the weakest cards) [FLY-4.1]."""
     rules = fly.FlyRules(players=4, declaration_mode="fold_round_then_exchange")
     match = fly.new_match(rules, seed=8, dealer=0)
+    assert match.to_move is not None
     view, legal = match.view(match.to_move), match.legal_actions()
     assert legal == (Stand(), Fold())
     bot = ExpertBot(rules, samples=2, for_match=False)
@@ -676,6 +677,7 @@ def test_a_random_model_plays_on_from_fixed_randomness_so_the_expert_replays() -
     """Valuing a declaration sight-free, the seat plays on as its model would; a model that draws from its
     randomness is given a fixed one, so the same seed gives the same values."""
     match = fly.new_match(fly.FlyRules(players=4), seed=8, dealer=0)
+    assert match.to_move is not None
     view, legal = match.view(match.to_move), match.legal_actions()
     runs = [
         ExpertBot(match.rules, samples=2, model=RandomBot(), for_match=False).values(view, legal, random.Random(3))
