@@ -8,7 +8,8 @@ or a seed before the match is over [TBL-5.1].
 
 from __future__ import annotations
 
-from fly_rules.server.app import Limits, create_app
+from fly_rules.server.app import create_app
+from fly_rules.server.live import Limits
 from fly_rules.server.storage import SQLiteStorage, Storage
 from fly_rules.server.tables import TableService, commitment_of
 
