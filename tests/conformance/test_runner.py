@@ -573,3 +573,44 @@ def test_a_perft_answer_is_waited_for_perft_timeout_seconds(tmp_path: Path) -> N
     )
     (passed,) = conform(slow, io.StringIO(), attrs.evolve(settings, perft_timeout=10.0, timeout=0.5)).results
     assert passed.status == "passed"
+
+
+def test_a_case_the_engine_faults_on_shows_its_context_and_after_too_many_the_rest_are_not_run(tmp_path: Path) -> None:
+    """A case answered with something that is not a JSON object is a fault, shown with its context; an engine that
+    exits on a case is a fault that starts it again for the next case, and says so. With ``max_faults=2`` the
+    engine is given up after two faults in a row and the cases left are listed, not run."""
+    command = wrapper(
+        tmp_path,
+        """
+        def change(request, got):
+            if request.get("cmd") == "legal" and request["moves"]:
+                sys.exit(3)
+            return [1] if request.get("cmd") == "legal" else got
+        """,
+    )
+    plays = [case for case in CASES if case["kind"] == "play"]  # run in the kit's order
+    start = next(at for at, case in enumerate(plays) if not case.get("moves") and plays[at + 1].get("moves"))
+    first, second, *rest = chosen = plays[start : start + 4]
+    settings = Settings(ids="|".join(f"^{case['id']}$" for case in chosen), perft_nodes=0, max_faults=2)
+    results = {result.id: result for result in conform(command, io.StringIO(), settings).results}
+    assert set(results) == {case["id"] for case in chosen}
+    fault = results[first["id"]]
+    assert (fault.status, fault.reason) == ("fault", 'the answer is not a JSON object: "[1]"')
+    assert fault.context[:2] == (("why", first["why"]), ("options", json.dumps(first["rules"])))
+    assert fault.covers == tuple(first["covers"])
+    assert fault.seconds > 0
+    fatal = results[second["id"]]
+    assert fatal.status == "fault"
+    assert fatal.reason.startswith("the engine stopped (")
+    assert fatal.reason.endswith(") (the engine is started again for the next case)")
+    assert fatal.context[0] == ("why", second["why"])
+    for case in rest:
+        assert results[case["id"]] == Result(
+            case["id"],
+            "vectors",
+            case["game"],
+            "play",
+            "not run",
+            "not run: the engine failed 2 cases in a row",
+            covers=tuple(case["covers"]),
+        )
