@@ -338,7 +338,7 @@ class ExpertBot:
         hints = self.modelling
         if hints is None:
             raise TypeError(f"the expert takes no model of the other seats in {registry.game_of(view).title}")
-        found: list[tuple[int, int, Any]] = []
+        found: list[tuple[int, Any]] = []
         agreeing = drawn = 0
         records = self._replay_records(view)
         guesser = hints.guesser(self.model) if guided else None
@@ -360,12 +360,12 @@ class ExpertBot:
             if modelled is None:
                 continue
             deal, misses = modelled
-            found.append((misses, len(found), deal))
+            found.append((misses, deal))
             agreeing += not misses
             if agreeing == count:
                 break
-        found.sort(key=lambda entry: entry[:2])
-        return [(misses, deal) for misses, _, deal in found[:count]], drawn
+        found.sort(key=lambda entry: entry[0])  # stable: in the order drawn among equals
+        return found[:count], drawn
 
     def _replay_records(self, view: SeatView) -> tuple[int, ...] | None:
         """The records a guess replays the deal from: the hints' ``replay_records`` (in Fly, high enough that the

@@ -710,3 +710,31 @@ def test_guided_guesses_give_way_to_the_game_s_own_after_as_many_failures_in_a_r
     assert [call["guesser"] is not None for call in calls] == [True] * 6 + [False] * (len(calls) - 6)
     assert all(call["forbidden"] is None for call in calls[6:])
     assert all(call["tries"] == 1 for call in calls)
+
+
+def test_kept_guesses_stops_drawing_once_enough_agree_with_the_model() -> None:
+    """At the deal's first declaration no other seat has moved, so every guess agrees with the model: the expert
+    draws exactly the guesses it wants, each with no misses, in the order drawn."""
+    match = fly.new_match(fly.FlyRules(players=4), seed=8, dealer=0)
+    assert match.to_move is not None
+    kept, drawn = ExpertBot(match.rules, for_match=False).kept_guesses(match.view(match.to_move), random.Random(6), 3)
+    assert drawn == 3
+    assert [misses for misses, _ in kept] == [0, 0, 0]
+
+
+def test_a_guess_the_model_cannot_lead_to_is_passed_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A guessed deal the model's declarations cannot lead to (``modelled`` gives None) is not kept, and drawing
+    goes on: the guesses wanted are kept from the later draws."""
+    rules, view, _ = _fly_play()
+    bot = ExpertBot(rules, for_match=False)
+    assert bot.modelling is not None
+    modelled, refused = bot.modelling.modelled, [True, True]
+
+    def first_two_refused(*args: Any) -> Any:
+        return None if refused and refused.pop() else modelled(*args)
+
+    monkeypatch.setattr(bot.modelling, "modelled", first_two_refused)
+    kept, drawn = bot.kept_guesses(view, random.Random(6), 3)
+    assert not refused
+    assert len(kept) == 3
+    assert drawn >= 5
