@@ -351,7 +351,8 @@ class _Kit:
         try:
             got = outcome(case, self.session.ask)
         except EngineFault as fault:
-            note = " (the engine is started again for the next case)" if fault.fatal else ""
+            again = fault.fatal and self.run.restarts < _GIVE_UP
+            note = " (the engine is started again for the next case)" if again else ""
             return _result(case, "fault", fault.reason + note, seconds=time.perf_counter() - started)
         lines = differences(case["expected"], got, case.get("moves"))
         seconds = time.perf_counter() - started

@@ -543,6 +543,7 @@ def test_each_result_records_the_seconds_its_case_took(tmp_path: Path) -> None:
     passed = [result for result in run.results if result.status == "passed"]
     assert {result.group for result in passed} == {"vectors", "perft"}
     assert all(0 < result.seconds < whole for result in passed)
+    assert all(result.reason == "" for result in passed if result.group == "vectors")
     faulting = wrapper(tmp_path, "def change(request, got):\n    return [1] if request['cmd'] == 'perft' else got\n")
     started = time.perf_counter()
     run = conform(faulting, io.StringIO(), Settings(ids="^perft:fly-3-play$", perft_nodes=10))
@@ -614,3 +615,52 @@ def test_a_case_the_engine_faults_on_shows_its_context_and_after_too_many_the_re
             "not run: the engine failed 2 cases in a row",
             covers=tuple(case["covers"]),
         )
+
+
+def test_a_failed_case_records_its_seconds(tmp_path: Path) -> None:
+    """A case whose answer differs records the seconds it took, as a passed one does."""
+    command = wrapper(
+        tmp_path, "def change(request, got):\n    return {**got, 'legal': []} if 'legal' in got else got\n"
+    )
+    run = conform(command, io.StringIO(), Settings(ids="^fly-start-declarations$", perft_nodes=0))
+    (failed,) = run.results
+    assert failed.status == "failed"
+    assert failed.seconds > 0
+
+
+def test_an_engine_that_exits_is_started_again_until_it_has_been_started_too_often(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An engine that exits on a case faults that case and is started again for the next, which it may pass. A run
+    starts it again at most so many times (2 here, 100 by default): the fault that used the last restart does not
+    promise another, and each case after it faults with "given up"."""
+    plays = [case["id"] for case in CASES if case["kind"] == "play"][:5]
+    ids = "|".join(f"^{name}$" for name in plays)
+    flag = tmp_path / "exited"
+    once = wrapper(
+        tmp_path,
+        f"""
+        import pathlib
+        def change(request, got):
+            if request.get("cmd") == "legal" and not pathlib.Path({str(flag)!r}).exists():
+                pathlib.Path({str(flag)!r}).touch()
+                sys.exit(3)
+            return got
+        """,
+    )
+    run = conform(once, io.StringIO(), Settings(ids=ids, perft_nodes=0))
+    assert [result.status for result in run.results] == ["fault", "passed", "passed", "passed", "passed"]
+    assert run.results[0].reason.endswith(" (the engine is started again for the next case)")
+    assert run.restarts == 1
+    monkeypatch.setattr("fly_rules.conformance.runner._GIVE_UP", 2)
+    always = wrapper(
+        tmp_path,
+        "def change(request, got):\n    sys.exit(3) if request.get('cmd') == 'legal' else None\n    return got\n",
+    )
+    run = conform(always, io.StringIO(), Settings(ids=ids, perft_nodes=0, max_faults=10))
+    assert [result.status for result in run.results] == ["fault"] * 5
+    assert run.restarts == 2
+    assert [result.reason.startswith("the engine stopped (") for result in run.results] == [True] * 3 + [False] * 2
+    again = [result.reason.endswith(" (the engine is started again for the next case)") for result in run.results]
+    assert again == [True, True, False, False, False]  # the third exit used the last restart
+    assert [result.reason for result in run.results[3:]] == ["the engine was started 2 times: given up"] * 2
