@@ -230,16 +230,15 @@ class ExpertBot:
                 raise
             values, late = self._means(), True
         if not values:
-            named = None if view.phase is Phase.PLAY else self._named_default(view, legal_actions)
+            named = self._named_default(view, legal_actions)  # None in the play
             if named is None:  # past the deadline there is no time for the Monte-Carlo bot's playouts
-                fallback = self.policy if late else self.fallback
-                named = fallback.choose(view, legal_actions, random.Random(0) if late else rng)
+                named = (self.policy if late else self.fallback).choose(view, legal_actions, rng)
             return named, values
         best = max(values, key=values.__getitem__)  # max keeps the first of equals: the tie order
         if view.phase is Phase.PLAY or self.model is not None:
             return best, values
-        default = self._default(view, legal_actions)
-        if default not in values or best == default:
+        default = self._default(view, legal_actions)  # searched too: values() adds it to the candidates
+        if best == default:
             return best, values
         differences = [world[best] - world[default] for world in self._worlds]
         if len(differences) < 2:

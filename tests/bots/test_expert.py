@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import statistics
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -401,16 +403,28 @@ def test_a_declaration_replaces_the_rule_of_thumb_s_only_when_clearly_better(mon
     default = bot.policy.choose(view, legal, random.Random(0))
     other = next(action for action in legal if action != default)
 
-    def worlds(gains: list[int]) -> Any:
+    def worlds(defaults: list[int], others: list[int]) -> Any:
         def values(*_: Any) -> dict[Any, float]:
-            bot._worlds = [{default: 0, other: gain} for gain in gains]
-            return {default: 0.0, other: sum(gains) / len(gains)}
+            bot._worlds = [{default: mine, other: theirs} for mine, theirs in zip(defaults, others, strict=True)]
+            return {default: statistics.fmean(defaults), other: statistics.fmean(others)}
 
         return values
 
-    monkeypatch.setattr(bot, "values", worlds([1, 1, 1, 2]))  # better on every guess
+    monkeypatch.setattr(bot, "values", worlds([1, 2, 3, 4], [2, 3, 4, 6]))  # better on every guess
     assert bot.decide(view, legal, random.Random(0))[0] == other
-    monkeypatch.setattr(bot, "values", worlds([6, -5, 6, -5]))  # better on average, but within the noise
+    # better on average (5.5 to 5), but the differences (6, -5, 6, -5) are within the noise
+    monkeypatch.setattr(bot, "values", worlds([0, 10, 0, 10], [6, 5, 6, 5]))
+    assert bot.decide(view, legal, random.Random(0))[0] == default
+    # the differences 1 and 3: their mean 2 is twice its standard error (1) and no more
+    monkeypatch.setattr(bot, "values", worlds([0, 0], [1, 3]))
+    assert bot.decide(view, legal, random.Random(0))[0] == default
+    # 1, 3 and 1: the mean is 2.5 standard errors, more than twice
+    monkeypatch.setattr(bot, "values", worlds([0, 0, 0], [1, 3, 1]))
+    assert bot.decide(view, legal, random.Random(0))[0] == other
+    # two guesses are enough to tell (2 and 3: five standard errors), one never is
+    monkeypatch.setattr(bot, "values", worlds([0, 0], [2, 3]))
+    assert bot.decide(view, legal, random.Random(0))[0] == other
+    monkeypatch.setattr(bot, "values", worlds([0], [9]))
     assert bot.decide(view, legal, random.Random(0))[0] == default
     bot.model = bot.policy
     assert bot.decide(view, legal, random.Random(0))[0] == other
@@ -439,9 +453,9 @@ def test_the_expert_plays_wherever_bots_do() -> None:
     env.close()
 
 
-def test_in_dreyfus_the_expert_keeps_standing_unless_a_purchase_is_clearly_better() -> None:
-    """DRF-4.5: a purchase is written in the upper record, so the Dreyfus hints name standing as the declaration to
-    keep; with no guess solved (no positions to spend) the expert stands where the rule of thumb would buy."""
+def _dreyfus_buyer() -> tuple[Any, Any, Any]:
+    """The first seat of seed 4's Dreyfus match whose rule of thumb buys, the others standing before it: the rules,
+    its view and its legal actions."""
     rules = dreyfus.DreyfusRules()
     match = dreyfus.new_match(rules, seed=4)
     thumb = RuleOfThumbBot()
@@ -451,8 +465,14 @@ def test_in_dreyfus_the_expert_keeps_standing_unless_a_purchase_is_clearly_bette
         assert match.deal.phase is Phase.EXCHANGE
         view, legal = match.view(seat), match.legal_actions()
         if thumb.choose(view, legal, random.Random(0)) != Stand():
-            break
+            return rules, view, legal
         match = match.apply(Stand())
+
+
+def test_in_dreyfus_the_expert_keeps_standing_unless_a_purchase_is_clearly_better() -> None:
+    """DRF-4.5: a purchase is written in the upper record, so the Dreyfus hints name standing as the declaration to
+    keep; with no guess solved (no positions to spend) the expert stands where the rule of thumb would buy."""
+    rules, view, legal = _dreyfus_buyer()
     hints = DreyfusExpertHints(rules)
     assert hints.default_declaration(view, legal) == Stand()
     assert hints.default_declaration(view, [a for a in legal if a != Stand()]) is None
@@ -712,14 +732,24 @@ def test_guided_guesses_give_way_to_the_game_s_own_after_as_many_failures_in_a_r
     assert all(call["tries"] == 1 for call in calls)
 
 
-def test_kept_guesses_stops_drawing_once_enough_agree_with_the_model() -> None:
+def test_kept_guesses_stops_drawing_once_enough_agree_with_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
     """At the deal's first declaration no other seat has moved, so every guess agrees with the model: the expert
-    draws exactly the guesses it wants, each with no misses, in the order drawn."""
+    draws exactly the guesses it wants, each with no misses, and keeps them in the order drawn."""
     match = fly.new_match(fly.FlyRules(players=4), seed=8, dealer=0)
     assert match.to_move is not None
-    kept, drawn = ExpertBot(match.rules, for_match=False).kept_guesses(match.view(match.to_move), random.Random(6), 3)
-    assert drawn == 3
-    assert [misses for misses, _ in kept] == [0, 0, 0]
+    bot = ExpertBot(match.rules, for_match=False)
+    assert bot.modelling is not None
+    modelled, made = bot.modelling.modelled, list[Any]()
+
+    def recorded(*args: Any) -> Any:
+        made.append(modelled(*args))
+        return made[-1]
+
+    monkeypatch.setattr(bot.modelling, "modelled", recorded)
+    kept, drawn = bot.kept_guesses(match.view(match.to_move), random.Random(6), 5)
+    assert drawn == 5
+    assert kept == [(misses, deal) for deal, misses in made]
+    assert [misses for misses, _ in kept] == [0] * 5
 
 
 def test_a_guess_the_model_cannot_lead_to_is_passed_over(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -738,3 +768,42 @@ def test_a_guess_the_model_cannot_lead_to_is_passed_over(monkeypatch: pytest.Mon
     assert not refused
     assert len(kept) == 3
     assert drawn >= 5
+
+
+def test_in_dreyfus_a_purchase_within_the_noise_of_standing_leaves_the_seat_standing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The declaration kept unless another is clearly better is the hints' own (standing, in Dreyfus), not the rule
+    of thumb's: with a third declaration best on average but within the noise of both, the expert stands."""
+    rules, view, legal = _dreyfus_buyer()
+    bot = ExpertBot(rules, samples=4)
+    thumb = bot.policy.choose(view, legal, random.Random(0))
+    other = next(action for action in legal if action not in (Stand(), thumb))
+    worlds: list[Mapping[Any, float]] = [
+        {Stand(): mine, thumb: mine, other: theirs} for mine, theirs in ((0, 6), (10, 5), (0, 6), (10, 5))
+    ]
+
+    def values(*_: Any) -> dict[Any, float]:
+        bot._worlds = worlds
+        return {action: statistics.fmean(world[action] for world in worlds) for action in worlds[0]}
+
+    monkeypatch.setattr(bot, "values", values)
+    assert bot.decide(view, legal, random.Random(0))[0] == Stand()
+
+
+def test_with_no_guess_solved_the_monte_carlo_bot_decides_and_past_the_deadline_the_rule_of_thumb() -> None:
+    """No guess solved within the budget: the Monte-Carlo bot's card. No guess solved by the deadline (with
+    ``keep_guesses``): the rule of thumb's, there being no time for playouts. Here the two differ."""
+    match = _advance(fly.new_match(fly.FlyRules(players=4), seed=4, dealer=0), 5, 1)
+    assert match.to_move is not None
+    view, legal = match.view(match.to_move), match.legal_actions()
+    spent = ExpertBot(match.rules, samples=2, budget=0)
+    rng = random.Random(0)
+    assert spent.values(view, legal, rng) == {}
+    monte_carlo = spent.fallback.choose(view, legal, rng)  # from the randomness the guesses left
+    thumb = spent.policy.choose(view, legal, random.Random(0))
+    assert monte_carlo != thumb
+    assert spent.decide(view, legal, random.Random(0)) == (monte_carlo, {})
+    late = ExpertBot(match.rules, samples=2)
+    late.deadline, late.keep_guesses = time.monotonic() - 1, True
+    assert late.decide(view, legal, random.Random(0)) == (thumb, {})
