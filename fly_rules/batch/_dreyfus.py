@@ -91,7 +91,7 @@ class DreyfusBatch(BatchEngine):
         section.deal_packs(self, state, rows, dealers, packs)
 
     def _load(self, state: BatchState, game: int, deal: Any) -> None:
-        section.load_deal(self, state, game, deal)
+        section.load_deal(state, game, deal)
 
     def _begin_deal(self, state: BatchState, rows: Array, dealers: Array) -> None:
         section.begin_deal(self, state, rows, dealers)

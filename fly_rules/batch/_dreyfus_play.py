@@ -74,22 +74,22 @@ def deal_packs(e: DreyfusBatch, state: BatchState, rows: Array, dealers: Array, 
     t = e._t
     cards = packs[np.arange(len(rows))[:, None, None], t.receivers[dealers]]
     hands = BIT[cards].sum(axis=2, dtype=np.uint64)
-    place_cards(e, state, rows, hands, packs[:, list(t.talon_at)])
+    place_cards(state, rows, hands, packs[:, list(t.talon_at)])
     state.contract[rows] = e._cycle[state.deal_number[rows] % len(e._cycle)]
     begin_deal(e, state, rows, dealers)
 
 
-def load_deal(e: DreyfusBatch, state: BatchState, game: int, deal: Any) -> None:
+def load_deal(state: BatchState, game: int, deal: Any) -> None:
     """Put the scalar ``deal``'s cards, contract and records into row ``game``."""
     rows = np.array([game])
-    place_cards(e, state, rows, np.array([deal.table.dealt], np.uint64), np.array([deal.table.talon], _I))
+    place_cards(state, rows, np.array([deal.table.dealt], np.uint64), np.array([deal.table.talon], _I))
     state.contract[game] = _NO_TRUMP if deal.contract is None else int(deal.contract)
     state.dealer[game] = deal.dealer
     state.upper[game] = deal.upper
     state.lower[game] = deal.lower
 
 
-def place_cards(e: DreyfusBatch, s: BatchState, rows: Array, hands: Array, talon: Array) -> None:
+def place_cards(s: BatchState, rows: Array, hands: Array, talon: Array) -> None:
     """Put dealt cards in ``rows``: the hands and the talon (its top first)."""
     s.hands[rows] = hands
     s.dealt[rows] = hands

@@ -88,7 +88,7 @@ def _cheapest_winner(state: BatchState, rows: Array, sense: _Sense) -> Array:
     leading = state.trick_len[rows] == 0
     lead = np.where(legal, strong, -1).argmax(axis=1)  # the first of the strongest: the lowest index
     led = state.trick[rows, 0] // 13
-    power = sense.plain_power[np.where(leading, 0, trump * 4 + np.minimum(led, 3))]
+    power = sense.plain_power[trump * 4 + np.minimum(led, 3)]  # leading: a row unused, the strongest is led
     trick = state.trick[rows]
     best = np.take_along_axis(power, trick, axis=1).max(axis=1)
     winners = legal & (power[:, :52] > best[:, None])

@@ -5,6 +5,7 @@ declaration ids from ``STAND`` up as bits (bit ``k``: id ``STAND + k``)."""
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
@@ -43,6 +44,7 @@ _STAND_BIT: Final = np.uint64(1 << (STAND - STAND))
 _FOLD_BIT: Final = np.uint64(1 << (FOLD - STAND))
 
 
+@functools.cache  # made at first use, not at import: mutation testing reaches it then
 def _subset_table() -> Array:
     """``[positions open, limit]``: the exchange ids of every subset of the open hand positions with at most
     ``limit`` cards, as a mask of ids counted from ``STAND`` [FLY-4.3]."""
@@ -55,9 +57,6 @@ def _subset_table() -> Array:
                     ids |= 1 << (EXCHANGE - 1 + m - STAND)
             table[open_, limit] = ids
     return table
-
-
-_SUBSETS: Final = _subset_table()
 
 
 # --- a new batch, a new deal ------------------------------------------------------------------
@@ -227,7 +226,7 @@ def declaration_legal(e: FlyBatch, s: BatchState, rows: Array) -> None:
                 swap = open_ & (seat == s.dealer[rows]) & s.turnup_here[rows]
                 legal |= np.where(swap, positions.astype(np.uint64) << np.uint64(SWAP - STAND), _ZERO)
         limit = exchange_limit(e, s, rows)
-        legal |= np.where(open_, _SUBSETS[positions, limit], _ZERO)
+        legal |= np.where(open_, _subset_table()[positions, limit], _ZERO)
     s.legal[rows] = legal
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from fly_rules import batch
-from fly_rules.adapters.encoding import observation_size, write_observation
+from fly_rules.adapters.encoding import OBSERVATION_HIGH, observation_size, write_observation
 
 
 @pytest.mark.parametrize(
@@ -57,3 +57,18 @@ def test_observe_refuses_a_seat_off_the_table() -> None:
     for player in (3, -1, np.array([0, 1, 2]), 1.5, True):
         with pytest.raises(ValueError, match="player must be a seat 0 to 2"):
             env.observe(state, player)
+
+
+def test_a_record_past_the_observation_s_bound_is_seen_at_the_bound() -> None:
+    """Every observation float lies in ``[0, OBSERVATION_HIGH]``: a Dreyfus upper record of 1,000 (target 10) is
+    seen as 10 and one of 50 as 5, and nothing else of the observation changes."""
+    env = batch.make("dreyfus", 2)
+    state = env.init(3)
+    before = env.observe(state, 0)
+    state.upper[:, 1] = (1000, 50)
+    after = env.observe(state, 0)
+    changed = np.nonzero(after != before)
+    assert changed[0].tolist() == [0, 1]
+    assert changed[1][0] == changed[1][1]
+    assert after[changed].tolist() == [OBSERVATION_HIGH, 5.0]
+    assert after.max() == OBSERVATION_HIGH

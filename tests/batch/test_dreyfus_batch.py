@@ -302,3 +302,50 @@ def test_the_rule_of_thumb_hint_in_the_exchange_is_the_scalar_bot_s_purchase_fro
         state = env.step(state, env.sample_legal(state, generator))
     assert checked > 20
     assert elsewhere > 5
+
+
+def test_an_id_that_is_no_action_is_refused_under_the_rule_of_the_phase() -> None:
+    """``action_to_scalar`` refuses an id outside the game's actions under the exchange's rule in the exchange and
+    the play's in the play [DRF-4.3] [DRF-6.1]."""
+    env = batch.make("dreyfus", 1)
+    state = env.init(5)
+    for phase, rule in ((Phase.EXCHANGE, "DRF-4.3"), (Phase.PLAY, "DRF-6.1")):
+        while batch.to_scalar(state, 0).phase is not phase:
+            state = env.step(state, env.rule_of_thumb(state))
+        with pytest.raises(RuleViolation, match="game 0: 999 is not an action id of Dreyfus") as error:
+            env.action_to_scalar(state, 0, 999)
+        assert error.value.rule == rule
+
+
+def test_the_rule_of_thumb_of_some_games_leaves_the_others_at_0() -> None:
+    """``rule_of_thumb(state, games)`` gives the ids of the games chosen, and 0 for the others."""
+    env = batch.make("dreyfus", 3)
+    state = env.init(5)
+    every = env.rule_of_thumb(state)
+    assert every.all()
+    some = env.rule_of_thumb(state, np.array([True, False, True]))
+    assert some.tolist() == [every[0], 0, every[2]]
+
+
+def test_a_first_mark_above_the_rule_of_thumb_s_lowest_card_leads_the_hint_elsewhere() -> None:
+    """Where the rule of thumb would buy two cards or more and the seat marks the second of them first, its marks
+    no longer go on towards that purchase (the lowest card can no longer be marked, DRF-4.3): ``thumb_hint`` says
+    -1, as the scalar ``thumb_id`` has it, the lowest card just below the mark among them."""
+    env = batch.make("dreyfus", 32)
+    state = env.init(3)
+    space, thumb = action_space("dreyfus"), RuleOfThumbBot()
+    actions, purchases = env.rule_of_thumb(state).copy(), {}
+    for i in range(env.batch_size):
+        deal = batch.to_scalar(state, i).deal
+        action = thumb.choose(deal.view(deal.to_move), deal.legal_actions(), random.Random(0))
+        if isinstance(action, Exchange) and len(action.cards) >= 2:
+            purchases[i] = action
+            actions[i] = sorted(card.index for card in action.cards)[1]
+    state = env.step(state, actions)
+    hints = env.thumb_hint(state)
+    for i, action in purchases.items():
+        assert thumb_id(space, batch.to_scalar(state, i).deal, action, int(state.marked[i])) is None
+        assert hints[i] == -1
+    lowest_two = [sorted(card.index for card in action.cards)[:2] for action in purchases.values()]
+    adjacent = [low for low, high in lowest_two if high == low + 1]
+    assert len(adjacent) >= 2
