@@ -249,7 +249,7 @@ def evaluate(
         return {}
     assert target is not None  # a seat is to move
     base = deal.scores[target]
-    values = _values(search, root, concept, None if concept == "maxn" else target)
+    values = _values(search, root, concept, target)  # max^n gives every seat's values whatever the hero
     out: dict[object, int] = {}
     for action, token in kernel.actions(root):
         value = values[token]

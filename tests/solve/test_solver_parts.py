@@ -4,6 +4,7 @@ words of every refusal (``fly_rules.solve``)."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal
@@ -73,7 +74,9 @@ def test_every_refusal_of_the_solver_says_what_was_given() -> None:
     other = Search(kernel_of(fly.new_match(fly.FlyRules(players=4), seed=1).deal))
     with pytest.raises(FlyRulesError, match=r"its kernel is FlyKernel, the deal is FlyDeal, or the same game's"):
         evaluate(deal, search=other)
-    with pytest.raises(FlyRulesError, match=r"give the limit to the Search \(Search\(kernel, limit\)\), not beside"):
+    with pytest.raises(
+        FlyRulesError, match=r"^give the limit to the Search \(Search\(kernel, limit\)\), not beside search=$"
+    ):
         evaluate(deal, search=Search(kernel_of(deal)), limit=5)
     with pytest.raises(FlyRulesError, match="^seat must be a seat number from 0 to 2, not 7$"):
         evaluate(deal, seat=7)
@@ -255,3 +258,15 @@ def test_the_fly_bounds_hold_over_every_line_where_no_record_can_reach_zero(
                 assert found[0] <= least <= most <= found[1], (deal, seat)
                 checked += 1
     assert checked >= 30
+
+
+def test_the_solver_s_stops_cross_a_process_boundary() -> None:
+    """``SolveLimitReached`` and ``SolveTimeUp`` survive pickling (a worker process's bot raises them to its
+    caller) as themselves, the limit kept."""
+    limit = pickle.loads(pickle.dumps(SolveLimitReached(1234)))
+    assert type(limit) is SolveLimitReached
+    assert limit.limit == 1234
+    assert str(limit) == str(SolveLimitReached(1234))
+    late = pickle.loads(pickle.dumps(SolveTimeUp()))
+    assert type(late) is SolveTimeUp
+    assert str(late) == str(SolveTimeUp())
