@@ -273,10 +273,8 @@ class ExpertBot:
                 continue
             deal = self.hints.world(view, sample)
             found = self._solve(deal) if playing else self._declaration_values(deal, view, candidates)
-            if found is None:
-                if self._left <= 0:
-                    break
-                continue
+            if found is None:  # past the budget: a search stops only there
+                break
             guessed += 1
             self._worlds.append(found)
             for action, value in found.items():

@@ -807,3 +807,70 @@ def test_with_no_guess_solved_the_monte_carlo_bot_decides_and_past_the_deadline_
     late = ExpertBot(match.rules, samples=2)
     late.deadline, late.keep_guesses = time.monotonic() - 1, True
     assert late.decide(view, legal, random.Random(0)) == (thumb, {})
+
+
+@pytest.mark.parametrize(
+    ("argument", "error", "message"),
+    [
+        ({"model": 5}, TypeError, "model must be a bot (with choose(view, legal_actions, rng)) or None, not 5"),
+        ({"for_match": "yes"}, FlyRulesError, "for_match must be None, True or False, not 'yes'"),
+        ({"samples": 0}, FlyRulesError, "samples must be a whole number >= 1, not 0"),
+        ({"budget": -1}, FlyRulesError, "budget must be a whole number >= 0, not -1"),
+        ({"seconds": "x"}, FlyRulesError, "seconds must be a number above 0, not 'x'"),
+    ],
+)
+def test_each_argument_the_expert_cannot_use_is_refused_by_name(
+    argument: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    """A bad argument is refused when the bot is made, in one line naming the argument and what it was."""
+    with pytest.raises(error) as refused:
+        ExpertBot(fly.FlyRules(players=3), **argument)
+    assert str(refused.value) == message
+
+
+def test_one_action_is_worth_nothing_to_search() -> None:
+    """With one action to weigh there is nothing to search: its value is 0 and no guess is drawn."""
+    rules, view, legal = _fly_play()
+    bot = ExpertBot(rules, samples=2, model=None)
+    assert bot.values(view, legal[:1], random.Random(0)) == {legal[0]: 0.0}
+    assert bot.guesses == ()
+
+
+def test_the_default_declaration_is_valued_even_where_the_hints_leave_it_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The declaration kept unless another is clearly better is always among those searched: where the hints'
+    candidates leave it out, it is searched last."""
+    match = fly.new_match(fly.FlyRules(players=3), seed=8, dealer=0)
+    assert match.to_move is not None
+    view, legal = match.view(match.to_move), match.legal_actions()
+    bot = ExpertBot(match.rules, samples=2, model=None)
+    default = bot.policy.choose(view, legal, random.Random(0))
+    candidates = bot.hints.candidates
+    monkeypatch.setattr(bot.hints, "candidates", lambda *args: [a for a in candidates(*args) if a != default])
+    values = bot.values(view, legal, random.Random(3))
+    assert list(values)[-1] == default
+    assert len(values) == len(candidates(view, legal))
+
+
+def test_without_a_model_each_guess_is_one_try_of_the_game_s_guess_and_three_per_guess_wanted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without a model, each guess is one try of ``sample_deal`` from the records the hints replay; a try that finds
+    no deal is passed over, and the expert stops after three tries per guess wanted."""
+    rules, view, legal = _fly_play()
+    calls: list[dict[str, Any]] = []
+    finds = iter([False, True, False, True])
+
+    def scripted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs)
+        return sample_deal(*args, **kwargs) if next(finds, False) else None
+
+    monkeypatch.setattr("fly_rules.bots.expert.sample_deal", scripted)
+    bot = ExpertBot(rules, samples=2, model=None)
+    bot.values(view, legal, random.Random(0))
+    assert len(bot.guesses) == 2
+    assert len(calls) == 4
+    assert all(call == {"records": FlyExpertHints(rules).replay_records(view), "tries": 1} for call in calls)
+    calls.clear()
+    bot.values(view, legal, random.Random(0))
+    assert not bot.guesses
+    assert len(calls) == 6
