@@ -21,7 +21,7 @@ from fly_rules.cli import main
 from fly_rules.conformance.answers import answer
 from fly_rules.conformance.capabilities import Capabilities
 from fly_rules.conformance.depths import walk_perft
-from fly_rules.conformance.runner import Result, Settings, conform, context_of
+from fly_rules.conformance.runner import Result, Settings, _Progress, conform, context_of
 from fly_rules.conformance.vectors import load_cases, load_perft
 
 ENGINE = f"{sys.executable} -m fly_rules engine"
@@ -423,6 +423,19 @@ def test_progress_counts_every_case_redrawn_on_a_terminal_else_every_25() -> Non
     assert plain.getvalue() == "".join(f"{line}\n" for k, line in enumerate(lines, 1) if k % 25 == 0 or k == total)
     assert conform(ENGINE, io.StringIO(), settings, progress=terminal).exit_code == 0
     assert terminal.getvalue() == "".join(f"\r\x1b[K{line[:78]}" for line in lines) + "\r\x1b[K"
+    wide = _Terminal()
+    progress = _Progress(wide, 225)
+    for label in ("vectors catalogue-03-case-3-the-a-discarded-on-a-trump-lead-beats-not", "perft:fly-3-play"):
+        progress.step(label)
+    assert wide.getvalue() == (
+        "\r\x1b[K[1/225] vectors catalogue-03-case-3-the-a-discarded-on-a-trump-lead-beats-not"
+        "\r\x1b[K[2/225] perft:fly-3-play"
+    )
+    progress.done = 99  # a line of 79 characters is cut to 78, so that it never wraps on an 80-column terminal
+    progress.step("vectors catalogue-03-case-3-the-a-discarded-on-a-trump-lead-beats-not")
+    assert wide.getvalue().endswith(
+        "\r\x1b[K[100/225] vectors catalogue-03-case-3-the-a-discarded-on-a-trump-lead-beats-no"
+    )
 
 
 def test_after_a_refused_hello_every_selected_case_and_position_is_listed_not_run_or_skipped(tmp_path: Path) -> None:
@@ -664,3 +677,55 @@ def test_an_engine_that_exits_is_started_again_until_it_has_been_started_too_oft
     again = [result.reason.endswith(" (the engine is started again for the next case)") for result in run.results]
     assert again == [True, True, False, False, False]  # the third exit used the last restart
     assert [result.reason for result in run.results[3:]] == ["the engine was started 2 times: given up"] * 2
+
+
+def test_a_case_answered_passed_failed_known_or_fixed_ends_a_run_of_faults(tmp_path: Path) -> None:
+    """Faults count towards giving the engine up only in a row: any case it answers (passed, failed, a known
+    failure, a fixed one) starts the count again, so with ``max_faults=2`` faults between them never stop the run."""
+    count = tmp_path / "count"
+    command = wrapper(
+        tmp_path,
+        f"""
+        import pathlib
+        KINDS = ["fault", "pass", "fault", "fail", "fault", "fail", "fault", "pass", "fault", "pass"]
+        def change(request, got):
+            if request.get("cmd") != "legal":
+                return got
+            path = pathlib.Path({str(count)!r})
+            k = int(path.read_text()) if path.exists() else 0
+            path.write_text(str(k + 1))
+            kind = KINDS[k] if k < len(KINDS) else "pass"
+            if kind == "fault":
+                return [1]
+            return {{**got, "legal": ["nonsense"]}} if kind == "fail" else got
+        """,
+    )
+    plays = [case["id"] for case in CASES if case["kind"] == "play"][:10]
+    known = frozenset({plays[5], plays[7]})
+    settings = Settings(ids="|".join(f"^{name}$" for name in plays), perft_nodes=0, max_faults=2, known_failures=known)
+    run = conform(command, io.StringIO(), settings)
+    assert [result.id for result in run.results] == plays
+    statuses = ["fault", "passed", "fault", "failed", "fault", "known", "fault", "fixed", "fault", "passed"]
+    assert [result.status for result in run.results] == statuses
+
+
+def test_an_engine_that_cannot_be_started_again_faults_the_next_case_with_why(tmp_path: Path) -> None:
+    """An engine whose command is gone when it must be started again (it removed itself and exited) faults the next
+    case with the reason it cannot be started, and the engine is tried again for the case after."""
+    script = Path(wrapper(tmp_path, "def change(request, got):\n    return got\n").split(" ", 1)[1])
+    engine = tmp_path / "engine-once"
+    body = script.read_text().replace(
+        "def change(request, got):\n    return got\n",
+        "import os\ndef change(request, got):\n    if request.get('cmd') == 'legal':\n"
+        "        os.remove(sys.argv[0])\n        sys.exit(3)\n    return got\n",
+    )
+    engine.write_text(f"#!{sys.executable}\n{body}")
+    engine.chmod(0o755)
+    plays = [case["id"] for case in CASES if case["kind"] == "play"][:3]
+    run = conform(str(engine), io.StringIO(), Settings(ids="|".join(f"^{name}$" for name in plays), perft_nodes=0))
+    gone, missing, again = run.results
+    assert gone.reason.startswith("the engine stopped (")
+    cannot = f"cannot start the engine {str(engine)!r}: [Errno 2] No such file or directory: {str(engine)!r}"
+    assert missing.reason == f"{cannot} (the engine is started again for the next case)"
+    assert again.reason == missing.reason
+    assert run.restarts == 2
