@@ -10,13 +10,15 @@ failure shows the new ones, to be copied here with the reason in the commit.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
 
 from fly_rules import dreyfus, fly
+from fly_rules.bots import RuleOfThumbBot
 from fly_rules.engine import Phase
-from fly_rules.solve import Search, kernel_of
+from fly_rules.solve import Respond, Search, SolveTimeUp, kernel_of
 
 POSITIONS = {
     # (game, players, seed, cards played at random): positions visited by max^n, by a full-window paranoid search,
@@ -29,6 +31,7 @@ POSITIONS = {
         "again": (2, 2),
         "guess 7 low": (68, 3),
         "guess 7 high": (93, 4),
+        "best response": 124,
     },
     ("fly", 3, 5, 0): {
         "maxn": 585,
@@ -37,6 +40,7 @@ POSITIONS = {
         "again": (2, 2),
         "guess 7 low": (108, 4),
         "guess 7 high": (139, 4),
+        "best response": 281,
     },
     ("fly", 4, 2, 4): {
         "maxn": 2931,
@@ -45,6 +49,7 @@ POSITIONS = {
         "again": (2, 2),
         "guess 7 low": (72, 2),
         "guess 7 high": (237, 6),
+        "best response": 112,
     },
     ("fly", 5, 3, 5): {
         "maxn": 587,
@@ -53,6 +58,7 @@ POSITIONS = {
         "again": (2, 2),
         "guess 7 low": (51, 2),
         "guess 7 high": (148, 6),
+        "best response": 122,
     },
     ("fly", 7, 4, 7): {
         "maxn": 8604,
@@ -61,6 +67,7 @@ POSITIONS = {
         "again": (2, 2),
         "guess 7 low": (915, 3),
         "guess 7 high": (1022, 5),
+        "best response": 203,
     },
     ("dreyfus", 3, 6, 12): {
         "maxn": 73280,
@@ -69,6 +76,7 @@ POSITIONS = {
         "again": (2, 2),
         "guess 7 low": (1088, 3),
         "guess 7 high": (2244, 8),
+        "best response": 4331,
     },
     ("dreyfus", 3, 7, 18): {
         "maxn": 2387,
@@ -77,6 +85,7 @@ POSITIONS = {
         "again": (2, 2),
         "guess 7 low": (69, 2),
         "guess 7 high": (157, 6),
+        "best response": 920,
     },
 }
 
@@ -115,7 +124,22 @@ def _effort(deal: Any) -> dict[str, Any]:
         search = Search(kernel_of(deal))
         assert search.paranoid_exact(search.kernel.node(deal), hero, guess) == value
         effort[name] = (search.nodes, search.passes)
+    respond: Respond[Any] = Respond(hero, RuleOfThumbBot())
+    respond.values(deal, list(deal.legal_actions()))
+    effort["best response"] = respond.nodes
     return effort
+
+
+def test_a_best_response_looks_at_the_clock_again_as_it_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A best response reads the clock when made and again every 1,024 positions: with a clock that passes the
+    deadline after its first reading, the search stops at the 1,025th position."""
+    deal = _played("dreyfus", 3, 6, 12)
+    readings = iter([100.0])
+    monkeypatch.setattr(time, "monotonic", lambda: next(readings, 200.0))
+    respond: Respond[Any] = Respond(deal.to_move, RuleOfThumbBot(), deadline=150.0)
+    with pytest.raises(SolveTimeUp):
+        respond.values(deal, list(deal.legal_actions()))
+    assert respond.nodes == 1025
 
 
 @pytest.mark.parametrize("position", list(POSITIONS), ids=lambda position: "-".join(map(str, position)))
