@@ -729,3 +729,61 @@ def test_an_engine_that_cannot_be_started_again_faults_the_next_case_with_why(tm
     assert missing.reason == f"{cannot} (the engine is started again for the next case)"
     assert again.reason == missing.reason
     assert run.restarts == 2
+
+
+def test_an_engine_without_a_hello_leaves_every_case_and_position_not_run(tmp_path: Path) -> None:
+    """An engine that exits before its hello: the run's problem says so, and every selected case and perft
+    position is listed as not run, with that reason."""
+    script = tmp_path / "mute.py"
+    script.write_text("import sys\nsys.exit(0)\n")
+    run = conform(f"{sys.executable} {script}", io.StringIO(), Settings(ids=WALKED, perft_nodes=500))
+    assert run.problems[0].startswith("the engine gave no hello: ")
+    assert [(result.id, result.status, result.reason) for result in run.results] == [
+        (name, "not run", "not run: the engine gave no hello")
+        for name in ("drf-purchase-recorded", "perft:fly-3-play", "perft:dreyfus-start")
+    ]
+
+
+def test_progress_counts_cases_and_perft_positions_and_a_game_not_chosen_is_skipped() -> None:
+    """The progress line counts cases and perft positions together, a position labelled ``perft ID``; a perft
+    position of a game not chosen (``games``) is skipped with the reason, and still counted."""
+    plain = io.StringIO()
+    run = conform(ENGINE, io.StringIO(), Settings(ids=WALKED, perft_nodes=500, games=("fly",)), progress=plain)
+    assert plain.getvalue() == "[3/3] perft dreyfus-start\n"
+    assert [(result.status, result.reason) for result in run.results[1:]] == [
+        ("passed", run.results[1].reason),
+        ("skipped", "game dreyfus: not selected (--game)"),
+    ]
+
+
+class _Plain:
+    """A stream with no ``isatty``: written to as a file is, taken for no terminal."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+
+def test_a_progress_stream_without_isatty_is_taken_for_no_terminal() -> None:
+    """A progress stream that cannot say whether it is a terminal gets the plain lines."""
+    stream = _Plain()
+    progress = _Progress(stream, 2)
+    progress.step("vectors a")
+    progress.step("vectors b")
+    assert stream.text == "[2/2] vectors b\n"
+
+
+def test_the_engine_s_standard_error_goes_where_the_caller_says(tmp_path: Path) -> None:
+    """What the engine writes on its standard error goes to the run's ``stderr``."""
+    command = wrapper(
+        tmp_path, "def change(request, got):\n    print('engine note', file=sys.stderr)\n    return got\n"
+    )
+    errors = tmp_path / "errors.txt"
+    with errors.open("w") as stderr:
+        conform(command, io.StringIO(), Settings(ids="^drf-purchase-recorded$", perft_nodes=0), stderr=stderr)
+    assert "engine note" in errors.read_text()
