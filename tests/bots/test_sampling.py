@@ -10,10 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fly_rules import dreyfus, fly
+from fly_rules import dreyfus, fly, registry
+from fly_rules.bots import RuleOfThumbBot
 from fly_rules.bots.sampling import sample_deal
 from fly_rules.engine import Phase
 from fly_rules.engine.hidden import Sample
+from fly_rules.errors import RuleViolation
 from fly_rules.strategies import dreyfus_states, fly_states
 
 
@@ -133,3 +135,83 @@ def test_drf_4_2_others_discard_only_fosks() -> None:
         if isinstance(action, dreyfus.Exchange):
             assert action.cards.mask & ~fosks == 0
     assert sample.deal.hands[0] == match.view(0).hand
+
+
+def _fly_play_with_voids() -> Any:
+    """Seed 1's four-seat Fly match twelve moves into its play (rule-of-thumb bots), where the view already rules
+    a whole suit out of some seats' hands."""
+    rng, thumb = random.Random(2), RuleOfThumbBot()
+    match = fly.new_match(fly.FlyRules(players=4), seed=1, dealer=0)
+    for _ in range(12):
+        seat = match.to_move
+        assert seat is not None
+        match = match.apply(thumb.choose(match.view(seat), match.legal_actions(), rng))
+    return match
+
+
+def test_forbidden_cards_add_to_what_the_view_rules_out_and_the_seat_s_own_entry_is_ignored() -> None:
+    """``forbidden`` keeps each card given out of that seat's hand, on top of what the view rules out already
+    (a suit the seat has shown it lacks); the seat's own entry is ignored, even one forbidding every card."""
+    match = _fly_play_with_voids()
+    seat = match.to_move
+    assert seat is not None
+    view = match.view(seat)
+    ruled_out = registry.game_of(view).guesser(view, match.rules).forbidden
+    other = next(s for s in range(4) if s != seat and ruled_out[s])
+    first = sample_deal(view, match.rules, random.Random(0))
+    assert first is not None
+    card = first.deal.hand_masks[other] & -first.deal.hand_masks[other]
+    forbidden = [card if s == other else 0 for s in range(4)]
+    forbidden[seat] = (1 << 52) - 1
+    for k in range(20):
+        sample = sample_deal(view, match.rules, random.Random(k), forbidden=forbidden)
+        assert sample is not None
+        assert sample.deal.hand_masks[other] & (card | ruled_out[other]) == 0
+
+
+class _Guess:
+    """A guess that refuses its first try under a rule, then finds nothing (or ``found``) on every try."""
+
+    players = 3
+
+    def __init__(self, found: Any = None) -> None:
+        self.forbidden = [0, 0, 0]
+        self.tries = 0
+        self.found = found
+
+    def guess(self, rng: random.Random, own: Any, records: Any) -> Any:
+        self.tries += 1
+        if self.tries == 1:
+            raise RuleViolation("DRF-4.3", "not that way")
+        return self.found
+
+
+def _guessing(guess: _Guess) -> Any:
+    """A guesser that makes ``guess`` whatever the view."""
+    return lambda *_: guess
+
+
+def test_sample_deal_tries_fifty_guesses_and_a_refused_one_is_passed_over() -> None:
+    """By default 50 guesses are drawn before giving up; one the rules refuse is passed over like one that found no
+    deal, and the first found is the answer."""
+    match = dreyfus.new_match(dreyfus.DreyfusRules(), seed=3)
+    assert match.to_move is not None
+    view = match.view(match.to_move)
+    nothing = _Guess()
+    assert sample_deal(view, match.rules, random.Random(0), guesser=_guessing(nothing)) is None
+    assert nothing.tries == 50
+    found = _Guess(found=object())
+    assert sample_deal(view, match.rules, random.Random(0), guesser=_guessing(found)) is found.found
+    assert found.tries == 2
+
+
+def test_sample_deal_refuses_arguments_it_cannot_use() -> None:
+    """Exchanges without the hand they were made from, and ``forbidden`` that is not one mask a seat, are refused
+    with what was wrong."""
+    match = dreyfus.new_match(dreyfus.DreyfusRules(), seed=3)
+    assert match.to_move is not None
+    view = match.view(match.to_move)
+    with pytest.raises(ValueError, match=r"^a seat's own exchanges are only of use with its hand as dealt \(dealt=\)$"):
+        sample_deal(view, match.rules, random.Random(0), exchanges=[])
+    with pytest.raises(ValueError, match="^forbidden: one mask a seat, 3, not 2$"):
+        sample_deal(view, match.rules, random.Random(0), forbidden=[0, 0])
