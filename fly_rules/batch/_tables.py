@@ -98,7 +98,7 @@ class FlyTables:
             table = fly_deal.DealTable(rules, 0, ALL_CARDS[trump * 13])
             for card in range(52):
                 legal = playable_mask(table, _EVERY & ~(1 << card) & ~(1 << 51), (card,))
-                suit[trump, card] = ((legal & -legal).bit_length() - 1) // 13 if legal else card // 13
+                suit[trump, card] = ((legal & -legal).bit_length() - 1) // 13  # a hand of every other card can follow
             for led in range(4):
                 for ace_led in range(2):
                     if ace_led and led != trump:

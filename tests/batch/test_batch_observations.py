@@ -72,3 +72,26 @@ def test_a_record_past_the_observation_s_bound_is_seen_at_the_bound() -> None:
     assert changed[1][0] == changed[1][1]
     assert after[changed].tolist() == [OBSERVATION_HIGH, 5.0]
     assert after.max() == OBSERVATION_HIGH
+
+
+@pytest.mark.parametrize("game", ["fly", "dreyfus"])
+def test_observing_some_games_gives_their_rows_of_observing_all(game: str) -> None:
+    """``observe(state, seat, games=mask)`` is the rows of the chosen games of ``observe(state, seat)``."""
+    env = batch.make(game, 5)
+    state = env.step(env.init(8), env.rule_of_thumb(env.init(8)))
+    chosen = np.array([True, False, True, True, False])
+    for relative in (False, True):
+        every = env.observe(state, 1, relative=relative)
+        some = env.observe(state, 1, relative=relative, games=chosen)
+        assert some.shape == (3, env.observation_size)
+        assert np.array_equal(some, every[chosen])
+
+
+@pytest.mark.parametrize(("game", "floats"), [("fly", {"declared", "rewards"}), ("dreyfus", {"rewards"})])
+def test_only_rewards_and_declarations_are_kept_as_floats(game: str, floats: set[str]) -> None:
+    """Cards, seats, counts and records are kept as whole numbers (an index must be one); only the rewards and
+    Fly's declarations, which the observation reads, are floats (``float32``)."""
+    state = batch.make(game, 2).init(1)
+    kinds = {name: array.dtype for name, array in state.arrays().items()}
+    assert {name for name, dtype in kinds.items() if dtype.kind == "f"} == floats
+    assert {str(kinds[name]) for name in floats} == {"float32"}
