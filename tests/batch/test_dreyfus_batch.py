@@ -315,6 +315,7 @@ def test_an_id_that_is_no_action_is_refused_under_the_rule_of_the_phase() -> Non
         with pytest.raises(RuleViolation, match="game 0: 999 is not an action id of Dreyfus") as error:
             env.action_to_scalar(state, 0, 999)
         assert error.value.rule == rule
+        assert error.value.offending == 999
 
 
 def test_the_rule_of_thumb_of_some_games_leaves_the_others_at_0() -> None:

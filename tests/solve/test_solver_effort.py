@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
 from fly_rules import dreyfus, fly
 from fly_rules.bots import RuleOfThumbBot
 from fly_rules.engine import Phase
-from fly_rules.solve import Respond, Search, SolveTimeUp, kernel_of
+from fly_rules.solve import Respond, Search, SolveTimeUp, kernel_of, solve
 
 POSITIONS = {
     # (game, players, seed, cards played at random): positions visited by max^n, by a full-window paranoid search,
@@ -32,6 +32,8 @@ POSITIONS = {
         "guess 7 low": (68, 3),
         "guess 7 high": (93, 4),
         "best response": 124,
+        "solve maxn": ("maxn", 294),
+        "solve paranoid": ("paranoid", 394),
     },
     ("fly", 3, 5, 0): {
         "maxn": 585,
@@ -41,6 +43,8 @@ POSITIONS = {
         "guess 7 low": (108, 4),
         "guess 7 high": (139, 4),
         "best response": 281,
+        "solve maxn": ("maxn", 707),
+        "solve paranoid": ("paranoid", 733),
     },
     ("fly", 4, 2, 4): {
         "maxn": 2931,
@@ -50,6 +54,8 @@ POSITIONS = {
         "guess 7 low": (72, 2),
         "guess 7 high": (237, 6),
         "best response": 112,
+        "solve maxn": ("maxn", 3410),
+        "solve paranoid": ("paranoid", 998),
     },
     ("fly", 5, 3, 5): {
         "maxn": 587,
@@ -59,6 +65,8 @@ POSITIONS = {
         "guess 7 low": (51, 2),
         "guess 7 high": (148, 6),
         "best response": 122,
+        "solve maxn": ("maxn", 912),
+        "solve paranoid": ("paranoid", 755),
     },
     ("fly", 7, 4, 7): {
         "maxn": 8604,
@@ -68,6 +76,8 @@ POSITIONS = {
         "guess 7 low": (915, 3),
         "guess 7 high": (1022, 5),
         "best response": 203,
+        "solve maxn": ("maxn", 9900),
+        "solve paranoid": ("paranoid", 3760),
     },
     ("dreyfus", 3, 6, 12): {
         "maxn": 73280,
@@ -77,6 +87,19 @@ POSITIONS = {
         "guess 7 low": (1088, 3),
         "guess 7 high": (2244, 8),
         "best response": 4331,
+        "solve maxn": ("maxn", 74445),
+        "solve paranoid": ("paranoid", 6944),
+    },
+    ("dreyfus", 3, 8, 12): {
+        "maxn": 3648,
+        "paranoid": 374,
+        "zero window": (289, 2),
+        "again": (2, 2),
+        "guess 7 low": (290, 3),
+        "guess 7 high": (704, 8),
+        "best response": 12341,
+        "solve maxn": ("maxn", 4159),
+        "solve paranoid": ("paranoid", 1617),
     },
     ("dreyfus", 3, 7, 18): {
         "maxn": 2387,
@@ -86,6 +109,8 @@ POSITIONS = {
         "guess 7 low": (69, 2),
         "guess 7 high": (157, 6),
         "best response": 920,
+        "solve maxn": ("maxn", 2717),
+        "solve paranoid": ("paranoid", 716),
     },
 }
 
@@ -127,6 +152,10 @@ def _effort(deal: Any) -> dict[str, Any]:
     respond: Respond[Any] = Respond(hero, RuleOfThumbBot())
     respond.values(deal, list(deal.legal_actions()))
     effort["best response"] = respond.nodes
+    concepts: tuple[tuple[Literal["maxn", "paranoid"], int | None], ...] = (("maxn", None), ("paranoid", hero))
+    for concept, seat in concepts:
+        solution = solve(deal, concept=concept, seat=seat)
+        effort[f"solve {concept}"] = (solution.concept, solution.nodes)
     return effort
 
 
