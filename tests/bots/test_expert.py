@@ -874,3 +874,16 @@ def test_without_a_model_each_guess_is_one_try_of_the_game_s_guess_and_three_per
     bot.values(view, legal, random.Random(0))
     assert not bot.guesses
     assert len(calls) == 6
+
+
+def test_declarations_take_the_hints_samples_unless_samples_are_given() -> None:
+    """Against its model the expert values a declaration on the hints' ``declaration_samples`` (Fly: 64) and a
+    card on ``samples``; given ``samples``, both take it; without a model (Dreyfus) declarations take ``samples``.
+    A bot made and not yet asked has searched nothing and solved no guess."""
+    fly_rules, drf_rules = fly.FlyRules(players=4), dreyfus.DreyfusRules()
+    default = ExpertBot(fly_rules)
+    assert (default.samples, default.declaration_samples) == (12, FlyExpertHints(fly_rules).declaration_samples)
+    assert FlyExpertHints(fly_rules).declaration_samples == 64
+    assert ExpertBot(fly_rules, samples=5).declaration_samples == 5
+    assert ExpertBot(drf_rules).declaration_samples == ExpertBot(drf_rules).samples == 6
+    assert (default.positions, default.guesses) == (0, ())

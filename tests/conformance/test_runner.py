@@ -606,13 +606,14 @@ def test_a_case_the_engine_faults_on_shows_its_context_and_after_too_many_the_re
     start = next(at for at, case in enumerate(plays) if not case.get("moves") and plays[at + 1].get("moves"))
     first, second, *rest = chosen = plays[start : start + 4]
     settings = Settings(ids="|".join(f"^{case['id']}$" for case in chosen), perft_nodes=0, max_faults=2)
+    started = time.perf_counter()
     results = {result.id: result for result in conform(command, io.StringIO(), settings).results}
     assert set(results) == {case["id"] for case in chosen}
     fault = results[first["id"]]
     assert (fault.status, fault.reason) == ("fault", 'the answer is not a JSON object: "[1]"')
     assert fault.context[:2] == (("why", first["why"]), ("options", json.dumps(first["rules"])))
     assert fault.covers == tuple(first["covers"])
-    assert fault.seconds > 0
+    assert 0 < fault.seconds < time.perf_counter() - started
     fatal = results[second["id"]]
     assert fatal.status == "fault"
     assert fatal.reason.startswith("the engine stopped (")
@@ -787,3 +788,20 @@ def test_the_engine_s_standard_error_goes_where_the_caller_says(tmp_path: Path) 
     with errors.open("w") as stderr:
         conform(command, io.StringIO(), Settings(ids="^drf-purchase-recorded$", perft_nodes=0), stderr=stderr)
     assert "engine note" in errors.read_text()
+
+
+def test_the_filters_choose_perft_positions_by_id_and_by_the_rules_they_cover_and_count_the_rest() -> None:
+    """Perft positions are chosen as cases are, by id and by the rules they cover (``rules``), and those left out
+    are counted (``unselected``); ``perft_nodes=1`` still lists every chosen position (skipped, as no depth has
+    so few sequences), ``perft_nodes=0`` none."""
+    entries = load_perft()
+    covering = [entry["id"] for entry in entries if "FLY-4.5" in entry["covers"]]
+    assert 0 < len(covering) < len(entries)
+    cases = [case["id"] for case in CASES if "FLY-4.5" in case["covers"]]
+    run = conform(ENGINE, io.StringIO(), Settings(kinds=("play",), rules=("FLY-4.5",), perft_nodes=1))
+    positions = [result for result in run.results if result.group == "perft"]
+    assert [result.id for result in positions] == [f"perft:{name}" for name in covering]
+    assert {result.status for result in positions} == {"skipped"}
+    assert run.unselected == len(CASES) - len(cases) + len(entries) - len(covering)
+    none = conform(ENGINE, io.StringIO(), Settings(kinds=("play",), rules=("FLY-4.5",), perft_nodes=0))
+    assert [result.group for result in none.results] == ["vectors"] * len(cases)
