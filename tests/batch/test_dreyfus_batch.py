@@ -175,6 +175,7 @@ def test_dreyfus_batch_refuses_an_action_outside_the_mask() -> None:
     with pytest.raises(RuleViolation, match="ascending") as error:
         env.step(state, actions)
     assert error.value.rule == "DRF-4.3"
+    assert error.value.offending == low.bit_length() - 1
     for name, array in state.arrays().items():
         assert np.array_equal(array, before[name]), name
     with pytest.raises(InvalidRules, match="players"):
