@@ -805,3 +805,39 @@ def test_the_filters_choose_perft_positions_by_id_and_by_the_rules_they_cover_an
     assert run.unselected == len(CASES) - len(cases) + len(entries) - len(covering)
     none = conform(ENGINE, io.StringIO(), Settings(kinds=("play",), rules=("FLY-4.5",), perft_nodes=0))
     assert [result.group for result in none.results] == ["vectors"] * len(cases)
+
+
+def test_an_engine_that_will_not_quit_is_killed_after_the_grace_and_said(tmp_path: Path) -> None:
+    """At the end of a run the engine is asked to quit; one that ignores ``quit`` and the end of its input is killed
+    after the answer timeout, at most 5 s, and the run says so."""
+    script = tmp_path / "stubborn.py"
+    script.write_text(
+        "import json, signal, sys, time\n"
+        "from fly_rules.conformance.server import reply\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "for line in sys.stdin:\n"
+        "    if json.loads(line).get('cmd') == 'quit':\n"
+        "        break\n"
+        "    print(json.dumps(reply(line)), flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    started = time.perf_counter()
+    run = conform(
+        f"{sys.executable} {script}", io.StringIO(), Settings(ids="^drf-purchase-recorded$", perft_nodes=0, timeout=1.5)
+    )
+    assert time.perf_counter() - started < 30
+    assert run.results[0].status == "passed"
+    assert run.problems == ["the engine did not stop within 1.5 s of quit and the end of its input: it was killed"]
+
+
+def test_the_answer_timeout_and_the_longest_answer_are_the_run_s(tmp_path: Path) -> None:
+    """``timeout`` bounds each answer and ``max_answer_bytes`` its length, as the run's settings say."""
+    body = "import time\ndef change(request, got):\n    time.sleep(1) if request.get('cmd') == 'legal' else None\n"
+    slow = wrapper(tmp_path, body + "    return got\n")
+    one = Settings(ids="^drf-purchase-recorded$|^fly-start-declarations$", perft_nodes=0, timeout=0.3)
+    reasons = {result.id: result.reason for result in conform(slow, io.StringIO(), one).results}
+    assert reasons["fly-start-declarations"].startswith("no answer within 0.3 s (does the engine flush each answer?")
+    assert reasons["drf-purchase-recorded"] == ""
+    short = Settings(ids="^fly-start-declarations$", perft_nodes=0, max_answer_bytes=500)  # the hello has 261
+    (long,) = conform(ENGINE, io.StringIO(), short).results
+    assert long.reason.startswith("an answer longer than 500 bytes (")

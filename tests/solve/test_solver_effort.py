@@ -18,7 +18,7 @@ import pytest
 from fly_rules import dreyfus, fly
 from fly_rules.bots import RuleOfThumbBot
 from fly_rules.engine import Phase
-from fly_rules.solve import Respond, Search, SolveTimeUp, kernel_of, solve
+from fly_rules.solve import Respond, Search, SolveTimeUp, evaluate, kernel_of, solve
 
 POSITIONS = {
     # (game, players, seed, cards played at random): positions visited by max^n, by a full-window paranoid search,
@@ -175,3 +175,13 @@ def test_a_best_response_looks_at_the_clock_again_as_it_searches(monkeypatch: py
 def test_each_search_visits_the_positions_it_did(position: tuple[Any, ...]) -> None:
     """Each search of the position visits as many positions, in as many passes, as when these were pinned."""
     assert _effort(_played(*position)) == POSITIONS[position]
+
+
+def test_evaluate_gives_each_card_s_max_n_value_unless_told_paranoid() -> None:
+    """``evaluate`` under max^n (its default) gives the mover's value of each card as ``solve`` finds it, not the
+    paranoid one: at this position the two differ for the queen of spades."""
+    deal = _played("fly", 4, 1, 4)
+    mover = deal.to_move
+    maxn = evaluate(deal)
+    assert maxn == {action: values[mover] for action, values in solve(deal).action_values.items()}
+    assert maxn != evaluate(deal, concept="paranoid", seat=mover)
